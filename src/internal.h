@@ -1,0 +1,84 @@
+/* liboffline_mesh: helpers shared by the library's own files (not public).
+ * SPDX-License-Identifier: MIT */
+#ifndef OFFLINE_MESH_INTERNAL_H
+#define OFFLINE_MESH_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "offline_mesh.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define OMI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#  define OMI_PRINTF(f, a)
+#endif
+
+/* Largest value of a size or rank: 2^31-1. */
+#define OMI_MAX_INT32 INT64_C(2147483647)
+
+/* ---- allocation (alloc.c): every library allocation goes through here so
+ * a test build can make the n-th one fail. ---- */
+void *omi_malloc(size_t size);
+void *omi_realloc(void *ptr, size_t size);
+void omi_free(void *ptr);
+char *omi_strndup(const char *s, size_t len);
+
+#ifdef OM_ALLOC_FAILURE_INJECTION
+/* Test builds only: fail the allocation after `n` more succeed (n < 0:
+ * never fail); returns how many allocations were made since the last call. */
+long omi_alloc_fail_after(long n);
+#endif
+
+/* ---- errors (status.c) ---- */
+/* Fills `err` (if not NULL) with `status` and a printf-style message, and
+ * returns `status`, so callers can `return omi_fail(err, ...)`. */
+om_status omi_fail(om_error *err, om_status status, const char *fmt, ...)
+    OMI_PRINTF(3, 4);
+/* Adds "<prefix>: " in front of an already filled message. */
+void omi_prefix_error(om_error *err, const char *prefix);
+
+/* ---- text (text.c) ---- */
+/* True when s[0..len) is well-formed UTF-8 (no overlongs, no surrogates). */
+bool omi_utf8_valid(const char *s, size_t len);
+/* Writes s[0..len) into buf as a double-quoted C-style literal, escaping
+ * non-printable bytes and shortening it to fit with "...". */
+void omi_quote(char *buf, size_t bufsize, const char *s, size_t len);
+/* Splits text at `sep`; calls `fn` for each item with leading/trailing
+ * spaces and tabs removed. Stops at the first non-OK status. */
+typedef om_status (*omi_item_fn)(const char *item, size_t len, size_t index,
+                                 void *ctx, om_error *err);
+om_status omi_split(const char *text, char sep, omi_item_fn fn, void *ctx,
+                    om_error *err);
+/* Parses a whole string as a decimal integer ([+-]?[0-9]+, no spaces);
+ * false when it is not one. Values beyond int64 saturate at
+ * INT64_MIN/INT64_MAX (still reported as true). */
+bool omi_parse_decimal(const char *s, size_t len, int64_t *value);
+
+/* ---- JSON (mesh_json.c) ---- */
+struct json_t;
+/* Writes `root` in the canonical spelling (sorted keys, no spaces, ASCII),
+ * releases `root`, and hands the caller an om_string_free()-able copy. */
+om_status omi_json_dump(struct json_t *root, char **out, om_error *err);
+
+/* ---- mesh internals (mesh.c) ---- */
+struct om_mesh {
+    size_t ndim;
+    int64_t size;       /* product of sizes */
+    uint64_t hash;
+    char **names;       /* ndim NUL-terminated names */
+    size_t *name_lens;  /* their lengths */
+    int64_t *sizes;     /* ndim sizes */
+    int64_t *strides;   /* row-major strides: strides[ndim-1] == 1 */
+};
+
+/* Creates a mesh from names with known lengths; validates everything. */
+om_status omi_mesh_create(const char *const *names, const size_t *name_lens,
+                          const int64_t *sizes, size_t ndim, om_mesh **out,
+                          om_error *err);
+/* Index of the axis with this name, or -1. */
+int omi_mesh_find(const om_mesh *mesh, const char *name, size_t len);
+
+#endif /* OFFLINE_MESH_INTERNAL_H */

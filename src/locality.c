@@ -1,0 +1,91 @@
+/* Host locality of process groups: ranks r..r+k-1 share a host. Members
+ * of a group are increasing, so the hosts a group spans are counted run by
+ * run (an arithmetic run of ranks covers a computable range of hosts)
+ * without materialising any group. */
+#include "internal.h"
+#include "topology_layout.h"
+
+/* Hosts covered by base + i*stride, i < len; also the first and last. */
+static int64_t run_hosts(int64_t base, int64_t len, int64_t stride, int64_t k,
+                         int64_t *first, int64_t *last)
+{
+    *first = base / k;
+    *last = (base + (len - 1) * stride) / k;
+    /* Steps of at least k never share a host; smaller steps visit every
+     * host between the first and the last. */
+    return stride >= k ? len : *last - *first + 1;
+}
+
+/* Hosts spanned by the group whose members are `members` enumerated from
+ * `base`. */
+static int64_t group_hosts(const omi_layout *members, int64_t base, int64_t k)
+{
+    const omi_axis *inner = &members->ax[members->n - 1];
+    size_t outer = members->n - 1;
+    int64_t coord[OMI_MAX_LAYOUT] = {0};
+    int64_t run_base = base, hosts = 0, previous_last = -1;
+    for (;;) {
+        int64_t first, last;
+        hosts += run_hosts(run_base, inner->len, inner->stride, k, &first, &last);
+        if (first == previous_last)
+            hosts--;
+        previous_last = last;
+        size_t i = outer;
+        for (; i-- > 0;) {
+            run_base += members->ax[i].stride;
+            if (++coord[i] < members->ax[i].len)
+                break;
+            run_base -= members->ax[i].len * members->ax[i].stride;
+            coord[i] = 0;
+        }
+        if (i == (size_t)-1)
+            return hosts;
+    }
+}
+
+om_status om_mesh_locality(const om_mesh *mesh, uint64_t axes,
+                           int64_t ranks_per_host, int64_t *group_count,
+                           int64_t *local_groups, int64_t *max_hosts,
+                           om_error *err)
+{
+    if (!mesh || !group_count || !local_groups || !max_hosts)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        mesh ? "out pointer" : "mesh");
+    if (ranks_per_host < 1)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "ranks per host must be >= 1, got %lld",
+                        (long long)ranks_per_host);
+    om_status st = omi_check_axes(mesh, axes, err);
+    if (st != OM_OK)
+        return st;
+    int64_t count, size;
+    omi_group_shape(mesh, axes, &count, &size);
+    omi_layout members, bases;
+    omi_layout_build(mesh, axes, false, true, &members);
+    omi_layout_build(mesh, axes, true, false, &bases);
+    *group_count = count;
+    if (members.n == 0) {
+        /* Single-rank groups never leave their host. */
+        *local_groups = count;
+        *max_hosts = 1;
+        return OM_OK;
+    }
+    int64_t local = 0, most = 0;
+    int64_t coord[OMI_MAX_LAYOUT] = {0};
+    int64_t base = 0;
+    for (int64_t g = 0; g < count; g++) {
+        int64_t hosts = group_hosts(&members, base, ranks_per_host);
+        local += hosts == 1;
+        most = hosts > most ? hosts : most;
+        for (size_t i = bases.n; i-- > 0;) {
+            base += bases.ax[i].stride;
+            if (++coord[i] < bases.ax[i].len)
+                break;
+            base -= bases.ax[i].len * bases.ax[i].stride;
+            coord[i] = 0;
+        }
+    }
+    *local_groups = local;
+    *max_hosts = most;
+    return OM_OK;
+}

@@ -1,0 +1,146 @@
+/* Small text utilities: UTF-8 validation, quoting values for messages,
+ * splitting lists and strict decimal parsing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+bool omi_utf8_valid(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = p[i];
+        size_t extra;
+        uint32_t cp;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            extra = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            extra = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            extra = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (len - i <= extra)
+            return false;
+        for (size_t k = 1; k <= extra; k++) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (p[i + k] & 0x3F);
+        }
+        if ((extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000) ||
+            cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+void omi_quote(char *buf, size_t bufsize, const char *s, size_t len)
+{
+    /* Room for the quotes, "..." and the NUL. */
+    size_t limit = bufsize > 8 ? bufsize - 6 : 0;
+    size_t o = 0;
+    if (bufsize == 0)
+        return;
+    if (limit == 0) {
+        buf[0] = '\0';
+        return;
+    }
+    buf[o++] = '"';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char piece[5];
+        size_t n;
+        if (c == '"' || c == '\\') {
+            piece[0] = '\\';
+            piece[1] = (char)c;
+            n = 2;
+        } else if (c < 0x20 || c == 0x7F) {
+            snprintf(piece, sizeof piece, "\\x%02X", c);
+            n = 4;
+        } else {
+            piece[0] = (char)c;
+            n = 1;
+        }
+        if (o + n > limit) {
+            /* Do not cut a UTF-8 sequence in half. */
+            while (o > 1 && ((unsigned char)buf[o - 1] & 0xC0) == 0x80)
+                o--;
+            if (o > 1 && ((unsigned char)buf[o - 1] & 0xC0) == 0xC0)
+                o--;
+            memcpy(buf + o, "...", 3);
+            o += 3;
+            break;
+        }
+        memcpy(buf + o, piece, n);
+        o += n;
+    }
+    buf[o++] = '"';
+    buf[o] = '\0';
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+om_status omi_split(const char *text, char sep, omi_item_fn fn, void *ctx,
+                    om_error *err)
+{
+    size_t index = 0;
+    const char *p = text;
+    for (;;) {
+        const char *end = strchr(p, sep);
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *item = p;
+        while (len > 0 && is_blank(item[0])) {
+            item++;
+            len--;
+        }
+        while (len > 0 && is_blank(item[len - 1]))
+            len--;
+        om_status st = fn(item, len, index++, ctx, err);
+        if (st != OM_OK)
+            return st;
+        if (!end)
+            return OM_OK;
+        p = end + 1;
+    }
+}
+
+bool omi_parse_decimal(const char *s, size_t len, int64_t *value)
+{
+    size_t i = 0;
+    bool negative = false;
+    uint64_t magnitude = 0;
+    bool saturated = false;
+    if (len > 0 && (s[0] == '+' || s[0] == '-')) {
+        negative = s[0] == '-';
+        i = 1;
+    }
+    if (i == len)
+        return false;
+    for (; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        unsigned digit = (unsigned)(s[i] - '0');
+        if (magnitude > (UINT64_MAX - digit) / 10)
+            saturated = true;
+        else
+            magnitude = magnitude * 10 + digit;
+    }
+    if (negative)
+        *value = (saturated || magnitude > (uint64_t)INT64_MAX)
+                     ? INT64_MIN
+                     : -(int64_t)magnitude;
+    else
+        *value = (saturated || magnitude > (uint64_t)INT64_MAX)
+                     ? INT64_MAX
+                     : (int64_t)magnitude;
+    return true;
+}
