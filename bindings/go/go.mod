@@ -1,0 +1,3 @@
+module github.com/offline-mesh/liboffline_mesh/bindings/go
+
+go 1.24
