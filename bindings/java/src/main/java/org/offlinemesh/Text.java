@@ -1,0 +1,62 @@
+package org.offlinemesh;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+
+/** UTF-8 conversions at the native boundary, and argument checks. */
+final class Text {
+    private Text() {
+    }
+
+    /**
+     * UTF-8 bytes of a string that C reads up to its first NUL: a NUL inside
+     * would silently cut the value, so it is refused.
+     */
+    static byte[] cString(String value, String parameter, Status status) {
+        Objects.requireNonNull(value, parameter);
+        if (value.indexOf('\0') >= 0) {
+            throw new OfflineMeshException(status, parameter + " contains a NUL character");
+        }
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** UTF-8 bytes of a whole document (C reads it with its length). */
+    static byte[] document(String value, String parameter) {
+        Objects.requireNonNull(value, parameter);
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String decode(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** The first element of a {@code char **out} holder, decoded. */
+    static String taken(byte[][] holder) {
+        if (holder[0] == null) {
+            throw new IllegalStateException("liboffline_mesh returned no string");
+        }
+        return decode(holder[0]);
+    }
+
+    /**
+     * The comma-separated axis list of C ({@code om_mesh_axes}) for the
+     * given names; each item may itself be a comma-separated list.
+     */
+    static byte[] axisList(String[] axes) {
+        Objects.requireNonNull(axes, "axes");
+        for (int i = 0; i < axes.length; i++) {
+            Objects.requireNonNull(axes[i], "axes[" + i + "]");
+        }
+        return cString(String.join(",", axes), "axes", Status.INVALID_ARGUMENT);
+    }
+
+    /** Checks a list and its elements for null, naming the parameter. */
+    static <T> List<T> requireNoNulls(List<T> list, String parameter) {
+        Objects.requireNonNull(list, parameter);
+        for (int i = 0; i < list.size(); i++) {
+            Objects.requireNonNull(list.get(i), parameter + "[" + i + "]");
+        }
+        return list;
+    }
+}
