@@ -1,0 +1,161 @@
+/* Option parsing for every subcommand: "--opt value" and "--opt=value".
+ * Hand-written instead of getopt_long so it keeps no global state (the
+ * fuzzer and the tests call it many times in one process). */
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli_internal.h"
+
+int cli_error(const cli_io *io, int code, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    fputs("offline-mesh: error: ", io->err);
+    vfprintf(io->err, fmt, args);
+    fputc('\n', io->err);
+    va_end(args);
+    return code;
+}
+
+int cli_lib_error(const cli_io *io, const om_error *e)
+{
+    return cli_error(io, CLI_FAILED, "%s", e->message);
+}
+
+typedef struct {
+    const char *name;
+    unsigned flag;
+} option_spec;
+
+static const option_spec options[] = {
+    {"world-size", OPT_WORLD_SIZE}, {"order", OPT_ORDER},
+    {"mesh", OPT_MESH},             {"dims", OPT_DIMS},
+    {"rank", OPT_RANK},             {"ep", OPT_EP},
+    {"num-experts", OPT_NUM_EXPERTS}, {"ranks-per-host", OPT_RANKS_PER_HOST},
+    {"color-by", OPT_COLOR_BY},     {"format", OPT_FORMAT},
+};
+
+/* Strict decimal integer in [min, 2^31-1]. */
+static int parse_count(const cli_io *io, const char *option, const char *text,
+                       int64_t min, int64_t *value)
+{
+    const char *p = text;
+    int64_t v = 0;
+    if (*p == '+')
+        p++;
+    if (*p == '\0')
+        return cli_error(io, CLI_USAGE, "--%s needs an integer, got \"%.60s\"",
+                         option, text);
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return cli_error(io, CLI_USAGE,
+                             "--%s needs an integer, got \"%.60s\"", option, text);
+        v = v * 10 + (*p - '0');
+        if (v > INT64_C(2147483647))
+            return cli_error(io, CLI_USAGE,
+                             "--%s %.60s exceeds 2147483647", option, text);
+    }
+    if (v < min)
+        return cli_error(io, CLI_USAGE, "--%s must be >= %lld, got %.60s",
+                         option, (long long)min, text);
+    *value = v;
+    return CLI_OK;
+}
+
+static int store(const cli_io *io, unsigned flag, const char *name,
+                 const char *value, unsigned allowed, cli_options *opt)
+{
+    switch (flag) {
+    case OPT_WORLD_SIZE:
+        return parse_count(io, name, value, 1, &opt->world_size);
+    case OPT_ORDER:
+        opt->order = value;
+        return CLI_OK;
+    case OPT_MESH:
+        opt->mesh = value;
+        return CLI_OK;
+    case OPT_DIMS:
+        if (opt->ndims > 0 && !(allowed & OPT_DIMS_MANY))
+            return cli_error(io, CLI_USAGE, "--dims given twice");
+        if (opt->ndims == CLI_MAX_DIMS)
+            return cli_error(io, CLI_USAGE, "--dims given more than %d times",
+                             CLI_MAX_DIMS);
+        opt->dims[opt->ndims++] = value;
+        return CLI_OK;
+    case OPT_RANK:
+        opt->has_rank = true;
+        return parse_count(io, name, value, 0, &opt->rank);
+    case OPT_EP:
+        opt->has_ep = true;
+        return parse_count(io, name, value, 1, &opt->ep);
+    case OPT_NUM_EXPERTS:
+        opt->has_num_experts = true;
+        return parse_count(io, name, value, 1, &opt->num_experts);
+    case OPT_RANKS_PER_HOST:
+        opt->has_ranks_per_host = true;
+        return parse_count(io, name, value, 1, &opt->ranks_per_host);
+    case OPT_COLOR_BY:
+        opt->color_by = value;
+        return CLI_OK;
+    case OPT_FORMAT:
+        opt->format = value;
+        return CLI_OK;
+    }
+    return cli_error(io, CLI_USAGE, "internal: unhandled option");
+}
+
+int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
+              int first, unsigned allowed, cli_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    unsigned seen = 0;
+    bool only_positional = false;
+    for (int i = first; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!arg)
+            return cli_error(io, CLI_USAGE, "argument %d is missing", i);
+        if (!only_positional && strcmp(arg, "--") == 0) {
+            only_positional = true;
+            continue;
+        }
+        if (only_positional || arg[0] != '-' || arg[1] == '\0') {
+            unsigned slot = allowed & (OPT_CONFIG | OPT_AXES_ARG);
+            if (!slot)
+                return cli_error(io, CLI_USAGE, "'%s' takes no argument \"%.60s\"",
+                                 command, arg);
+            if (opt->config)
+                return cli_error(io, CLI_USAGE,
+                                 "'%s' takes one argument; extra \"%.60s\"",
+                                 command, arg);
+            opt->config = arg;
+            continue;
+        }
+        if (arg[1] != '-')
+            return cli_error(io, CLI_USAGE, "unknown option \"%.60s\" for '%s'",
+                             arg, command);
+        const char *name = arg + 2;
+        const char *eq = strchr(name, '=');
+        size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
+        const option_spec *spec = NULL;
+        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+            if (strlen(options[k].name) == name_len &&
+                memcmp(options[k].name, name, name_len) == 0)
+                spec = &options[k];
+        if (!spec || !(allowed & spec->flag))
+            return cli_error(io, CLI_USAGE, "unknown option \"--%.*s\" for '%s'",
+                             (int)(name_len > 60 ? 60 : name_len), name, command);
+        if ((seen & spec->flag) && spec->flag != OPT_DIMS)
+            return cli_error(io, CLI_USAGE, "--%s given twice", spec->name);
+        seen |= spec->flag;
+        const char *value = eq ? eq + 1 : NULL;
+        if (!value) {
+            if (i + 1 >= argc || !argv[i + 1])
+                return cli_error(io, CLI_USAGE, "--%s needs a value", spec->name);
+            value = argv[++i];
+        }
+        int rc = store(io, spec->flag, spec->name, value, allowed, opt);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,103 @@
+/* offline-mesh: subcommand dispatch, --help and --version. */
+#include <string.h>
+
+#include "cli.h"
+#include "cli_internal.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(const cli_io *io, int argc, char **argv);
+    const char *usage;
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"dims", cli_cmd_dims, "dims CONFIG.yaml [--world-size N]",
+     "parallel dims projected from the config's accelerator section"},
+    {"mesh", cli_cmd_mesh,
+     "mesh (CONFIG.yaml [--world-size N] [--order AXES] | --mesh SPEC)",
+     "the offline mesh (or the runtime mesh in --order)"},
+    {"groups", cli_cmd_groups, "groups SOURCE --dims AXES",
+     "process groups over AXES, as a JSON array of arrays"},
+    {"coord", cli_cmd_coord, "coord SOURCE --rank R", "coordinates of rank R"},
+    {"experts", cli_cmd_experts,
+     "experts (CONFIG.yaml [--world-size N] | --mesh SPEC) [--ep N] [--num-experts E]",
+     "extended expert-parallel layout: EP and EDP groups"},
+    {"check", cli_cmd_check,
+     "check CONFIG.yaml [--world-size N] [--num-experts E]",
+     "every planner preflight check; exit 1 on the first failure"},
+    {"locality", cli_cmd_locality,
+     "locality SOURCE --ranks-per-host K [--dims AXES]...",
+     "how many groups stay inside one host"},
+    {"dump", cli_cmd_dump, "dump SOURCE [--dims AXES]...",
+     "JSON Lines: every rank's coordinates and groups"},
+    {"order", cli_cmd_order, "order AXES",
+     "the mesh an axis order describes (pp,dp,cp,tp or tp-cp-ep-dp-pp)"},
+};
+
+static void print_help(FILE *out)
+{
+    fputs("usage: offline-mesh COMMAND [OPTIONS]\n"
+          "\n"
+          "Computes the static device mesh of a distributed-training job.\n"
+          "\n"
+          "commands:\n", out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n"
+          "SOURCE is CONFIG.yaml [--world-size N] [--order AXES] or --mesh SPEC,\n"
+          "SPEC is name=size,... (e.g. dp=2,cp=2,tp=2) or a mesh JSON file,\n"
+          "AXES is a comma-separated axis list (e.g. dp,cp). --order reads\n"
+          "'pp,dp,cp,tp' slowest-varying first, 'tp-cp-ep-dp-pp' (Megatron)\n"
+          "fastest first. Without --world-size the world size comes from\n"
+          "WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS (else 1).\n"
+          "\n"
+          "Output is one JSON document on stdout (dump: one per line). Errors\n"
+          "go to stderr; exit status 1 for invalid input, 2 for usage errors.\n"
+          "\n"
+          "  offline-mesh --help | --version | COMMAND --help\n", out);
+}
+
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        if (argv[i] && strcmp(argv[i], "--") == 0)
+            return false;
+        if (argv[i] && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0))
+            return true;
+    }
+    return false;
+}
+
+int omcli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    cli_io io = {out, err};
+    if (argc < 2 || !argv[1])
+        return cli_error(&io, CLI_USAGE,
+                         "missing COMMAND; try 'offline-mesh --help'");
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+        strcmp(name, "help") == 0) {
+        print_help(out);
+        return CLI_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        fprintf(out, "offline-mesh %s\n", om_version_string());
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(commands[i].name, name) != 0)
+            continue;
+        if (wants_help(argc, argv)) {
+            fprintf(out, "usage: offline-mesh %s\n\n%s\n", commands[i].usage,
+                    commands[i].summary);
+            return CLI_OK;
+        }
+        int rc = commands[i].run(&io, argc, argv);
+        if (rc == CLI_OK && (fflush(out) != 0 || ferror(out)))
+            return cli_error(&io, CLI_FAILED, "cannot write the output");
+        return rc;
+    }
+    return cli_error(&io, CLI_USAGE,
+                     "unknown command \"%.60s\"; try 'offline-mesh --help'", name);
+}

@@ -1,0 +1,94 @@
+/* Internal to the CLI: parsed options, mesh sources and JSON writing. */
+#ifndef OFFLINE_MESH_CLI_INTERNAL_H
+#define OFFLINE_MESH_CLI_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "offline_mesh.h"
+
+#define CLI_OK 0
+#define CLI_FAILED 1
+#define CLI_USAGE 2
+#define CLI_MAX_DIMS 16
+
+/* Options a command may accept (bit set). */
+enum {
+    OPT_CONFIG = 1 << 0,      /* positional CONFIG.yaml */
+    OPT_WORLD_SIZE = 1 << 1,
+    OPT_ORDER = 1 << 2,
+    OPT_MESH = 1 << 3,
+    OPT_DIMS = 1 << 4,
+    OPT_DIMS_MANY = 1 << 5,   /* --dims may repeat */
+    OPT_RANK = 1 << 6,
+    OPT_EP = 1 << 7,
+    OPT_NUM_EXPERTS = 1 << 8,
+    OPT_RANKS_PER_HOST = 1 << 9,
+    OPT_COLOR_BY = 1 << 10,
+    OPT_FORMAT = 1 << 11,
+    OPT_AXES_ARG = 1 << 12    /* positional AXES (order command) */
+};
+
+typedef struct {
+    const char *config;
+    const char *mesh;
+    const char *order;
+    const char *dims[CLI_MAX_DIMS];
+    size_t ndims;
+    const char *color_by;
+    const char *format;
+    int64_t world_size; /* 0 = not given */
+    int64_t rank;
+    int64_t ep;
+    int64_t num_experts;
+    int64_t ranks_per_host;
+    bool has_rank, has_ep, has_num_experts, has_ranks_per_host;
+} cli_options;
+
+typedef struct {
+    FILE *out;
+    FILE *err;
+} cli_io;
+
+/* Prints "offline-mesh: error: <message>" and returns `code`. */
+int cli_error(const cli_io *io, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Reports a library failure (exit status 1). */
+int cli_lib_error(const cli_io *io, const om_error *e);
+
+/* Parses argv[first..argc) for a command accepting `allowed` options. */
+int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
+              int first, unsigned allowed, cli_options *opt);
+
+/* The mesh a command works on: CONFIG.yaml [--world-size] [--order] or
+ * --mesh SPEC (name=size,... or a mesh JSON file). `dims_out` (may be NULL)
+ * receives the projected dims when a config was given, else NULL. */
+int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
+                  om_dims **dims_out);
+/* Loads the config's dims (exit status on failure). */
+int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims);
+
+/* JSON writing: strings escaped as the library's canonical JSON. */
+void cli_json_string(FILE *out, const char *s);
+void cli_json_int_array(FILE *out, const int32_t *values, int64_t count);
+/* Writes ["a","b"] for a comma-separated list ("" gives []). */
+void cli_json_name_list(FILE *out, const char *csv);
+/* Indices of the mesh axes sorted by name (for canonical object keys). */
+void cli_sorted_axes(const om_mesh *mesh, size_t *order);
+
+/* Commands. */
+int cli_cmd_dims(const cli_io *io, int argc, char **argv);
+int cli_cmd_mesh(const cli_io *io, int argc, char **argv);
+int cli_cmd_order(const cli_io *io, int argc, char **argv);
+int cli_cmd_check(const cli_io *io, int argc, char **argv);
+int cli_cmd_groups(const cli_io *io, int argc, char **argv);
+int cli_cmd_coord(const cli_io *io, int argc, char **argv);
+int cli_cmd_dump(const cli_io *io, int argc, char **argv);
+int cli_cmd_experts(const cli_io *io, int argc, char **argv);
+int cli_cmd_locality(const cli_io *io, int argc, char **argv);
+
+#endif
