@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The README's test command: set everything up on a fresh machine, build
+# with -Werror, and run every test suite (C, CLI, then each binding and the
+# install/ABI and hardening checks when present).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+tools/setup.sh || exit 1
+build="$root/build-test"
+tools/build.sh "$build" || { echo "test.sh: build failed"; exit 1; }
+
+passed=0
+failed=0
+failures=()
+run() { # name command...
+  local name="$1"; shift
+  echo
+  echo "=================== $name ==================="
+  local start=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "--- $name: ok ($((SECONDS - start)) s)"
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    echo "--- $name: FAILED ($((SECONDS - start)) s)"
+  fi
+}
+
+run "C and CLI suites (meson test)" \
+  meson test -C "$build" --print-errorlogs --num-processes 2
+
+export OM_BUILD_DIR="$build"
+for script in bindings/python/run-tests.sh bindings/go/run-tests.sh \
+              bindings/java/run-tests.sh tests/install/run-tests.sh \
+              tests/hardening/run-tests.sh; do
+  if [ -f "$script" ]; then
+    run "$script" bash "$script" "$build"
+  fi
+done
+
+echo
+if [ "$failed" -gt 0 ]; then
+  echo "failed: ${failures[*]}"
+fi
+echo "test.sh: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
