@@ -130,10 +130,16 @@ static void describe(const yaml_node_t *node, const omi_yaml_value *value,
         snprintf(buf, size, "a list");
         return;
     }
-    char quoted[80];
-    omi_quote(quoted, sizeof quoted, (const char *)node->data.scalar.value,
-              node->data.scalar.length);
-    snprintf(buf, size, "%s %s", kind_name(value->kind), quoted);
+    /* Strings are quoted (so "2" reads as text); numbers and booleans are
+     * shown as written. */
+    char shown[80];
+    if (value->kind == OMI_YAML_STRING)
+        omi_quote(shown, sizeof shown, (const char *)node->data.scalar.value,
+                  node->data.scalar.length);
+    else
+        snprintf(shown, sizeof shown, "%.60s",
+                 (const char *)node->data.scalar.value);
+    snprintf(buf, size, "%s %s", kind_name(value->kind), shown);
 }
 
 static omi_yaml_value resolve(const yaml_node_t *node)

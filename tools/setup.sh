@@ -19,3 +19,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# pytest runs the CLI suite (and the Python binding's).
+python3 -m pytest --version >/dev/null 2>&1 \
+  || python3 -m pip install --quiet --disable-pip-version-check pytest
