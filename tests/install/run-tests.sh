@@ -69,7 +69,8 @@ trap 'rm -rf "$tmp"' EXIT
 opt() {  # value of a meson option of the build dir
     meson introspect --buildoptions "$build" | python3 -c '
 import json, sys
-print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1]))' "$1"
+v = next(o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1])
+print(str(v).lower() if isinstance(v, bool) else v)' "$1"
 }
 version=$(meson introspect --projectinfo "$build" |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
