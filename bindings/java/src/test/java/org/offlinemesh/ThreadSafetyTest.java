@@ -1,0 +1,99 @@
+package org.offlinemesh;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** One mesh shared by many threads gives every thread the single-threaded answers. */
+class ThreadSafetyTest {
+    private static final int THREADS = 8;
+    private static final int ROUNDS = 300;
+
+    @Test
+    void sharedMeshAcrossThreads() throws Exception {
+        OfflineMesh shared = OfflineMesh.parse("dp=4,cp=2,tp=4,pp=2");
+        String[][] axisSets = {{"tp"}, {"cp"}, {"dp"}, {"pp"}, {"dp", "cp"}, {"cp", "tp"}, {}};
+        List<int[][]> expectedGroups = new ArrayList<>();
+        for (String[] axes : axisSets) {
+            expectedGroups.add(shared.groups(axes));
+        }
+        String expectedJson = shared.toJson();
+        OfflineMesh expectedExpert = OfflineMesh.parse("dp=4,cp=2,tp=4").expertMesh(8);
+
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                final long seed = t;
+                Callable<Integer> task = () -> {
+                    Random random = new Random(seed);
+                    start.await();
+                    int checks = 0;
+                    for (int round = 0; round < ROUNDS; round++) {
+                        int which = random.nextInt(axisSets.length);
+                        assertArrayEquals(expectedGroups.get(which), shared.groups(axisSets[which]));
+                        int rank = random.nextInt(shared.size());
+                        assertEquals(rank, shared.rank(shared.coordinate(rank)));
+                        int index = shared.groupIndex(rank, axisSets[which]);
+                        assertArrayEquals(expectedGroups.get(which)[index], shared.groupOf(rank, axisSets[which]));
+                        assertEquals(expectedJson, shared.toJson());
+                        assertEquals(shared, OfflineMesh.fromJson(expectedJson));
+                        assertEquals(expectedExpert, OfflineMesh.parse("dp=4,cp=2,tp=4").expertMesh(8));
+                        checks += 6;
+                    }
+                    return checks;
+                };
+                results.add(pool.submit(task));
+            }
+            start.countDown();
+            int total = 0;
+            for (Future<Integer> result : results) {
+                total += result.get(120, TimeUnit.SECONDS);
+            }
+            assertEquals(THREADS * ROUNDS * 6, total);
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void concurrentYamlParsingAndErrors() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> results = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                final int tp = 1 << (t % 4);
+                results.add(pool.submit(() -> {
+                    for (int i = 0; i < 200; i++) {
+                        ParallelDims d = OfflineMeshes.parseParallelDims("accelerator: {tp_size: " + tp + "}", 64);
+                        assertEquals(64 / tp, d.dpSize());
+                        OfflineMeshException e = OfflineMeshTest.assertRejected(Status.PARSE,
+                                () -> OfflineMeshes.parseParallelDims("accelerator: {tp_size: \"" + tp + "\"}", 64),
+                                "tp_size");
+                        assertTrue(e.getMessage().contains(String.valueOf(tp)));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> result : results) {
+                result.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+}
