@@ -1,5 +1,6 @@
 /* The immutable mesh handle: construction, validation and accessors. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -30,6 +31,66 @@ static uint64_t mesh_hash(const om_mesh *m)
     return h;
 }
 
+typedef struct {
+    const char *name;
+    size_t len;
+    size_t index;
+} named_axis;
+
+static int compare_named(const void *a, const void *b)
+{
+    const named_axis *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    int c = memcmp(x->name, y->name, x->len);
+    if (c != 0)
+        return c;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static om_status duplicate_error(const char *name, size_t len, size_t first,
+                                 size_t second, om_error *err)
+{
+    char quoted[96];
+    omi_quote(quoted, sizeof quoted, name, len);
+    return omi_fail(err, OM_ERR_DUPLICATE_NAME,
+                    "duplicate axis name %s (axes %zu and %zu)", quoted, first,
+                    second);
+}
+
+/* Pairwise for the usual handful of axes; sorted for many, so a hostile
+ * mesh of 10^6 size-1 axes costs O(n log n), not O(n^2). */
+static om_status find_duplicates(const char *const *names,
+                                 const size_t *name_lens, size_t ndim,
+                                 om_error *err)
+{
+    if (ndim <= 32) {
+        for (size_t i = 0; i < ndim; i++)
+            for (size_t j = 0; j < i; j++)
+                if (name_lens[j] == name_lens[i] &&
+                    memcmp(names[j], names[i], name_lens[i]) == 0)
+                    return duplicate_error(names[i], name_lens[i], j, i, err);
+        return OM_OK;
+    }
+    named_axis *sorted = omi_malloc(ndim * sizeof *sorted);
+    if (!sorted)
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory creating a mesh");
+    for (size_t i = 0; i < ndim; i++) {
+        sorted[i].name = names[i];
+        sorted[i].len = name_lens[i];
+        sorted[i].index = i;
+    }
+    qsort(sorted, ndim, sizeof *sorted, compare_named);
+    om_status st = OM_OK;
+    for (size_t i = 1; i < ndim && st == OM_OK; i++)
+        if (sorted[i].len == sorted[i - 1].len &&
+            memcmp(sorted[i].name, sorted[i - 1].name, sorted[i].len) == 0)
+            st = duplicate_error(sorted[i].name, sorted[i].len,
+                                 sorted[i - 1].index, sorted[i].index, err);
+    omi_free(sorted);
+    return st;
+}
+
 static om_status validate(const char *const *names, const size_t *name_lens,
                           const int64_t *sizes, size_t ndim, om_error *err)
 {
@@ -45,16 +106,10 @@ static om_status validate(const char *const *names, const size_t *name_lens,
             return omi_fail(err, OM_ERR_INVALID_NAME,
                             "axis %zu name %s is not valid UTF-8", i, quoted);
         }
-        for (size_t j = 0; j < i; j++) {
-            if (name_lens[j] == name_lens[i] &&
-                memcmp(names[j], names[i], name_lens[i]) == 0) {
-                omi_quote(quoted, sizeof quoted, names[i], name_lens[i]);
-                return omi_fail(err, OM_ERR_DUPLICATE_NAME,
-                                "duplicate axis name %s (axes %zu and %zu)",
-                                quoted, j, i);
-            }
-        }
     }
+    om_status st = find_duplicates(names, name_lens, ndim, err);
+    if (st != OM_OK)
+        return st;
     for (size_t i = 0; i < ndim; i++) {
         if (sizes[i] < 1) {
             omi_quote(quoted, sizeof quoted, names[i], name_lens[i]);
