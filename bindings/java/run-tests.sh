@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Java binding tests, run by tools/test.sh as
+#   bash bindings/java/run-tests.sh <lead build dir>     (OM_BUILD_DIR set too)
+# 1. installs what is missing (JDK 17, Maven, SWIG, meson toolchain);
+# 2. builds liboffline_mesh_jni.so and the offline-mesh CLI in its own meson
+#    build dir (-Djava=enabled -Dwerror=true), never touching the lead's;
+# 3. runs the JUnit 5 suite and packages the jar (mvn package: "Tests run:");
+# 4. compiles a program outside the repository (a temp dir) against the jar
+#    alone, builds meshes from YAML files with it, and compares every answer
+#    with the CLI's.
+# Environment: OM_JAVA_BUILD_DIR overrides the native build dir
+# (default bindings/java/build-native, git-ignored).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+build="${OM_JAVA_BUILD_DIR:-$here/build-native}"
+
+log() { echo "java: $*"; }
+
+# ---- 1. dependencies ------------------------------------------------------
+missing=()
+need_pkg() { # package [command]
+  local pkg="$1" cmd="${2:-}"
+  if [ -n "$cmd" ]; then
+    command -v "$cmd" >/dev/null 2>&1 && return 0
+  else
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" && return 0
+  fi
+  missing+=("$pkg")
+}
+need_pkg openjdk-17-jdk-headless javac
+need_pkg maven mvn
+need_pkg swig swig
+need_pkg meson meson
+need_pkg ninja-build ninja
+need_pkg gcc gcc
+need_pkg pkg-config pkg-config
+need_pkg libyaml-dev
+need_pkg libjansson-dev
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# meson finds the JDK (and jni.h) through javac; follow the alternatives link.
+if [ -z "${JAVA_HOME:-}" ]; then
+  JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
+  export JAVA_HOME
+fi
+
+# ---- 2. native build -------------------------------------------------------
+if [ ! -f "$build/build.ninja" ]; then
+  log "configuring $build"
+  meson setup "$build" "$root" -Djava=enabled -Dtests=false -Dbench=false \
+    -Dwerror=true >/dev/null
+fi
+ninja -C "$build" -j2 bindings/java/liboffline_mesh_jni.so src/cli/offline-mesh >/dev/null
+native="$build/bindings/java"
+cli="$build/src/cli/offline-mesh"
+log "JNI library: $native/liboffline_mesh_jni.so"
+
+# ---- 3. JUnit suite and the jar ---------------------------------------------
+cd "$here"
+mvn -B -ntp -Dom.native.dir="$native" package
+jar="$here/target/offline-mesh-1.0.0.jar"
+[ -f "$jar" ] || { log "missing $jar"; exit 1; }
+
+# ---- 4. a program outside the repository, checked against the CLI ----------
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cp "$here/examples/MeshFromYaml.java" "$tmp/"
+cat > "$tmp/moe.yaml" <<'YAML'
+# outside the repository: merge keys, flow style, YAML 1.1 booleans
+defaults: &d {tp_size: 2, cp_size: 2}
+accelerator:
+  <<: *d
+  ep_size: 4
+  sequence_parallel: on
+YAML
+printf 'accelerator:\r\n  tp_size: 2\r\n  pp_size: 2\r\n  cp_size: 1\r\n' > "$tmp/pipeline.yaml"
+
+(cd "$tmp" && javac -cp "$jar" -d classes MeshFromYaml.java)
+ask_java() { # config world_size order
+  (cd "$tmp" && java -cp "$jar:classes" -Djava.library.path="$native" MeshFromYaml "$@")
+}
+ask_java moe.yaml 16 tp-cp-ep-dp-pp > "$tmp/moe.txt"
+ask_java pipeline.yaml 8 pp,dp,cp,tp > "$tmp/pipeline.txt"
+
+# Fixed expectations first, then every line against the CLI.
+grep -qxF 'mesh moe.yaml --world-size 16|{"mesh_dim_names":["dp","cp","tp"],"mesh_shape":[4,2,2]}' "$tmp/moe.txt" \
+  || { log "unexpected mesh for moe.yaml:"; cat "$tmp/moe.txt"; exit 1; }
+grep -qxF 'mesh pipeline.yaml --world-size 8|{"mesh_dim_names":["dp","cp","tp","pp"],"mesh_shape":[2,1,2,2]}' "$tmp/pipeline.txt" \
+  || { log "unexpected mesh for pipeline.yaml:"; cat "$tmp/pipeline.txt"; exit 1; }
+grep -qxF 'experts moe.yaml --world-size 16 --ep 4|{"edp":4,"edp_groups":[[0,4,8,12],[1,5,9,13],[2,6,10,14],[3,7,11,15]],"ep":4,"ep_groups":[[0,1,2,3],[4,5,6,7],[8,9,10,11],[12,13,14,15]]}' "$tmp/moe.txt" \
+  || { log "unexpected expert layout for moe.yaml:"; cat "$tmp/moe.txt"; exit 1; }
+
+agree=0
+differ=0
+while IFS='|' read -r cli_args java_answer; do
+  # shellcheck disable=SC2086  # the arguments are space-separated on purpose
+  cli_answer="$(cd "$tmp" && "$cli" $cli_args 2>&1)" || true
+  if [ "$cli_answer" = "$java_answer" ]; then
+    agree=$((agree + 1))
+  else
+    differ=$((differ + 1))
+    log "differs from the CLI: offline-mesh $cli_args"
+    log "  java: $java_answer"
+    log "  cli : $cli_answer"
+  fi
+done < <(cat "$tmp/moe.txt" "$tmp/pipeline.txt")
+log "outside program agrees with the CLI on $agree answers, differs on $differ"
+[ "$differ" -eq 0 ] && [ "$agree" -ge 40 ]
