@@ -35,9 +35,10 @@ func (s Status) String() string {
 	return omswig.Om_status_string(int(s))
 }
 
-// Error makes a Status usable as an error target for errors.Is.
+// Error makes a Status usable as an error target for errors.Is; it is the
+// same text as String (like syscall.Errno).
 func (s Status) Error() string {
-	return "offlinemesh: " + s.String()
+	return s.String()
 }
 
 // Error is the error every failing function of this package returns. Use

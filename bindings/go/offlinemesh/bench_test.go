@@ -1,0 +1,168 @@
+package offlinemesh
+
+import (
+	"testing"
+)
+
+// Run: go test -run '^$' -bench . -benchmem ./offlinemesh (see docs/go.md).
+
+var (
+	benchNames = []string{"dp", "cp", "tp"}
+	benchShape = []int{16, 4, 8}
+	sinkInt    int
+	sinkMesh   *Mesh
+	sinkGroups [][]int
+)
+
+func BenchmarkNewMesh(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		m, err := NewMesh(benchNames, benchShape)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkMesh = m
+	}
+}
+
+func BenchmarkSizeOf(b *testing.B) {
+	m := mustMesh(b, benchNames, benchShape)
+	for i := 0; i < b.N; i++ {
+		sinkInt += m.SizeOf("tp")
+	}
+}
+
+func BenchmarkSub(b *testing.B) {
+	m := mustMesh(b, benchNames, benchShape)
+	for i := 0; i < b.N; i++ {
+		sinkMesh = m.Sub("tp")
+	}
+}
+
+func BenchmarkBuildOfflineMesh(b *testing.B) {
+	d := ParallelDims{DP: 16, TP: 8, CP: 4, EP: 1, PP: 2}
+	for i := 0; i < b.N; i++ {
+		m, err := BuildOfflineMesh(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkMesh = m
+	}
+}
+
+func BenchmarkParseParallelDims(b *testing.B) {
+	cfg := []byte("model: llama\naccelerator:\n  tp_size: 8\n  cp_size: 2\n  pp_size: 4\n  sequence_parallel: true\n")
+	for i := 0; i < b.N; i++ {
+		d, err := ParseParallelDims(cfg, 512)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkInt += d.DP
+	}
+}
+
+func BenchmarkMarshalJSON(b *testing.B) {
+	m := mustMesh(b, benchNames, benchShape)
+	for i := 0; i < b.N; i++ {
+		out, err := m.MarshalJSON()
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkInt += len(out)
+	}
+}
+
+func BenchmarkParseMesh(b *testing.B) {
+	text := []byte(`{"mesh_dim_names":["dp","cp","tp"],"mesh_shape":[16,4,8]}`)
+	for i := 0; i < b.N; i++ {
+		m, err := ParseMesh(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkMesh = m
+	}
+}
+
+func BenchmarkCoordinate(b *testing.B) {
+	m := mustMesh(b, benchNames, benchShape)
+	n := m.Size()
+	for i := 0; i < b.N; i++ {
+		c, err := m.Coordinate(i % n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkInt += c[0]
+	}
+}
+
+func BenchmarkGroupOf(b *testing.B) {
+	m := mustMesh(b, benchNames, benchShape)
+	n := m.Size()
+	for i := 0; i < b.N; i++ {
+		g, err := m.GroupOf(i%n, "dp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkInt += g[0]
+	}
+}
+
+// The bulk groups of a 2^20-rank mesh over its middle axis (a strided,
+// non-contiguous pattern).
+var bigNames, bigShape = []string{"dp", "cp", "tp"}, []int{256, 64, 64}
+
+func BenchmarkGroups1M(b *testing.B) {
+	m := mustMesh(b, bigNames, bigShape)
+	b.SetBytes(int64(m.Size()) * 8)
+	for i := 0; i < b.N; i++ {
+		g, err := m.Groups("cp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkGroups = g
+	}
+}
+
+// BenchmarkGroups1MPureGo is the same result computed by a plain Go loop,
+// for comparison with BenchmarkGroups1M.
+func BenchmarkGroups1MPureGo(b *testing.B) {
+	dp, cp, tp := bigShape[0], bigShape[1], bigShape[2]
+	b.SetBytes(int64(dp*cp*tp) * 8)
+	for i := 0; i < b.N; i++ {
+		all := make([]int, dp*cp*tp)
+		out := make([][]int, dp*tp)
+		k := 0
+		for d := 0; d < dp; d++ {
+			for t := 0; t < tp; t++ {
+				g := all[k : k+cp : k+cp]
+				for c := 0; c < cp; c++ {
+					g[c] = (d*cp+c)*tp + t
+				}
+				out[d*tp+t] = g
+				k += cp
+			}
+		}
+		sinkGroups = out
+	}
+}
+
+func BenchmarkExpertLayout(b *testing.B) {
+	m := mustMesh(b, benchNames, benchShape)
+	for i := 0; i < b.N; i++ {
+		x, err := ExpertLayout(m, 8, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkInt += x.EDP()
+	}
+}
+
+func BenchmarkLocality1M(b *testing.B) {
+	m := mustMesh(b, bigNames, bigShape)
+	for i := 0; i < b.N; i++ {
+		loc, err := m.Locality(8, "cp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkInt += loc.MaxHosts
+	}
+}

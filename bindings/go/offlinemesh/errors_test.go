@@ -1,0 +1,99 @@
+package offlinemesh
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
+)
+
+func TestStatusValuesMatchTheLibrary(t *testing.T) {
+	pairs := []struct {
+		goValue Status
+		cValue  omswig.Enum_SS_om_status
+		name    string
+	}{
+		{OK, omswig.OM_OK, "ok"},
+		{ErrInvalidArgument, omswig.OM_ERR_INVALID_ARGUMENT, "invalid argument"},
+		{ErrOutOfRange, omswig.OM_ERR_OUT_OF_RANGE, ""},
+		{ErrParse, omswig.OM_ERR_PARSE, ""},
+		{ErrIO, omswig.OM_ERR_IO, ""},
+		{ErrNoMemory, omswig.OM_ERR_NO_MEMORY, ""},
+		{ErrLengthMismatch, omswig.OM_ERR_LENGTH_MISMATCH, ""},
+		{ErrDuplicateName, omswig.OM_ERR_DUPLICATE_NAME, ""},
+		{ErrEmptyName, omswig.OM_ERR_EMPTY_NAME, ""},
+		{ErrBadSize, omswig.OM_ERR_BAD_SIZE, ""},
+		{ErrMeshTooLarge, omswig.OM_ERR_MESH_TOO_LARGE, ""},
+		{ErrInvalidName, omswig.OM_ERR_INVALID_NAME, ""},
+		{ErrBufferTooSmall, omswig.OM_ERR_BUFFER_TOO_SMALL, ""},
+	}
+	seen := map[string]bool{}
+	for _, p := range pairs {
+		if int(p.goValue) != int(p.cValue) {
+			t.Errorf("Go status %d, C status %d", p.goValue, p.cValue)
+		}
+		s := p.goValue.String()
+		if s == "" || s == "unknown status" || seen[s] {
+			t.Errorf("status %d has name %q", p.goValue, s)
+		}
+		seen[s] = true
+		if p.name != "" && s != p.name {
+			t.Errorf("status %d is %q, want %q", p.goValue, s, p.name)
+		}
+		if p.goValue.Error() != s || fmt.Sprint(p.goValue) != s {
+			t.Errorf("Status.Error() = %q", p.goValue.Error())
+		}
+	}
+	if s := Status(99).String(); s != "unknown status" {
+		t.Errorf("Status(99) = %q", s)
+	}
+}
+
+func TestErrorType(t *testing.T) {
+	_, err := NewMesh([]string{"dp", "dp"}, []int{2, 2})
+	var e *Error
+	if !errors.As(err, &e) || e.Status != ErrDuplicateName {
+		t.Fatalf("errors.As: %v", err)
+	}
+	if err.Error() != "offlinemesh: "+e.Message {
+		t.Fatalf("Error() = %q, message %q", err.Error(), e.Message)
+	}
+	if !errors.Is(err, ErrDuplicateName) || errors.Is(err, ErrEmptyName) || errors.Is(err, OK) {
+		t.Fatal("errors.Is does not follow the status")
+	}
+	// Still recognised through the caller's own wrapping.
+	wrapped := fmt.Errorf("loading job %q: %w", "llama", err)
+	if !errors.Is(wrapped, ErrDuplicateName) || !errors.As(wrapped, &e) {
+		t.Fatal("wrapped error lost its status")
+	}
+	// An *Error without a message falls back to the status name.
+	if got := (&Error{Status: ErrIO}).Error(); got != "offlinemesh: "+ErrIO.String() {
+		t.Fatalf("empty message: %q", got)
+	}
+}
+
+func TestFromC(t *testing.T) {
+	var e omswig.Error
+	if fromC(0, &e) != nil {
+		t.Fatal("status 0 is an error")
+	}
+	// The message and status come from the om_error the failing call filled.
+	var h omswig.Mesh
+	st := omswig.Om_mesh_new_checked([]string{"a"}, []int64{1, 2}, &h, &e)
+	err := fromC(st, &e)
+	wantErr(t, err, ErrLengthMismatch)
+	if h != 0 {
+		t.Fatal("failed call returned a handle")
+	}
+	// Long values in messages are shortened, never overflow the buffer.
+	long := make([]byte, 1000)
+	for i := range long {
+		long[i] = 'x'
+	}
+	_, err = NewMesh([]string{string(long), string(long)}, []int{1, 1})
+	wantErr(t, err, ErrDuplicateName)
+	if len(err.Error()) > 300 {
+		t.Fatalf("message not shortened: %d bytes", len(err.Error()))
+	}
+}

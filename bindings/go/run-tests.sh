@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Go binding tests, run by tools/test.sh as
+#   bash bindings/go/run-tests.sh <absolute meson build dir>
+# (OM_BUILD_DIR set to the same dir; the library is built, not installed).
+#
+# 1. checks that internal/omswig matches offline_mesh_go.i (when SWIG of the
+#    pinned version is installed), gofmt, and `go vet` of the hand-written
+#    package;
+# 2. `go test -race` of the whole module (table tests, the pure-Go
+#    cross-checks, runnable examples), then the tests once more under
+#    GOEXPERIMENT=cgocheck2, which checks every pointer passed to C;
+# 3. builds a separate program outside the repository that imports the
+#    module through a `replace` and builds a mesh from a YAML file.
+# Nothing is installed: cgo finds the library through the build dir's
+# uninstalled pkg-config file, the programs load it via LD_LIBRARY_PATH.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-${OM_BUILD_DIR:-}}
+if [ -z "$build" ]; then
+    echo "usage: $0 <meson build dir> (or set OM_BUILD_DIR)" >&2
+    exit 2
+fi
+build=$(cd "$build" && pwd)
+pcdir="$build/meson-uninstalled"
+if [ ! -f "$pcdir/offline_mesh-uninstalled.pc" ]; then
+    echo "go: $pcdir/offline_mesh-uninstalled.pc not found; build the library first" >&2
+    exit 1
+fi
+
+say() { echo "go: $*"; }
+apt_install() {
+    say "installing $*"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# ---- dependencies -----------------------------------------------------------
+# cgo needs pkg-config and a C compiler; the module needs Go >= 1.24.
+command -v pkg-config >/dev/null 2>&1 || apt_install pkg-config
+command -v gcc >/dev/null 2>&1 || apt_install gcc
+
+go_ok() { # is "$1" a Go toolchain of version 1.24 or later?
+    local v major minor
+    v=$("$1" env GOVERSION 2>/dev/null) || return 1
+    v=${v#go}
+    major=${v%%.*}
+    minor=${v#*.}
+    minor=${minor%%[!0-9]*}
+    [ "$major" -gt 1 ] || { [ "$major" -eq 1 ] && [ "${minor:-0}" -ge 24 ]; }
+}
+GO=
+for candidate in "$(command -v go 2>/dev/null || true)" /usr/local/go/bin/go; do
+    if [ -n "$candidate" ] && [ -x "$candidate" ] && go_ok "$candidate"; then
+        GO=$candidate
+        break
+    fi
+done
+if [ -z "$GO" ]; then
+    # No suitable Go (Debian 12's golang-go is 1.19): fetch the official
+    # toolchain, which the Go module proxy serves as golang.org/toolchain.
+    gover=1.24.11
+    arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
+    dest=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/offline_mesh/go$gover
+    GO=$(ls "$dest"/golang.org/toolchain@*/bin/go 2>/dev/null | head -n1 || true)
+    if [ -z "$GO" ]; then
+        command -v curl >/dev/null 2>&1 || apt_install curl
+        command -v unzip >/dev/null 2>&1 || apt_install unzip
+        say "fetching Go $gover from proxy.golang.org"
+        mkdir -p "$dest"
+        curl -fsSL -o "$dest/go.zip" \
+            "https://proxy.golang.org/golang.org/toolchain/@v/v0.0.1-go$gover.linux-$arch.zip"
+        unzip -q -o "$dest/go.zip" -d "$dest"
+        rm -f "$dest/go.zip"
+        GO=$(ls "$dest"/golang.org/toolchain@*/bin/go | head -n1)
+        chmod +x "$(dirname "$GO")"/* "$(dirname "$GO")"/../pkg/tool/*/* 2>/dev/null || true
+    fi
+    go_ok "$GO" || { echo "go: no Go >= 1.24 available" >&2; exit 1; }
+fi
+say "using $("$GO" version) ($GO)"
+
+export CGO_ENABLED=1
+export GOTOOLCHAIN=local
+export GOFLAGS="-buildvcs=false${GOFLAGS:+ $GOFLAGS}"
+if [ -z "${HOME:-}" ]; then
+    export GOCACHE=/tmp/offline_mesh-go/cache GOPATH=/tmp/offline_mesh-go/path
+fi
+export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+libdir=$(pkg-config --variable=libdir offline_mesh)
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+say "library: $libdir (pkg-config $pcdir)"
+
+cd "$here"
+
+# ---- 1. generated code, format, vet -------------------------------------------
+set +e
+./regen.sh --check
+status=$?
+set -e
+case $status in
+    0) ;;
+    77) say "regeneration check skipped (SWIG $(sed -n 's/^PINNED_SWIG_VERSION=//p' regen.sh) not installed)" ;;
+    *) exit 1 ;;
+esac
+
+unformatted=$("$(dirname "$GO")/gofmt" -l offlinemesh internal/omswig/types.go testdata/consumer)
+if [ -n "$unformatted" ]; then
+    echo "go: gofmt -l lists: $unformatted" >&2
+    exit 1
+fi
+"$GO" vet ./offlinemesh
+say "gofmt and go vet ./offlinemesh: clean"
+
+# ---- 2. the test suite ----------------------------------------------------------
+"$GO" test -race -count=1 ./...
+say "again with GOEXPERIMENT=cgocheck2:"
+GOEXPERIMENT=cgocheck2 "$GO" test -count=1 -run '^Test' ./offlinemesh
+
+# ---- 3. a program outside the repository -------------------------------------------
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp testdata/consumer/main.go testdata/consumer/train.yaml "$tmp/"
+module=$(sed -n 's/^module //p' go.mod)
+cat > "$tmp/go.mod" <<MOD
+module example.com/meshjob
+
+go 1.24
+
+require $module v0.0.0
+
+replace $module => $here
+MOD
+(cd "$tmp" && "$GO" build -o meshjob . && ./meshjob train.yaml 16 > out.txt)
+if ! diff -u testdata/consumer/expected.txt "$tmp/out.txt"; then
+    echo "go: the external program's output differs from testdata/consumer/expected.txt" >&2
+    exit 1
+fi
+say "ok  external module example.com/meshjob (replace => $here) built $(head -n1 "$tmp/out.txt") from YAML"
