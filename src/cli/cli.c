@@ -33,6 +33,9 @@ static const command commands[] = {
      "JSON Lines: every rank's coordinates and groups"},
     {"order", cli_cmd_order, "order AXES",
      "the mesh an axis order describes (pp,dp,cp,tp or tp-cp-ep-dp-pp)"},
+    {"show", cli_cmd_show,
+     "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg]",
+     "a picture of the ranks, their groups and hosts (terminal or SVG)"},
 };
 
 static void print_help(FILE *out)

@@ -90,5 +90,6 @@ int cli_cmd_coord(const cli_io *io, int argc, char **argv);
 int cli_cmd_dump(const cli_io *io, int argc, char **argv);
 int cli_cmd_experts(const cli_io *io, int argc, char **argv);
 int cli_cmd_locality(const cli_io *io, int argc, char **argv);
+int cli_cmd_show(const cli_io *io, int argc, char **argv);
 
 #endif
