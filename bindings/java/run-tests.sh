@@ -55,6 +55,7 @@ fi
 # ---- 2. native build -------------------------------------------------------
 if [ ! -f "$build/build.ninja" ]; then
   log "configuring $build"
+  rm -rf "$build" # a setup that failed half-way
   meson setup "$build" "$root" -Djava=enabled -Dtests=false -Dbench=false \
     -Dwerror=true >/dev/null
 fi
@@ -66,6 +67,7 @@ log "JNI library: $native/liboffline_mesh_jni.so"
 # ---- 3. JUnit suite and the jar ---------------------------------------------
 cd "$here"
 mvn -B -ntp -Dom.native.dir="$native" package
+echo # Maven ends its output with colour resets but no newline
 jar="$here/target/offline-mesh-1.0.0.jar"
 [ -f "$jar" ] || { log "missing $jar"; exit 1; }
 
@@ -89,6 +91,19 @@ ask_java() { # config world_size order
 }
 ask_java moe.yaml 16 tp-cp-ep-dp-pp > "$tmp/moe.txt"
 ask_java pipeline.yaml 8 pp,dp,cp,tp > "$tmp/pipeline.txt"
+
+# The same program against a staged install (no build-dir rpath): the JNI
+# library found through java.library.path, liboffline_mesh.so.1 through the
+# dynamic linker.
+DESTDIR="$tmp/stage" meson install -C "$build" --quiet >/dev/null
+jni_installed="$(find "$tmp/stage" -name liboffline_mesh_jni.so | head -n 1)"
+[ -n "$jni_installed" ] || { log "meson install did not install liboffline_mesh_jni.so"; exit 1; }
+libdir="$(dirname "$jni_installed")"
+(cd "$tmp" && LD_LIBRARY_PATH="$libdir" java -cp "$jar:classes" -Djava.library.path="$libdir" \
+  MeshFromYaml moe.yaml 16 tp-cp-ep-dp-pp) > "$tmp/moe-installed.txt"
+cmp -s "$tmp/moe.txt" "$tmp/moe-installed.txt" \
+  || { log "the installed library answers differently"; diff "$tmp/moe.txt" "$tmp/moe-installed.txt"; exit 1; }
+log "installed JNI library ($libdir) gives the same $(wc -l < "$tmp/moe-installed.txt") answers"
 
 # Fixed expectations first, then every line against the CLI.
 grep -qxF 'mesh moe.yaml --world-size 16|{"mesh_dim_names":["dp","cp","tp"],"mesh_shape":[4,2,2]}' "$tmp/moe.txt" \
