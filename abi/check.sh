@@ -12,7 +12,9 @@
 #      than added functions (any non-zero exit status fails: libabigail sets
 #      only the "change" bit for some incompatible changes, e.g. a struct
 #      that changes size).
-# Environment: OM_ABI_BASELINE overrides the baseline file.
+# The library is checked against every baseline of its SONAME's major
+# version, abi/offline_mesh-<major>.*.abi (one per release that added API).
+# Environment: OM_ABI_BASELINE=FILE checks against that baseline only.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -50,28 +52,38 @@ fi
 
 [ $# -eq 1 ] || abi_die "usage: $0 BUILD_DIR | --abidiff OLD NEW"
 build=$(cd "$1" && pwd)
-baseline=${OM_ABI_BASELINE:-$abi_baseline_default}
-[ -f "$baseline" ] || abi_die "baseline $baseline is missing (abi/update-baseline.sh makes it)"
 lib=$(abi_library "$build")
 mapfile -t headers < <(abi_headers "$build")
 mapfile -t hdirs < <(abi_header_dirs "$build")
+# Every release of the current SONAME has a baseline; the library must stay
+# compatible with each of them.
+if [ -n "${OM_ABI_BASELINE:-}" ]; then
+    baselines=("$OM_ABI_BASELINE")
+else
+    soname_major=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\.so\.\([0-9]*\)\].*/\1/p')
+    mapfile -t baselines < <(ls "$abi_repo"/abi/offline_mesh-"$soname_major".*.abi 2>/dev/null | sort -V)
+fi
+[ ${#baselines[@]} -gt 0 ] || abi_die "no baseline for $(basename "$lib") in $abi_repo/abi (abi/update-baseline.sh makes one)"
 
 nm_out=$(mktemp)
 trap 'rm -f "$nm_out"' EXIT
 nm -D --defined-only "$lib" > "$nm_out"
-
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+
 fail=0
 header_args=()
 for h in "${headers[@]}"; do header_args+=(--header "$h"); done
-python3 "$abi_repo/abi/abicheck.py" all --nm "$nm_out" \
-    --map "$abi_repo/src/offline_mesh.map" --baseline "$baseline" \
-    --soname "$soname" "${header_args[@]}" || fail=1
-
-run_abidiff "$baseline" "$lib" "${hdirs[@]}" || fail=1
+for baseline in "${baselines[@]}"; do
+    [ -f "$baseline" ] || abi_die "baseline $baseline is missing"
+    echo "abi: against $(basename "$baseline")"
+    python3 "$abi_repo/abi/abicheck.py" all --nm "$nm_out" \
+        --map "$abi_repo/src/offline_mesh.map" --baseline "$baseline" \
+        --soname "$soname" "${header_args[@]}" || fail=1
+    run_abidiff "$baseline" "$lib" "${hdirs[@]}" || fail=1
+done
 
 if [ "$fail" -ne 0 ]; then
     echo "abi: FAILED (see above; rules in docs/install.md)" >&2
     exit 1
 fi
-echo "abi: all ABI checks passed against $(basename "$baseline")"
+echo "abi: all ABI checks passed against ${#baselines[@]} baseline(s)"

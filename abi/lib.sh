@@ -9,8 +9,8 @@ abi_baseline_default="$abi_repo/abi/offline_mesh-1.0.abi"
 
 abi_die() { echo "abi: error: $*" >&2; exit 2; }
 
-# abi_library BUILD_DIR: path of the built liboffline_mesh.so.X.Y.Z.
-abi_library() {
+# abi_library_path BUILD_DIR: where BUILD_DIR builds liboffline_mesh.so.X.Y.Z.
+abi_library_path() {
     local build=$1 lib
     lib=$(meson introspect --targets "$build" | python3 -c '
 import json, sys
@@ -20,7 +20,14 @@ for t in json.load(sys.stdin):
         break
 ') || abi_die "cannot introspect the meson build dir $build"
     [ -n "$lib" ] || abi_die "$build builds no shared library offline_mesh"
-    [ -f "$lib" ] || abi_die "$lib is not built (run ninja -C $build)"
+    echo "$lib"
+}
+
+# abi_library BUILD_DIR: path of the built library (which must exist).
+abi_library() {
+    local lib
+    lib=$(abi_library_path "$1") || exit
+    [ -f "$lib" ] || abi_die "$lib is not built (run ninja -C $1)"
     echo "$lib"
 }
 

@@ -6,7 +6,10 @@
 # A baseline is the frozen record of a release: the script refuses to
 # overwrite an existing one unless --force is given (only ever right before
 # the release it describes is tagged). Only types defined in the public
-# headers are recorded; paths are left out so the file is reproducible.
+# headers are recorded. Source locations are kept as bare file names
+# (--short-locs): abidiff's public-header filter treats a baseline type
+# without a location as private and would hide every change to it (a
+# struct changing size, an enumerator changing value).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -26,7 +29,7 @@ args=()
 while read -r d; do args+=(--headers-dir "$d"); done < <(abi_header_dirs "$build")
 abidw "${args[@]}" --drop-private-types --drop-undefined-syms \
     --no-corpus-path --no-comp-dir-path \
-    --no-show-locs --out-file "$out.tmp" "$lib"
+    --short-locs --out-file "$out.tmp" "$lib"
 # Translation-unit paths are relative to the build dir; reduce them to the
 # path inside the checkout so the file does not depend on where it was made.
 sed -i "s#<abi-instr \\(.*\\) path='[^']*/src/#<abi-instr \\1 path='src/#" "$out.tmp"
