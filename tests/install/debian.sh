@@ -41,6 +41,20 @@ expect_eq() {
     fi
 }
 
+# copy_checkout DEST: the checkout's files as a fresh clone plus local edits
+# has them (tracked and untracked files that are not ignored); outside git,
+# the whole tree without version control and build directories.
+copy_checkout() {
+    if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+            while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+            tar --null -T - -cf -) | tar -C "$1" -xf -
+    else
+        tar -C "$repo" --exclude-vcs --exclude=./build --exclude=./builddir \
+            --exclude='./obj-*' -cf - . | tar -C "$1" -xf -
+    fi
+}
+
 purge() {
     local installed=() p
     for p in "${packages[@]}"; do
@@ -73,9 +87,7 @@ done
 version=$(cd "$repo" && dpkg-parsechangelog -S Version)
 src="$tmp/offline-mesh-$version"
 mkdir "$src"
-(cd "$repo" && git ls-files -z --cached --others --exclude-standard |
-    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-    tar --null -T - -cf -) | tar -C "$src" -xf -
+copy_checkout "$src"
 echo "debian: dpkg-buildpackage -us -uc -b in $src"
 t0=$(date +%s)
 if (cd "$src" && dpkg-buildpackage -us -uc -b -j2) >"$tmp/build.log" 2>&1; then

@@ -66,6 +66,20 @@ expect_eq() {
 tmp=$(mktemp -d /tmp/om-install-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
+# copy_checkout DEST: the checkout's files as a fresh clone plus local edits
+# has them (tracked and untracked files that are not ignored); outside git,
+# the whole tree without version control and build directories.
+copy_checkout() {
+    if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+            while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+            tar --null -T - -cf -) | tar -C "$1" -xf -
+    else
+        tar -C "$repo" --exclude-vcs --exclude=./build --exclude=./builddir \
+            --exclude='./obj-*' -cf - . | tar -C "$1" -xf -
+    fi
+}
+
 opt() {  # value of a meson option of the build dir
     meson introspect --buildoptions "$build" | python3 -c '
 import json, sys
@@ -100,8 +114,16 @@ EOF
 
 # --- 1. install and layout ----------------------------------------------
 echo "install tests: staging meson install of $build (version $version)"
-ninja -C "$build" -j2 >/dev/null
-meson install -C "$build" --no-rebuild --quiet --destdir "$tmp/stage" >/dev/null
+if ! ninja -C "$build" -j2 >"$tmp/ninja.log" 2>&1; then
+    tail -30 "$tmp/ninja.log" >&2
+    echo "install tests: FAIL: ninja -C $build does not build" >&2
+    exit 1
+fi
+if ! meson install -C "$build" --no-rebuild --quiet --destdir "$tmp/stage" >"$tmp/install.log" 2>&1; then
+    cat "$tmp/install.log" >&2
+    echo "install tests: FAIL: meson install --destdir failed" >&2
+    exit 1
+fi
 
 lib="$L/liboffline_mesh.so.$version"
 if [ -f "$lib" ] && [ ! -L "$lib" ]; then ok "library $(basename "$lib")"; else bad "no $lib"; fi
@@ -316,6 +338,68 @@ symcheck "a symbol removed from OFFLINE_MESH_1.0 ($some)" frozen "$tmp/nm-missin
     "$some: removed from the released node OFFLINE_MESH_1.0"
 symcheck "an OM_API declaration that is not exported ($some)" drift "$tmp/nm-missing.txt" \
     "$some: declared OM_API in"
+
+# ... and rebuilt variants of the real library (a copy of the checkout with
+# one edit each) show that the guard catches breaks in a real binary, where
+# abidiff filters types through the public headers, and lets compatible
+# changes through.
+echo "install tests: ABI guard on rebuilt variants of the library"
+mut="$tmp/variant"
+mkdir "$mut"
+copy_checkout "$mut"
+meson setup "$mut/b" "$mut" -Dbuildtype=debugoptimized -Dtests=false -Dbench=false \
+    >"$tmp/variant-setup.log" 2>&1 || { cat "$tmp/variant-setup.log" >&2; bad "variant build dir setup"; }
+variant_target=$(cd "$mut/b" && realpath --relative-to=. "$(bash -c '. "$1/abi/lib.sh"; abi_library_path "$2"' _ "$mut" "$mut/b")")
+# edit FILE PYTHON-REGEX REPLACEMENT: must change the file.
+edit() {
+    python3 - "$mut/$1" "$2" "$3" <<'PY' || bad "variant edit of $1 did not apply (update this test)"
+import re, sys
+path, pattern, repl = sys.argv[1:]
+text = open(path).read()
+new, n = re.subn(pattern, repl, text, count=1, flags=re.M)
+if n != 1:
+    sys.exit(1)
+open(path, "w").write(new)
+PY
+}
+restore() { local f; for f in "$@"; do cp "$repo/$f" "$mut/$f"; done; }
+# variant LABEL pass|fail [MESSAGE]: rebuild the library, run the copy's
+# abi/check.sh, compare with the expected outcome and failure message.
+variant() {
+    local label=$1 want=$2 message=${3:-} got
+    if ! ninja -C "$mut/b" -j2 "$variant_target" >"$tmp/variant-build.log" 2>&1; then
+        bad "variant '$label' does not build"; tail -20 "$tmp/variant-build.log" >&2; return
+    fi
+    if bash "$mut/abi/check.sh" "$mut/b" >"$tmp/variant.log" 2>&1; then got=pass; else got=fail; fi
+    if [ "$got" != "$want" ]; then
+        bad "ABI guard on variant '$label': $got, expected $want"; cat "$tmp/variant.log" >&2
+    elif [ -n "$message" ] && ! grep -q -- "$message" "$tmp/variant.log"; then
+        bad "ABI guard fails variant '$label', but not with '$message'"; cat "$tmp/variant.log" >&2
+    else
+        ok "ABI guard on variant '$label': $want"
+    fi
+}
+variant "unchanged copy" pass
+edit include/offline_mesh/status.h '^#define OM_ERROR_MESSAGE_SIZE 256$' '#define OM_ERROR_MESSAGE_SIZE 128'
+variant "om_error.message shrinks to 128 bytes" fail "FAIL: abidiff .*ABI change (exit"
+restore include/offline_mesh/status.h
+edit include/offline_mesh/status.h 'OM_ERR_BUFFER_TOO_SMALL = 12' 'OM_ERR_BUFFER_TOO_SMALL = 13'
+variant "a pinned status value changes" fail "FAIL: abidiff .*ABI change (exit"
+restore include/offline_mesh/status.h
+edit include/offline_mesh/mesh.h '\bsize_t om_mesh_ndim\(' 'int om_mesh_ndim('
+edit src/mesh.c '^size_t om_mesh_ndim\(' 'int om_mesh_ndim('
+variant "om_mesh_ndim returns int" fail "FAIL: abidiff .*ABI change (exit"
+restore include/offline_mesh/mesh.h src/mesh.c
+edit src/dims.c '^struct om_dims \{$' 'struct om_dims {\n    int added_private_field;'
+variant "a field added to the opaque struct om_dims" pass
+restore src/dims.c
+edit include/offline_mesh/version.h.in '^OM_END_DECLS$' 'OM_API int om_test_added(void);\n\nOM_END_DECLS'
+printf '\nint om_test_added(void) { return 7; }\n' >> "$mut/src/version.c"
+variant "a function added without a new version node" fail \
+    "FAIL: om_test_added: added to the released node OFFLINE_MESH_1.0"
+printf '\nOFFLINE_MESH_1.1 {\n  global:\n    om_test_added;\n} OFFLINE_MESH_1.0;\n' >> "$mut/src/offline_mesh.map"
+variant "a function added in node OFFLINE_MESH_1.1" pass
+restore include/offline_mesh/version.h.in src/version.c src/offline_mesh.map
 
 echo "install tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
