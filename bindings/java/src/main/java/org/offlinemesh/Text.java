@@ -18,12 +18,30 @@ final class Text {
         if (value.indexOf('\0') >= 0) {
             throw new OfflineMeshException(status, parameter + " contains a NUL character");
         }
-        return value.getBytes(StandardCharsets.UTF_8);
+        return utf8(value, parameter, status);
     }
 
     /** UTF-8 bytes of a whole document (C reads it with its length). */
     static byte[] document(String value, String parameter) {
         Objects.requireNonNull(value, parameter);
+        return utf8(value, parameter, Status.PARSE);
+    }
+
+    /**
+     * UTF-8 bytes of a string. An unpaired surrogate has no UTF-8 form
+     * (String.getBytes would silently write '?'), so it is refused.
+     */
+    static byte[] utf8(String value, String parameter, Status status) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new OfflineMeshException(status, parameter
+                        + " holds an unpaired surrogate at index " + i + " (not valid Unicode)");
+            }
+        }
         return value.getBytes(StandardCharsets.UTF_8);
     }
 

@@ -165,6 +165,13 @@ class OfflineMeshTest {
         // the largest mesh is fine
         assertEquals(Integer.MAX_VALUE, OfflineMesh.of(List.of("dp"), Integer.MAX_VALUE).size());
         assertRejected(Status.INVALID_NAME, () -> OfflineMesh.of(List.of("d\0p"), 2), "dimNames[0]");
+        // unpaired surrogates have no UTF-8 form: refused instead of turned into '?'
+        assertRejected(Status.INVALID_NAME, () -> OfflineMesh.of(List.of("dp", "t\uD800p"), 2, 2),
+                "dimNames[1]", "surrogate");
+        assertRejected(Status.INVALID_NAME, () -> OfflineMesh.of(List.of("tp\uDC00"), 2), "dimNames[0]");
+        assertRejected(Status.INVALID_NAME, () -> OfflineMesh.of(List.of("\uDE00\uD83D"), 2), "dimNames[0]");
+        assertRejected(Status.PARSE, () -> OfflineMesh.fromJson(
+                "{\"mesh_dim_names\":[\"\uD800\"],\"mesh_shape\":[2]}"), "json", "surrogate");
     }
 
     @ParameterizedTest

@@ -115,6 +115,7 @@ class TopologyTest {
         assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groupCount("TP"), "TP");
         assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groupSize("x"), "x");
         assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("t\0p"), "axes");
+        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("tp\uD800"), "axes", "surrogate");
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.group(4, "tp"), "4");
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.group(-1, "tp"));
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.groupIndex(8, "tp"));

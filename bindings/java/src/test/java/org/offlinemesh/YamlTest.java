@@ -118,6 +118,7 @@ class YamlTest {
         assertRejected(Status.PARSE, () -> parse("accelerator: [\n", 8));
         assertRejected(Status.PARSE, () -> parse("accelerator:\n  tp_size: 2\n tp: : :\n", 8));
         assertRejected(Status.PARSE, () -> parse("accelerator: *missing\n", 8));
+        assertRejected(Status.PARSE, () -> parse("name: \"\uD800\"\naccelerator: {}\n", 8), "yaml", "surrogate");
     }
 
     @Test
