@@ -21,6 +21,10 @@
  *     packs into one NUL-separated string (a []string holds Go pointers and
  *     may not be passed to C); the C side splits it without copying.
  * Then the shared, language-neutral bindings/offline_mesh.i is included.
+ *
+ * regen.sh runs SWIG with -intgosize 64 -DSWIGWORDSIZE64 (int64_t is `long`,
+ * as on 64-bit Linux); types.go refuses to compile where Go's int is not 64
+ * bits.
  */
 %module omswig
 

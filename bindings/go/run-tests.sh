@@ -10,7 +10,8 @@
 #    cross-checks, runnable examples), then the tests once more under
 #    GOEXPERIMENT=cgocheck2, which checks every pointer passed to C;
 # 3. builds a separate program outside the repository that imports the
-#    module through a `replace` and builds a mesh from a YAML file.
+#    module through a `replace` and builds a mesh from a YAML file (checked
+#    against testdata/consumer/expected.txt and the CLI's answer).
 # Nothing is installed: cgo finds the library through the build dir's
 # uninstalled pkg-config file, the programs load it via LD_LIBRARY_PATH.
 set -euo pipefail
@@ -29,9 +30,13 @@ if [ ! -f "$pcdir/offline_mesh-uninstalled.pc" ]; then
 fi
 
 say() { echo "go: $*"; }
+apt_updated=false
 apt_install() {
     say "installing $*"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+    export DEBIAN_FRONTEND=noninteractive
+    $apt_updated || apt-get update -qq
+    apt_updated=true
+    apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 # ---- dependencies -----------------------------------------------------------
@@ -88,6 +93,13 @@ export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 libdir=$(pkg-config --variable=libdir offline_mesh)
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 say "library: $libdir (pkg-config $pcdir)"
+# The tests compare the binding's answers with the CLI's when it is built.
+if [ -x "$build/src/cli/offline-mesh" ]; then
+    export OM_CLI="$build/src/cli/offline-mesh"
+else
+    unset OM_CLI
+    say "no $build/src/cli/offline-mesh (-Dcli=false?): the CLI cross-checks are skipped"
+fi
 
 cd "$here"
 
@@ -133,5 +145,12 @@ MOD
 if ! diff -u testdata/consumer/expected.txt "$tmp/out.txt"; then
     echo "go: the external program's output differs from testdata/consumer/expected.txt" >&2
     exit 1
+fi
+if [ -n "${OM_CLI:-}" ]; then
+    cli_mesh=$(env -u WORLD_SIZE "$OM_CLI" mesh testdata/consumer/train.yaml --world-size 16)
+    if [ "$cli_mesh" != "$(head -n1 "$tmp/out.txt")" ]; then
+        echo "go: the external program's mesh differs from the CLI's: $cli_mesh" >&2
+        exit 1
+    fi
 fi
 say "ok  external module example.com/meshjob (replace => $here) built $(head -n1 "$tmp/out.txt") from YAML"

@@ -5,20 +5,48 @@
 // A Mesh is the named grid the ranks of a job form, e.g. (dp=2, cp=2,
 // tp=2). Build one from axis names and sizes (NewMesh), from its canonical
 // JSON (ParseMesh, or encoding/json), or from a training config's
-// parallelism (LoadParallelDims / ParseParallelDims, then BuildOfflineMesh).
-// Then ask it what a live job would see: coordinates and ranks, process
-// groups over any set of axes, host locality, a planner's axis checks
-// (ValidateAxes, PlanDimNames) and the expert-parallel layout
+// parallelism (LoadParallelDims / ParseParallelDims, then
+// BuildOfflineMesh). Then ask it what a live job would see: coordinates and
+// ranks, process groups over any set of axes, host locality, a planner's
+// axis checks (ValidateAxes, PlanDimNames) and the expert-parallel layout
 // (ExpertLayout).
 //
+// # Topology
+//
+// Ranks are laid out row-major: rank = arange(Size()).reshape(Shape()), the
+// last axis varies fastest. The process groups over a set of axes S are the
+// sets of ranks that agree on every axis outside S; groups are listed
+// row-major over the axes outside S and members row-major over S (both in
+// mesh order, whatever order S is named in), so members are increasing.
+// Example, mesh (dp=2, cp=2, tp=2): Groups("tp") is {0,1},{2,3},{4,5},{6,7}
+// and Groups("dp", "cp") is {0,2,4,6},{1,3,5,7}.
+//
+// Axis sets are given as names (Groups("dp", "cp")); an argument may also
+// list several comma-separated (Groups("dp,cp")). No names is the empty
+// set: one single-rank group per rank. Naming an axis the mesh lacks, or an
+// axis twice, is ErrInvalidArgument.
+//
+// # Errors
+//
 // Every failing call returns an error wrapping *Error, which carries the C
-// library's status code (a Status, usable with errors.Is) and its message;
-// nothing panics on bad input. Values are copied out of C: there is nothing
-// to close.
+// library's status code (a Status) and its one-line message naming the
+// offending value, taken from the very call that failed. Test the code with
+// errors.Is(err, offlinemesh.ErrParse) or read both with errors.As. Nothing
+// panics on bad input (MustMesh excepted, by design).
+//
+// # Memory and concurrency
+//
+// Meshes and dims are Go values copied out of C: there is nothing to
+// close. The C handle a Mesh keeps for topology queries is freed by
+// runtime.AddCleanup once the Mesh is unreachable. A Mesh is immutable and
+// safe for concurrent use. The functions that discover the world size read
+// the environment (WORLD_SIZE, ...); do not change it concurrently.
+//
+// # Building
 //
 // The package links the shared library through cgo and pkg-config
-// (`#cgo pkg-config: offline_mesh`): the library and its offline_mesh.pc
-// must be installed, or PKG_CONFIG_PATH and LD_LIBRARY_PATH must point at a
-// build (see docs/go.md). SWIG is not needed to build: the generated layer
-// is committed under internal/omswig.
+// (#cgo pkg-config: offline_mesh): the library and its offline_mesh.pc must
+// be installed, or PKG_CONFIG_PATH and LD_LIBRARY_PATH must point at a
+// build tree (see docs/go.md). SWIG is not needed: the generated layer is
+// committed under internal/omswig with the script that regenerates it.
 package offlinemesh

@@ -7,19 +7,6 @@ import (
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
 
-// Ranks are laid out row-major: rank = arange(Size()).reshape(Shape()), the
-// last axis varies fastest. The process groups over a set of axes S are the
-// sets of ranks that agree on every axis outside S; groups are listed
-// row-major over the axes outside S and members row-major over S (both in
-// mesh order, whatever order S is named in), so members are increasing.
-// Example, mesh (dp=2, cp=2, tp=2): Groups("tp") is {0,1},{2,3},{4,5},{6,7}
-// and Groups("dp", "cp") is {0,2,4,6},{1,3,5,7}.
-//
-// Axis sets are given as names (Groups("dp", "cp")); a single argument may
-// also list them comma-separated (Groups("dp,cp")). No names is the empty
-// set: one single-rank group per rank. Naming an axis the mesh lacks, or an
-// axis twice, is ErrInvalidArgument.
-
 // MaxGroupRanks is the largest mesh Groups materialises at once (2^27
 // ranks, 1 GiB of ints); page through bigger meshes with GroupRange.
 const MaxGroupRanks = 1 << 27
