@@ -1,0 +1,298 @@
+/* World size discovery from the environment and its use in the YAML
+ * projection (dp derivation and consistency checks).
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "om_test.h"
+
+static const char *const VARS[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+                                   "PMI_SIZE", "SLURM_NTASKS"};
+enum { NVARS = 4 };
+
+static void clear_env(void)
+{
+    for (int i = 0; i < NVARS; i++)
+        unsetenv(VARS[i]);
+}
+
+static int suite_init(void)
+{
+    clear_env();
+    return 0;
+}
+
+static int suite_cleanup(void)
+{
+    clear_env();
+    return 0;
+}
+
+static void expect_world(int64_t want, bool want_found, unsigned line)
+{
+    int64_t world = -7;
+    bool found = !want_found;
+    om_error err;
+    om_test_poison(&err);
+    om_status st = om_world_size_from_env(&world, &found, &err);
+    om_test_record(st == OM_OK && om_test_is_poisoned(&err), __FILE__, line,
+                   "world_size_from_env returned %d: %s", (int)st,
+                   st == OM_OK ? "" : err.message);
+    om_test_record(world == want && found == want_found, __FILE__, line,
+                   "world %lld found %d, expected %lld found %d",
+                   (long long)world, found, (long long)want, want_found);
+}
+
+static void expect_env_error(om_status want, const char *var, const char *value,
+                             unsigned line)
+{
+    int64_t world = -7;
+    bool found = true;
+    om_error err;
+    om_error_clear(&err);
+    om_status st = om_world_size_from_env(&world, &found, &err);
+    om_test_record(st == want && err.status == want, __FILE__, line,
+                   "%s=\"%s\" returned %d (%s), expected %d: %s", var, value,
+                   (int)st, om_status_string(st), (int)want, err.message);
+    om_test_record(strstr(err.message, var) != NULL, __FILE__, line,
+                   "message \"%s\" does not name %s", err.message, var);
+}
+
+static void test_absent_everywhere(void)
+{
+    clear_env();
+    expect_world(1, false, __LINE__);
+}
+
+static void test_each_variable(void)
+{
+    for (int i = 0; i < NVARS; i++) {
+        clear_env();
+        setenv(VARS[i], "12", 1);
+        expect_world(12, true, __LINE__);
+        setenv(VARS[i], "1", 1);
+        expect_world(1, true, __LINE__);
+        setenv(VARS[i], "2147483647", 1);
+        expect_world(2147483647, true, __LINE__);
+    }
+    clear_env();
+}
+
+static void test_precedence(void)
+{
+    clear_env();
+    setenv("SLURM_NTASKS", "4", 1);
+    expect_world(4, true, __LINE__);
+    setenv("PMI_SIZE", "3", 1);
+    expect_world(3, true, __LINE__);
+    setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+    expect_world(2, true, __LINE__);
+    setenv("WORLD_SIZE", "16", 1);
+    expect_world(16, true, __LINE__);
+    /* Removing the winner hands over to the next. */
+    unsetenv("WORLD_SIZE");
+    expect_world(2, true, __LINE__);
+    unsetenv("OMPI_COMM_WORLD_SIZE");
+    expect_world(3, true, __LINE__);
+    unsetenv("PMI_SIZE");
+    expect_world(4, true, __LINE__);
+    /* WORLD_SIZE beats SLURM_NTASKS directly. */
+    setenv("WORLD_SIZE", "8", 1);
+    expect_world(8, true, __LINE__);
+    clear_env();
+}
+
+static void test_invalid_values(void)
+{
+    static const char *const invalid[] = {"abc", "0", "-4", "", "4.0", "2 2",
+                                          "0x10", "1e3", "four", "+", "-0"};
+    for (int v = 0; v < NVARS; v++) {
+        for (size_t i = 0; i < sizeof invalid / sizeof invalid[0]; i++) {
+            clear_env();
+            setenv(VARS[v], invalid[i], 1);
+            expect_env_error(OM_ERR_INVALID_ARGUMENT, VARS[v], invalid[i], __LINE__);
+        }
+        clear_env();
+        setenv(VARS[v], "2147483648", 1);
+        expect_env_error(OM_ERR_OUT_OF_RANGE, VARS[v], "2147483648", __LINE__);
+        setenv(VARS[v], "99999999999999999999999", 1);
+        expect_env_error(OM_ERR_OUT_OF_RANGE, VARS[v], "99999999999999999999999",
+                         __LINE__);
+    }
+    clear_env();
+}
+
+static void test_invalid_first_decides(void)
+{
+    /* The first variable that is set decides, even when it is invalid. */
+    clear_env();
+    setenv("WORLD_SIZE", "lots", 1);
+    setenv("SLURM_NTASKS", "4", 1);
+    expect_env_error(OM_ERR_INVALID_ARGUMENT, "WORLD_SIZE", "lots", __LINE__);
+    clear_env();
+    setenv("PMI_SIZE", "0", 1);
+    setenv("SLURM_NTASKS", "4", 1);
+    expect_env_error(OM_ERR_INVALID_ARGUMENT, "PMI_SIZE", "0", __LINE__);
+    /* The value is named too. */
+    om_error err;
+    om_error_clear(&err);
+    int64_t world;
+    bool found;
+    OM_EXPECT_ERR(om_world_size_from_env(&world, &found, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "PMI_SIZE", "\"0\"");
+    clear_env();
+}
+
+static void test_null_arguments(void)
+{
+    om_error err;
+    om_error_clear(&err);
+    int64_t world;
+    bool found;
+    OM_EXPECT_ERR(om_world_size_from_env(NULL, &found, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "NULL");
+    OM_EXPECT_ERR(om_world_size_from_env(&world, NULL, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "NULL");
+}
+
+/* ---- through the YAML projection ---- */
+
+static om_status project(const char *yaml, int64_t world, om_dims **dims,
+                         om_error *err)
+{
+    *dims = NULL;
+    return om_dims_from_yaml(yaml, strlen(yaml), world, dims, err);
+}
+
+static void expect_dp(const char *yaml, int64_t world, int64_t want_dp,
+                      unsigned line)
+{
+    om_error err;
+    om_error_clear(&err);
+    om_dims *dims;
+    om_status st = project(yaml, world, &dims, &err);
+    om_test_record(st == OM_OK, __FILE__, line, "from_yaml(%s, world %lld): %s",
+                   yaml, (long long)world, st == OM_OK ? "" : err.message);
+    om_test_record(om_dims_get(dims, OM_DIM_DP) == want_dp, __FILE__, line,
+                   "dp is %lld, expected %lld", (long long)om_dims_get(dims, OM_DIM_DP),
+                   (long long)want_dp);
+    om_dims_free(dims);
+}
+
+static void test_explicit_beats_env(void)
+{
+    clear_env();
+    setenv("WORLD_SIZE", "16", 1);
+    setenv("SLURM_NTASKS", "64", 1);
+    expect_dp("accelerator: {tp_size: 2}", 8, 4, __LINE__);   /* explicit 8 */
+    expect_dp("accelerator: {tp_size: 2}", 0, 8, __LINE__);   /* env 16 */
+    expect_dp("accelerator: {tp_size: 2}", -1, 8, __LINE__);  /* negative: env */
+    unsetenv("WORLD_SIZE");
+    expect_dp("accelerator: {tp_size: 2}", 0, 32, __LINE__);  /* SLURM 64 */
+    /* An invalid environment does not matter when the caller gives one. */
+    setenv("WORLD_SIZE", "garbage", 1);
+    expect_dp("accelerator: {tp_size: 2}", 8, 4, __LINE__);
+    om_error err;
+    om_error_clear(&err);
+    om_dims *dims;
+    OM_EXPECT_ERR(project("accelerator: {tp_size: 2}", 0, &dims, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "WORLD_SIZE", "garbage");
+    OM_EXPECT(dims == NULL);
+    setenv("WORLD_SIZE", "4294967296", 1);
+    OM_EXPECT_ERR(project("accelerator: {tp_size: 2}", 0, &dims, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "WORLD_SIZE");
+    clear_env();
+}
+
+static void test_absent_means_one(void)
+{
+    clear_env();
+    expect_dp("accelerator: {}", 0, 1, __LINE__);
+    expect_dp("model: x", 0, 1, __LINE__);
+    /* World size 1 cannot host tp=2. */
+    om_error err;
+    om_error_clear(&err);
+    om_dims *dims;
+    OM_EXPECT_ERR(project("accelerator: {tp_size: 2}", 0, &dims, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "world size 1", "2");
+}
+
+static void test_derivation(void)
+{
+    clear_env();
+    expect_dp("accelerator: {tp_size: 2, cp_size: 2, pp_size: 2}", 16, 2, __LINE__);
+    expect_dp("accelerator: {tp_size: 8, pp_size: 4}", 64, 2, __LINE__);
+    expect_dp("accelerator: {cp_size: 3}", 9, 3, __LINE__);
+    expect_dp("accelerator: {ep_size: 8}", 8, 8, __LINE__); /* ep plays no part */
+    expect_dp("accelerator: {tp_size: 1}", 2147483647, 2147483647, __LINE__);
+    expect_dp("accelerator: {dp_size: null, tp_size: 2}", 8, 4, __LINE__);
+    /* Not divisible: both numbers named. */
+    om_error err;
+    om_error_clear(&err);
+    om_dims *dims;
+    OM_EXPECT_ERR(project("accelerator: {tp_size: 2, cp_size: 2}", 6, &dims, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "world size 6", "= 4");
+    OM_EXPECT(dims == NULL);
+    OM_EXPECT_ERR(project("accelerator: {tp_size: 4, pp_size: 2}", 4, &dims, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "world size 4", "8");
+    /* The product of large sizes neither overflows nor divides. */
+    OM_EXPECT_ERR(project("accelerator: {tp_size: 2147483647, cp_size: 2147483647, "
+                          "pp_size: 2147483647}",
+                          2147483647, &dims, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "world size 2147483647", NULL);
+    /* The environment is the world size source too. */
+    setenv("OMPI_COMM_WORLD_SIZE", "10", 1);
+    OM_EXPECT_ERR(project("accelerator: {tp_size: 4}", 0, &dims, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "world size 10", "4");
+    clear_env();
+    /* An explicit world size beyond 2^31-1 is refused. */
+    OM_EXPECT_ERR(project("accelerator: {}", 2147483648LL, &dims, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "2147483648");
+}
+
+static void test_explicit_dp(void)
+{
+    clear_env();
+    /* Matching the world size. */
+    expect_dp("accelerator: {dp_size: 2, tp_size: 4}", 8, 2, __LINE__);
+    /* No world size known anywhere: explicit dp stands unchecked. */
+    expect_dp("accelerator: {dp_size: 3, tp_size: 4}", 0, 3, __LINE__);
+    /* Mismatch with the explicit world size: every number named. */
+    om_error err;
+    om_error_clear(&err);
+    om_dims *dims;
+    OM_EXPECT_ERR(project("accelerator: {dp_size: 2, tp_size: 4, cp_size: 3, "
+                          "pp_size: 5}",
+                          16, &dims, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "2*4*3*5", "16");
+    OM_EXPECT(dims == NULL);
+    /* Mismatch with the environment's world size. */
+    setenv("PMI_SIZE", "12", 1);
+    OM_EXPECT_ERR(project("accelerator: {dp_size: 2, tp_size: 4}", 0, &dims, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "2*4*1*1", "12");
+    expect_dp("accelerator: {dp_size: 3, tp_size: 4}", 0, 3, __LINE__);
+    clear_env();
+    /* Explicit dp with ep: ep is not part of the product. */
+    expect_dp("accelerator: {dp_size: 4, ep_size: 8}", 4, 4, __LINE__);
+}
+
+static const om_test_case world_tests[] = {
+    {"absent everywhere = 1", test_absent_everywhere},
+    {"each variable", test_each_variable},
+    {"precedence", test_precedence},
+    {"invalid values name the variable", test_invalid_values},
+    {"the first set variable decides", test_invalid_first_decides},
+    {"NULL arguments", test_null_arguments},
+    {"explicit world size beats the environment", test_explicit_beats_env},
+    {"absent everywhere in the projection", test_absent_means_one},
+    {"dp derivation and divisibility", test_derivation},
+    {"explicit dp and the world size", test_explicit_dp},
+    {NULL, NULL},
+};
+
+static const om_test_suite suites[] = {
+    {"world_size", suite_init, suite_cleanup, world_tests},
+    {NULL, NULL, NULL, NULL},
+};
+
+int main(int argc, char **argv) { return om_test_main(argc, argv, suites); }
