@@ -516,6 +516,92 @@ static PyObject *om_py_tuple_of_int32(const int32_t *values, int64_t n)
     return tuple;
 }
 
+/* ---- the bulk groups buffer ---- */
+
+/* A read-only (rows, cols) table of C int32 that exports the buffer
+ * protocol; groups_buffer() returns a memoryview of one. (A memoryview cast
+ * of bytes cannot have a 0 in its shape; this exporter can.) */
+typedef struct om_py_table {
+    PyObject_HEAD
+    int32_t *data;
+    Py_ssize_t shape[2];
+    Py_ssize_t strides[2];
+} om_py_table;
+
+static int om_py_table_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    om_py_table *table = (om_py_table *)self;
+
+    if (flags & PyBUF_WRITABLE) {
+        PyErr_SetString(PyExc_BufferError, "the groups buffer is read-only");
+        view->obj = NULL;
+        return -1;
+    }
+    view->buf = table->data;
+    view->obj = self;
+    Py_INCREF(self);
+    view->len = table->shape[0] * table->shape[1] * (Py_ssize_t)sizeof(int32_t);
+    view->readonly = 1;
+    view->itemsize = (Py_ssize_t)sizeof(int32_t);
+    view->format = (flags & PyBUF_FORMAT) ? (char *)"i" : NULL;
+    if (flags & PyBUF_ND) {
+        view->ndim = 2;
+        view->shape = table->shape;
+    } else {
+        view->ndim = 1;
+        view->shape = NULL;
+    }
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? table->strides
+                                                             : NULL;
+    view->suboffsets = NULL;
+    view->internal = NULL;
+    return 0;
+}
+
+static void om_py_table_dealloc(PyObject *self)
+{
+    PyMem_Free(((om_py_table *)self)->data);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyBufferProcs om_py_table_buffer = {om_py_table_getbuffer, NULL};
+
+static PyTypeObject om_py_table_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "offline_mesh._core.GroupsBuffer",
+    .tp_basicsize = sizeof(om_py_table),
+    .tp_dealloc = om_py_table_dealloc,
+    .tp_as_buffer = &om_py_table_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Read-only (ngroups, group_size) int32 table of process groups.",
+};
+
+/* A new, unfilled table of rows x cols. */
+static om_py_table *om_py_table_new(int64_t rows, int64_t cols)
+{
+    om_py_table *table;
+
+    if (rows < 0 || cols < 0 ||
+        (cols > 0 && rows > (int64_t)(PY_SSIZE_T_MAX / 4) / cols)) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    table = PyObject_New(om_py_table, &om_py_table_type);
+    if (!table)
+        return NULL;
+    table->data = PyMem_Malloc((size_t)(rows * cols) * sizeof(int32_t));
+    if (!table->data) {
+        Py_TYPE(table)->tp_free((PyObject *)table);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    table->shape[0] = (Py_ssize_t)rows;
+    table->shape[1] = (Py_ssize_t)cols;
+    table->strides[0] = (Py_ssize_t)(cols * (int64_t)sizeof(int32_t));
+    table->strides[1] = (Py_ssize_t)sizeof(int32_t);
+    return table;
+}
+
 /* ---- om_dims from a ParallelDimsSpec-like object ---- */
 
 /* Fills a new om_dims from the seven attributes of `spec` (any object that
@@ -906,6 +992,19 @@ static PyObject *om_py_mesh_subscript(PyObject *self, PyObject *key)
     return om_py_mesh_to_object(om_py_mesh_adopt(sub, NULL, NULL));
 }
 
+/* tp_new: SWIG's generic allocation leaves the object's type record NULL
+ * until __init__ runs, and SWIG's pointer conversion dereferences it. Set
+ * it at allocation, so a bare OfflineMesh.__new__(OfflineMesh) is refused
+ * by the methods (TypeError) instead of crashing them. */
+static PyObject *om_py_mesh_tp_new(PyTypeObject *type, PyObject *args,
+                                   PyObject *kwargs)
+{
+    PyObject *obj = PyType_GenericNew(type, args, kwargs);
+    if (obj)
+        ((SwigPyObject *)obj)->ty = SWIGTYPE_p_om_py_mesh;
+    return obj;
+}
+
 /* tp_setattro: immutable, as a frozen dataclass. */
 static int om_py_mesh_setattro(PyObject *self, PyObject *name, PyObject *value)
 {
@@ -948,6 +1047,15 @@ Equality and hash are by (mesh_dim_names, mesh_shape); instances are
 immutable (assignment raises dataclasses.FrozenInstanceError, an
 AttributeError), picklable, and usable with dataclasses.fields(),
 asdict() and replace().";
+
+/* OfflineMesh.__new__(OfflineMesh) makes an object without a C mesh:
+ * every method refuses it instead of dereferencing NULL. */
+%typemap(check) om_py_mesh *, struct om_py_mesh * {
+    if (!$1) {
+        PyErr_SetString(PyExc_TypeError, "uninitialised OfflineMesh");
+        SWIG_fail;
+    }
+}
 
 typedef struct om_py_mesh {} om_py_mesh;
 
@@ -1197,15 +1305,16 @@ groups_buffer(), which builds no Python int per rank.";
 
 The groups of groups() in bulk: a read-only memoryview of C int32 (format
 'i') shaped (ngroups, group_size), filled by the library in one call, with
-no Python int per rank (numpy.asarray() views it without a copy; tolist()
-gives lists). start and count select groups start .. start+count-1 so huge
+no Python int per rank: numpy.asarray() views it without a copy, tolist()
+gives lists, buf[g, i] one rank (memoryview has no row sub-views). start and count select groups start .. start+count-1 so huge
 meshes can be walked piece by piece; count=None means up to the last
 group.";
     PyObject *groups_buffer(PyObject *dims, PyObject *start = NULL,
                             PyObject *count = NULL) {
         uint64_t mask;
         int64_t ngroups, size, first = 0, n;
-        PyObject *bytes, *view, *result;
+        om_py_table *table;
+        PyObject *view;
         om_error err;
         om_status status;
         if (om_py_axes($self, dims, &mask) < 0)
@@ -1222,36 +1331,27 @@ group.";
             return NULL;
         if (first < 0 || first > ngroups || n < 0 || n > ngroups - first) {
             PyErr_Format(PyExc_ValueError,
-                         "groups %lld .. %lld are outside 0 .. %lld",
-                         (long long)first, (long long)(first + n),
-                         (long long)ngroups);
+                         "start=%lld, count=%lld is outside the %lld groups",
+                         (long long)first, (long long)n, (long long)ngroups);
             return NULL;
         }
-        if ((uint64_t)(n * size) > (uint64_t)(PY_SSIZE_T_MAX / 4))
-            return PyErr_NoMemory();
-        bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * size * 4));
-        if (!bytes)
+        table = om_py_table_new(n, size);
+        if (!table)
             return NULL;
         if (n > 0) {
             Py_BEGIN_ALLOW_THREADS
-            status = om_mesh_groups($self->mesh, mask, first, n,
-                                    (int32_t *)PyBytes_AS_STRING(bytes),
+            status = om_mesh_groups($self->mesh, mask, first, n, table->data,
                                     (size_t)(n * size), &err);
             Py_END_ALLOW_THREADS
             if (status != OM_OK) {
-                Py_DECREF(bytes);
+                Py_DECREF(table);
                 om_py_raise(&err, status);
                 return NULL;
             }
         }
-        view = PyMemoryView_FromObject(bytes);
-        Py_DECREF(bytes);
-        if (!view)
-            return NULL;
-        result = PyObject_CallMethod(view, "cast", "s(LL)", "i",
-                                     (long long)n, (long long)size);
-        Py_DECREF(view);
-        return result;
+        view = PyMemoryView_FromObject((PyObject *)table);
+        Py_DECREF(table);
+        return view;
     }
 
     %feature("docstring") group_of
@@ -1433,6 +1533,9 @@ static int om_py_fix_type_doc(PyTypeObject *type)
         int i;
         om_py_mesh_type = cd->pytype;
         om_py_mesh_type->tp_name = "offline_mesh.OfflineMesh";
+        om_py_mesh_type->tp_new = om_py_mesh_tp_new;
+        if (PyType_Ready(&om_py_table_type) < 0)
+            return NULL;
         om_py_fix_method_docs(SwigMethods);
         om_py_fix_method_docs(om_py_mesh_type->tp_methods);
         if (om_py_fix_type_doc(om_py_mesh_type) < 0)
