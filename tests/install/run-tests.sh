@@ -182,6 +182,36 @@ if [ "$cli" = "true" ]; then
     fi
 fi
 
+# Bindings the build dir enables install with the library.
+if [ "$(opt python)" = "enabled" ]; then
+    pkg_init=$(find "$tmp/stage" -path '*/offline_mesh/__init__.py' | head -1)
+    if [ -n "$pkg_init" ]; then
+        ok "installed the Python package ${pkg_init#"$tmp/stage"}"
+        # Interpreter meson itself runs on (it found the Python the
+        # extension was built for); Debian's /usr/bin/python3 as a fallback.
+        py=$(sed -n '1s/^#! *//p' "$(command -v meson)" | awk '{print $1}')
+        [ -x "${py:-}" ] || py=/usr/bin/python3
+        pyout=$(cd "$tmp" && PYTHONPATH="$(dirname "$(dirname "$pkg_init")")" LD_LIBRARY_PATH="$L" "$py" -c '
+import offline_mesh as om
+print(om.build_offline_mesh(om.ParallelDimsSpec(dp_size=2, cp_size=2, tp_size=2)))' 2>&1) || true
+        expect_eq "staged Python package imports and builds a mesh" "$pyout" \
+            "OfflineMesh(mesh_dim_names=('dp', 'cp', 'tp'), mesh_shape=(2, 2, 2))"
+    else
+        bad "the build enables python but installs no offline_mesh package"
+    fi
+fi
+if [ "$(opt java)" = "enabled" ]; then
+    jni="$L/liboffline_mesh_jni.so"
+    if [ -f "$jni" ]; then
+        ok "installed liboffline_mesh_jni.so"
+        expect_eq "the JNI library loads the staged liboffline_mesh" \
+            "$(LD_LIBRARY_PATH="$L" ldd "$jni" | awk '/liboffline_mesh\.so/ {print $3}')" \
+            "$L/liboffline_mesh.so.$major"
+    else
+        bad "the build enables java but installs no $jni"
+    fi
+fi
+
 # --- 2. pkg-config consumers --------------------------------------------
 echo "install tests: pkg-config consumer against the staged tree"
 mkdir "$tmp/pc"
