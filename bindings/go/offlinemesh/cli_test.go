@@ -100,10 +100,11 @@ func TestAgreesWithCLIOnConfigs(t *testing.T) {
 	needCLI(t)
 	rng := rand.New(rand.NewSource(99))
 	dir := t.TempDir()
-	failures := 0
+	failures, checks, checkFailures := 0, 0, 0
 	defer func() {
-		if failures == 0 || failures == 40 {
-			t.Errorf("%d of 40 configs failed: the cases miss one outcome", failures)
+		if !t.Failed() && (failures == 0 || failures == 40 || checkFailures == 0 || checkFailures == checks) {
+			t.Errorf("%d of 40 configs and %d of %d checks failed: the cases miss an outcome",
+				failures, checkFailures, checks)
 		}
 	}()
 	for i := 0; i < 40; i++ {
@@ -141,6 +142,23 @@ func TestAgreesWithCLIOnConfigs(t *testing.T) {
 			sameOutcome(t, what+" order "+order, runCLI(t, "mesh", path, "--world-size", ws, "--order", order), rj, err)
 		}
 
+		// The CLI's "check": every planner preflight check in order.
+		experts := 0
+		checkArgs := []string{"check", path, "--world-size", ws}
+		if rng.Intn(2) == 0 {
+			experts = d.EP * (1 + rng.Intn(3))
+			if rng.Intn(4) == 0 {
+				experts++ // not divisible by ep (unless ep is 1)
+			}
+			checkArgs = append(checkArgs, "--num-experts", fmt.Sprint(experts))
+		}
+		cj, err := goCheck(d, m, experts, len(checkArgs) > 4)
+		checks++
+		if err != nil {
+			checkFailures++
+		}
+		sameOutcome(t, what+fmt.Sprintf(" check (experts %d)", experts), runCLI(t, checkArgs...), cj, err)
+
 		x, err := ExpertLayout(m, d.EP, 0)
 		var xj []byte
 		if err == nil {
@@ -150,6 +168,26 @@ func TestAgreesWithCLIOnConfigs(t *testing.T) {
 		}
 		sameOutcome(t, what+" experts", runCLI(t, "experts", path, "--world-size", ws), xj, err)
 	}
+}
+
+// goCheck is the CLI's "check" command written with this package.
+func goCheck(d ParallelDims, m *Mesh, experts int, expertsGiven bool) ([]byte, error) {
+	if err := ValidateAxes(m, d.TP, d.CP, d.EP); err != nil {
+		return nil, err
+	}
+	plan, err := PlanDimNames(m, d.TP, d.CP, d.EP)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"dims": d, "mesh": m, "ok": true, "plan_dim_names": plan}
+	if d.EP > 1 || expertsGiven {
+		x, err := ExpertLayout(m, d.EP, experts)
+		if err != nil {
+			return nil, err
+		}
+		out["experts"] = map[string]int{"edp": x.EDP(), "ep": x.EP()}
+	}
+	return json.Marshal(out)
 }
 
 func TestAgreesWithCLIOnTopology(t *testing.T) {
