@@ -347,7 +347,7 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
     }
     if (st == OM_OK) {
         int width = c.max_x + MARGIN;
-        int text_w = 2 * MARGIN + CHAR_W * c.max_chars;
+        int text_w = 2 * MARGIN + (15 * c.max_chars + 1) / 2; /* 7.5 px */
         if (text_w > width)
             width = text_w;
         int height = c.y + MARGIN;
