@@ -731,6 +731,19 @@ static PyObject *om_py_dims_to_dict(const om_dims *dims)
         SWIG_fail;
 }
 
+/* Enum values (status codes, dims, flags): ints, checked like int64_t,
+ * ValueError beyond int; the library answers unknown values itself. */
+%typemap(in) om_status status, om_dim dim, om_flag flag {
+    int64_t value$argnum;
+    if (om_py_as_int64($input, "$1_name", &value$argnum) < 0)
+        SWIG_fail;
+    if (value$argnum < INT_MIN || value$argnum > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "$1_name = %R is out of range", $input);
+        SWIG_fail;
+    }
+    $1 = ($1_ltype)value$argnum;
+}
+
 /* An OfflineMesh argument. */
 %typemap(in) const om_mesh * {
     om_py_mesh *pm$argnum = om_py_mesh_of($input, "$1_name");
