@@ -15,11 +15,38 @@ static om_status dump(json_t *root, char **out, om_error *err)
     json_decref(root);
     if (!text)
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing JSON");
-    /* Hand the caller memory that om_string_free() releases. */
-    *out = omi_strndup(text, strlen(text));
-    free(text);
-    if (!*out)
+    /* Hand the caller memory that om_string_free() releases, respelled as
+     * Python writes it: jansson prints "\u00E9" and a raw DEL, json.dumps
+     * "\u00e9" and "\u007f". */
+    size_t len = strlen(text), extra = 0;
+    for (size_t i = 0; i < len; i++)
+        extra += text[i] == 0x7F ? 5 : 0;
+    char *copy = omi_malloc(len + extra + 1);
+    if (!copy) {
+        free(text);
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing JSON");
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == 0x7F) {
+            memcpy(copy + o, "\\u007f", 6);
+            o += 6;
+        } else if (c == '\\' && i + 1 < len) {
+            copy[o++] = c;
+            copy[o++] = text[++i];
+            if (text[i] == 'u')
+                for (int k = 0; k < 4 && i + 1 < len; k++) {
+                    char h = text[++i];
+                    copy[o++] = (h >= 'A' && h <= 'F') ? (char)(h - 'A' + 'a') : h;
+                }
+        } else {
+            copy[o++] = c;
+        }
+    }
+    copy[o] = '\0';
+    free(text);
+    *out = copy;
     return OM_OK;
 }
 

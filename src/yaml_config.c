@@ -17,9 +17,14 @@
 /* Deepest chain of merge keys, and total merge work, per lookup. */
 #define OMI_MAX_MERGE_DEPTH 64
 #define OMI_MERGE_BUDGET 1000000L
+/* Deepest collection nesting accepted: libyaml's scanner slows down
+ * quadratically with depth, and real configs nest a handful of levels. */
+#define OMI_MAX_YAML_DEPTH 256
 
 typedef struct {
     yaml_document_t *doc;
+    const char *text; /* the source, to see explicit tags */
+    size_t length;
     long budget;
     om_error *err;
     om_status status;
@@ -142,14 +147,34 @@ static void describe(const yaml_node_t *node, const omi_yaml_value *value,
     snprintf(buf, size, "%s %s", kind_name(value->kind), shown);
 }
 
-static omi_yaml_value resolve(const yaml_node_t *node)
+/* True when the node's source starts with a tag ("!!str 2", "! 2", or
+ * "&a !!str 2"). libyaml's composer gives an explicit !!str and an untagged
+ * plain scalar the same tag text; the source tells them apart. */
+static bool explicitly_tagged(const lookup_ctx *ctx, const yaml_node_t *node)
+{
+    size_t i = node->start_mark.index;
+    if (i < ctx->length && ctx->text[i] == '&') {
+        while (i < ctx->length && ctx->text[i] != ' ' && ctx->text[i] != '\t' &&
+               ctx->text[i] != '\n' && ctx->text[i] != '\r')
+            i++;
+        while (i < ctx->length && (ctx->text[i] == ' ' || ctx->text[i] == '\t'))
+            i++;
+    }
+    return i < ctx->length && ctx->text[i] == '!';
+}
+
+static omi_yaml_value resolve(const lookup_ctx *ctx, const yaml_node_t *node)
 {
     omi_yaml_value none = {OMI_YAML_STRING, false, 0};
     if (node->type != YAML_SCALAR_NODE)
         return none;
+    const char *tag = (const char *)node->tag;
+    bool plain = node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    if (plain && tag && strcmp(tag, YAML_DEFAULT_SCALAR_TAG) == 0 &&
+        explicitly_tagged(ctx, node))
+        return none;
     return omi_yaml_resolve((const char *)node->data.scalar.value,
-                            node->data.scalar.length, (const char *)node->tag,
-                            node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE);
+                            node->data.scalar.length, tag, plain);
 }
 
 /* Reads one size field. *given is false when absent or null. */
@@ -163,7 +188,7 @@ static om_status read_size(lookup_ctx *ctx, yaml_node_t *accel, om_dim dim,
         return ctx->status;
     if (!node)
         return OM_OK;
-    omi_yaml_value value = resolve(node);
+    omi_yaml_value value = resolve(ctx, node);
     if (node->type == YAML_SCALAR_NODE && value.kind == OMI_YAML_NULL)
         return OM_OK;
     if (node->type != YAML_SCALAR_NODE || value.kind != OMI_YAML_INT) {
@@ -196,7 +221,7 @@ static om_status read_flag(lookup_ctx *ctx, yaml_node_t *accel, om_flag flag,
         return ctx->status;
     if (!node)
         return OM_OK;
-    omi_yaml_value value = resolve(node);
+    omi_yaml_value value = resolve(ctx, node);
     if (node->type == YAML_SCALAR_NODE && value.kind == OMI_YAML_NULL)
         return OM_OK;
     if (node->type != YAML_SCALAR_NODE || value.kind != OMI_YAML_BOOL) {
@@ -218,7 +243,7 @@ static om_status find_accelerator(lookup_ctx *ctx, yaml_node_t **accel)
     if (!root)
         return OM_OK; /* empty stream */
     if (root->type != YAML_MAPPING_NODE) {
-        omi_yaml_value value = resolve(root);
+        omi_yaml_value value = resolve(ctx, root);
         if (root->type == YAML_SCALAR_NODE && value.kind == OMI_YAML_NULL)
             return OM_OK;
         return omi_fail(ctx->err, OM_ERR_PARSE,
@@ -232,7 +257,7 @@ static om_status find_accelerator(lookup_ctx *ctx, yaml_node_t **accel)
         *accel = node;
         return OM_OK;
     }
-    omi_yaml_value value = resolve(node);
+    omi_yaml_value value = resolve(ctx, node);
     if (node->type == YAML_SCALAR_NODE && value.kind == OMI_YAML_NULL)
         return OM_OK;
     char got[128];
@@ -298,14 +323,15 @@ static om_status apply_world_size(om_dims *dims, bool dp_given,
     return OM_OK;
 }
 
-static om_status project(yaml_document_t *doc, int64_t world_size,
-                         om_dims *dims, om_error *err)
+static om_status project(yaml_document_t *doc, const char *text,
+                         size_t length, int64_t world_size, om_dims *dims,
+                         om_error *err)
 {
     static const om_dim size_fields[] = {OM_DIM_DP, OM_DIM_TP, OM_DIM_CP,
                                          OM_DIM_EP, OM_DIM_PP};
     static const om_flag flag_fields[] = {OM_FLAG_SEQUENCE_PARALLEL,
                                           OM_FLAG_LOSS_PARALLEL};
-    lookup_ctx ctx = {doc, OMI_MERGE_BUDGET, err, OM_OK};
+    lookup_ctx ctx = {doc, text, length, OMI_MERGE_BUDGET, err, OM_OK};
     yaml_node_t *accel;
     om_status st = find_accelerator(&ctx, &accel);
     bool dp_given = false;
@@ -346,6 +372,39 @@ static om_status yaml_failure(const yaml_parser_t *parser, om_error *err)
                     (unsigned long)parser->problem_mark.column + 1, problem);
 }
 
+/* A quick event pass that refuses absurd nesting before the composer
+ * spends quadratic time on it. Syntax errors are left to the composer, so
+ * they are reported once, the same way. */
+static om_status check_depth(const char *text, size_t length, om_error *err)
+{
+    yaml_parser_t parser;
+    yaml_event_t event;
+    if (!yaml_parser_initialize(&parser))
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, length);
+    om_status st = OM_OK;
+    int depth = 0;
+    while (yaml_parser_parse(&parser, &event)) {
+        yaml_event_type_t type = event.type;
+        unsigned long line = (unsigned long)event.start_mark.line + 1;
+        yaml_event_delete(&event);
+        if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
+            if (++depth > OMI_MAX_YAML_DEPTH) {
+                st = omi_fail(err, OM_ERR_PARSE,
+                              "line %lu: YAML collections nest deeper than %d "
+                              "levels", line, OMI_MAX_YAML_DEPTH);
+                break;
+            }
+        } else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+            depth--;
+        } else if (type == YAML_STREAM_END_EVENT) {
+            break;
+        }
+    }
+    yaml_parser_delete(&parser);
+    return st;
+}
+
 om_status om_dims_from_yaml(const char *text, size_t length,
                             int64_t world_size, om_dims **out, om_error *err)
 {
@@ -354,12 +413,14 @@ om_status om_dims_from_yaml(const char *text, size_t length,
     *out = NULL;
     if (!text)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "YAML text is NULL");
+    om_status st = check_depth(text, length, err);
+    if (st != OM_OK)
+        return st;
     yaml_parser_t parser;
     yaml_document_t doc;
     if (!yaml_parser_initialize(&parser))
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, length);
-    om_status st = OM_OK;
     if (!yaml_parser_load(&parser, &doc)) {
         st = yaml_failure(&parser, err);
         yaml_parser_delete(&parser);
@@ -383,7 +444,7 @@ om_status om_dims_from_yaml(const char *text, size_t length,
     if (st == OM_OK)
         st = om_dims_new(&dims, err);
     if (st == OM_OK)
-        st = project(&doc, world_size, dims, err);
+        st = project(&doc, text, length, world_size, dims, err);
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
     if (st != OM_OK) {
@@ -418,6 +479,10 @@ static om_status read_file(const char *path, char **text, size_t *length,
     while (st == OM_OK) {
         if (len == cap) {
             if (cap >= (size_t)OMI_MAX_YAML_BYTES) {
+                /* Full buffer: fine if the file ends exactly here. */
+                char probe;
+                if (fread(&probe, 1, 1, file) == 0 && !ferror(file))
+                    break;
                 st = omi_fail(err, OM_ERR_IO, "file is larger than 64 MiB");
                 break;
             }

@@ -140,8 +140,11 @@ OM_API OM_NODISCARD om_status om_order_normalize(const char *order,
  * Discovers the world size from the environment, first to last:
  * WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS; the first one
  * that is set decides. `*found` tells whether any was set; when none is,
- * `*world_size` is 1. Errors: OM_ERR_INVALID_ARGUMENT (NULL out pointer, or
- * a set value that is not a positive decimal integer, naming the variable),
+ * `*world_size` is 1. Values are read as Python's int() reads them:
+ * surrounding whitespace, a leading '+' and leading zeros are accepted.
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL out pointer, or a set value,
+ * empty included, that is not a positive decimal integer, naming the
+ * variable),
  * OM_ERR_OUT_OF_RANGE (a value over 2^31-1).
  */
 OM_API OM_NODISCARD om_status om_world_size_from_env(int64_t *world_size,

@@ -107,7 +107,9 @@ OM_API OM_PURE uint64_t om_mesh_hash(const om_mesh *mesh);
 
 /**
  * Canonical JSON: {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]} (keys
- * sorted, no spaces, no newline). Caller frees `*out` with om_string_free().
+ * sorted, no spaces, no newline, everything outside printable ASCII escaped
+ * as lower-case \uXXXX: the spelling of Python's json.dumps(obj,
+ * sort_keys=True, separators=(",", ":"))). Caller frees `*out` with om_string_free().
  * Errors: OM_ERR_INVALID_ARGUMENT, OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_mesh_to_json(const om_mesh *mesh, char **out,

@@ -36,7 +36,9 @@ OM_BEGIN_DECLS
 
 /**
  * Axis mask of the comma-separated axis names in `names` ("dp,cp"; spaces
- * around names are ignored; "" is the empty set).
+ * around names are ignored; "" is the empty set). An axis whose name
+ * contains ',' or has spaces at its ends cannot be named here: build its
+ * bit from om_mesh_index_of() instead.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, an axis not in the mesh, a
  * repeated axis, an empty item), OM_ERR_OUT_OF_RANGE (an axis at index 64
  * or above).
