@@ -42,12 +42,17 @@ expect_eq() {
 }
 
 # copy_checkout DEST: the checkout's files as a fresh clone plus local edits
-# has them (tracked and untracked files that are not ignored); outside git,
-# the whole tree without version control and build directories.
+# has them (tracked and untracked files that are not ignored, leaving out
+# meson build directories inside the checkout); outside git, the whole tree
+# without version control and build directories.
 copy_checkout() {
     if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
-            while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+            while IFS= read -r -d '' f; do
+                [ -e "$f" ] || continue
+                [ -d "${f%%/*}/meson-private" ] && continue
+                printf '%s\0' "$f"
+            done |
             tar --null -T - -cf -) | tar -C "$1" -xf -
     else
         tar -C "$repo" --exclude-vcs --exclude=./build --exclude=./builddir \
