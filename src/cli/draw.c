@@ -454,16 +454,16 @@ static void block_name(const draw_picture *pic, int64_t block, draw_str *s)
                         om_mesh_name(pic->mesh, i), (long long)pic->coord[i]);
 }
 
-void draw_describe_block(const draw_picture *pic, int64_t block, draw_str *s)
+om_status draw_describe_block(const draw_picture *pic, int64_t block,
+                              draw_str *s, om_error *err)
 {
-    int64_t per_block = pic->rows * pic->cols;
     /* Blocks are contiguous rank ranges (the outer axes vary slowest). */
-    int64_t first = 0, last = 0;
-    om_error e;
-    if (draw_rank_at(pic, block, 0, 0, &first, &e) != OM_OK ||
-        draw_rank_at(pic, block, pic->rows - 1, pic->cols - 1, &last, &e) !=
-            OM_OK)
-        first = last = block * per_block;
+    int64_t first, last;
+    om_status st = draw_rank_at(pic, block, 0, 0, &first, err);
+    if (st == OM_OK)
+        st = draw_rank_at(pic, block, pic->rows - 1, pic->cols - 1, &last, err);
+    if (st != OM_OK)
+        return st;
     block_name(pic, block, s);
     draw_str_printf(s, "%s", pic->outer_axes ? "  " : "");
     if (first == last)
@@ -474,6 +474,7 @@ void draw_describe_block(const draw_picture *pic, int64_t block, draw_str *s)
         draw_str_printf(s, "  ");
         hosts_range(s, draw_host(pic, first), draw_host(pic, last));
     }
+    return OM_OK;
 }
 
 void draw_describe_hidden_blocks(const draw_picture *pic, draw_str *s)

@@ -124,7 +124,8 @@ void draw_xterm_rgb(int color, unsigned char rgb[3]);
 void draw_describe_mesh(const draw_picture *pic, draw_str *s);
 void draw_describe_colors(const draw_picture *pic, draw_str *s);
 void draw_describe_hosts(const draw_picture *pic, draw_str *s);
-void draw_describe_block(const draw_picture *pic, int64_t block, draw_str *s);
+om_status draw_describe_block(const draw_picture *pic, int64_t block,
+                              draw_str *s, om_error *err);
 void draw_describe_hidden_blocks(const draw_picture *pic, draw_str *s);
 void draw_corner_label(const draw_picture *pic, draw_str *s);
 /* "group 3: ranks 6,7" over `mask` (the group containing `rank`). */

@@ -189,7 +189,11 @@ static om_status block(svg_ctx *c, int64_t b)
 {
     const draw_picture *pic = c->pic;
     draw_str s = {0};
-    draw_describe_block(pic, b, &s);
+    om_status st = draw_describe_block(pic, b, &s, c->err);
+    if (st != OM_OK) {
+        draw_str_free(&s);
+        return st;
+    }
     c->y += 6;
     text_line(c, "block", 0, draw_str_data(&s));
     draw_str_free(&s);
@@ -232,14 +236,14 @@ static om_status block(svg_ctx *c, int64_t b)
                 continue;
             }
             int64_t rank;
-            om_status st = draw_rank_at(pic, b, row, col, &rank, c->err);
+            st = draw_rank_at(pic, b, row, col, &rank, c->err);
             if (st == OM_OK)
                 st = rank_cell(c, rank, col_x(c, j), y);
             if (st != OM_OK)
                 return st;
         }
         if (pic->ranks_per_host > 0 && row != DRAW_ELIDED) {
-            om_status st = row_host_label(c, b, row, y);
+            st = row_host_label(c, b, row, y);
             if (st == OM_OK)
                 st = row_boundaries(c, b, k, y);
             if (st != OM_OK)

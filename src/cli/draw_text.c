@@ -219,7 +219,11 @@ static om_status block(text_ctx *t, int64_t b)
 {
     const draw_picture *pic = t->pic;
     draw_str s = {0};
-    draw_describe_block(pic, b, &s);
+    om_status st = draw_describe_block(pic, b, &s, t->err);
+    if (st != OM_OK) {
+        draw_str_free(&s);
+        return st;
+    }
     put_text(t, &s);
     draw_str_free(&s);
     emit(t);
@@ -246,7 +250,7 @@ static om_status block(text_ctx *t, int64_t b)
     }
 
     for (size_t k = 0; k < pic->nrow_slots; k++) {
-        om_status st = grid_row(t, b, pic->row_slots[k]);
+        st = grid_row(t, b, pic->row_slots[k]);
         if (st == OM_OK && k + 1 < pic->nrow_slots)
             st = separator(t, b, k);
         if (st != OM_OK)
