@@ -1,0 +1,334 @@
+/* The planner contract: om_validate_axes, om_plan_dim_names and the
+ * extended expert-parallel mesh.
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "om_test.h"
+
+/* ---- validate_axes ---- */
+
+static void test_validate_ok(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=2,cp=2,tp=4");
+    om_error err;
+    om_test_poison(&err);
+    OM_EXPECT_OK(om_validate_axes(mesh, 4, 2, 1, &err), &err);
+    OM_EXPECT_OK(om_validate_axes(mesh, 1, 1, 1, &err), &err);
+    /* Sizes of 1 are not compared (the axis may differ or be absent). */
+    OM_EXPECT_OK(om_validate_axes(mesh, 1, 2, 1, &err), &err);
+    OM_EXPECT_OK(om_validate_axes(mesh, 4, 1, 1, &err), &err);
+    /* ep is only compared when the mesh has an ep axis. */
+    OM_EXPECT_OK(om_validate_axes(mesh, 4, 2, 8, &err), &err);
+    OM_EXPECT(om_test_is_poisoned(&err));
+    om_mesh_free(mesh);
+    mesh = om_test_mesh("dp=8");
+    OM_EXPECT_OK(om_validate_axes(mesh, 1, 1, 4, &err), &err);
+    om_mesh_free(mesh);
+    mesh = om_test_mesh("");
+    OM_EXPECT_OK(om_validate_axes(mesh, 1, 1, 1, &err), &err);
+    om_mesh_free(mesh);
+    mesh = om_test_mesh("dp=2,ep=4,tp=2");
+    OM_EXPECT_OK(om_validate_axes(mesh, 2, 1, 4, &err), &err);
+    om_mesh_free(mesh);
+}
+
+static void test_validate_failures(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=2,cp=2,tp=2");
+    om_error err;
+    om_error_clear(&err);
+    OM_EXPECT_ERR(om_validate_axes(mesh, 4, 1, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "tp_size 4", "tp", "size 2");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 2, 4, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "cp_size 4", "cp", "size 2");
+    om_mesh_free(mesh);
+    /* A plan axis > 1 that the mesh lacks. */
+    mesh = om_test_mesh("dp=8");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 2, 1, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "tp_size 2", "\"tp\"");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 1, 4, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "cp_size 4", "\"cp\"");
+    om_mesh_free(mesh);
+    /* The mesh has an ep axis: ep is compared, even at plan size 1. */
+    mesh = om_test_mesh("dp=2,ep=4");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 1, 1, 2, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "ep_size 2", "size 4");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 1, 1, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "ep_size 1", "size 4");
+    om_mesh_free(mesh);
+}
+
+static void test_validate_arguments(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=2,tp=2");
+    om_error err;
+    om_error_clear(&err);
+    OM_EXPECT_ERR(om_validate_axes(NULL, 1, 1, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "mesh");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 0, 1, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "tp_size", "0");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 1, -1, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "cp_size", "-1");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 1, 1, 0, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "ep_size", "0");
+    om_mesh_free(mesh);
+}
+
+/* ---- plan_dim_names ---- */
+
+static void expect_plan(const char *spec, int64_t tp, int64_t cp, int64_t ep,
+                        const char *want, unsigned line)
+{
+    om_mesh *mesh = om_test_mesh(spec);
+    om_error err;
+    om_test_poison(&err);
+    char *text = NULL;
+    om_status st = om_plan_dim_names(mesh, tp, cp, ep, &text, &err);
+    om_test_record(st == OM_OK && om_test_is_poisoned(&err) && text &&
+                       strcmp(text, want) == 0,
+                   __FILE__, line, "plan(%s, tp %lld cp %lld ep %lld) = \"%s\", "
+                   "expected \"%s\" (%s)", spec, (long long)tp, (long long)cp,
+                   (long long)ep, text ? text : "(null)", want,
+                   st == OM_OK ? "" : err.message);
+    om_string_free(text);
+    om_mesh_free(mesh);
+}
+
+static void test_plan_dim_names(void)
+{
+    expect_plan("dp=2,cp=2,tp=4", 4, 2, 1, "cp,tp", __LINE__);
+    expect_plan("dp=2,tp=4,cp=2", 4, 2, 1, "tp,cp", __LINE__); /* mesh order */
+    expect_plan("dp=2,cp=2,tp=4", 4, 1, 1, "tp", __LINE__);
+    expect_plan("dp=2,cp=2,tp=4", 1, 1, 1, "", __LINE__);
+    expect_plan("dp=8", 4, 2, 8, "", __LINE__);               /* dp never */
+    expect_plan("dp=2,ep=4,tp=2", 2, 1, 4, "ep,tp", __LINE__);
+    expect_plan("ep=4,cp=2,tp=2,dp=2", 2, 2, 4, "ep,cp,tp", __LINE__);
+    expect_plan("dp=2,ep=4,tp=2", 2, 1, 1, "tp", __LINE__);
+    expect_plan("pp=2,dp=2,tp=2", 2, 1, 1, "tp", __LINE__);   /* pp never */
+    expect_plan("", 2, 2, 2, "", __LINE__);
+    /* Names are matched exactly. */
+    expect_plan("TP=2,tpx=2,t=2", 2, 2, 2, "", __LINE__);
+}
+
+static void test_plan_arguments(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=2,tp=2");
+    om_error err;
+    om_error_clear(&err);
+    char *text = (char *)"sentinel";
+    OM_EXPECT_ERR(om_plan_dim_names(NULL, 1, 1, 1, &text, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "mesh");
+    OM_EXPECT(text == NULL);
+    text = (char *)"sentinel";
+    OM_EXPECT_ERR(om_plan_dim_names(mesh, 0, 1, 1, &text, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "tp_size", "0");
+    OM_EXPECT(text == NULL);
+    OM_EXPECT_ERR(om_plan_dim_names(mesh, 1, 0, 1, &text, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "cp_size");
+    OM_EXPECT_ERR(om_plan_dim_names(mesh, 1, 1, -3, &text, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "ep_size", "-3");
+    OM_EXPECT_ERR(om_plan_dim_names(mesh, 1, 1, 1, NULL, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "out");
+    om_mesh_free(mesh);
+}
+
+/* ---- expert mesh ---- */
+
+static char *groups_text(const om_mesh *mesh, const char *axes)
+{
+    om_error err;
+    om_error_clear(&err);
+    uint64_t mask = 0;
+    int64_t count = 0, size = 0;
+    OM_EXPECT_OK(om_mesh_axes(mesh, axes, &mask, &err), &err);
+    OM_EXPECT_OK(om_mesh_group_shape(mesh, mask, &count, &size, &err), &err);
+    int32_t *out = malloc((size_t)(count * size + 1) * sizeof *out);
+    OM_EXPECT_OK(om_mesh_groups(mesh, mask, 0, count, out, (size_t)(count * size),
+                                &err),
+                 &err);
+    char *buf = malloc(4096);
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int64_t g = 0; g < count && o < 4000; g++) {
+        o += (size_t)snprintf(buf + o, 4096 - o, "%s{", g ? "," : "");
+        for (int64_t m = 0; m < size && o < 4000; m++)
+            o += (size_t)snprintf(buf + o, 4096 - o, "%s%d", m ? "," : "",
+                                  out[g * size + m]);
+        o += (size_t)snprintf(buf + o, 4096 - o, "}");
+    }
+    free(out);
+    return buf;
+}
+
+static void test_expert_domain_example(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=4,tp=2");
+    om_error err;
+    om_test_poison(&err);
+    om_mesh *experts = NULL;
+    OM_EXPECT_OK(om_expert_mesh(mesh, 4, 0, &experts, &err), &err);
+    OM_EXPECT(om_test_is_poisoned(&err));
+    om_mesh *want = om_test_mesh("edp=2,ep=4");
+    OM_EXPECT(om_mesh_equal(experts, want));
+    char *ep = groups_text(experts, "ep");
+    char *edp = groups_text(experts, "edp");
+    OM_EXPECT_STR(ep, "{0,1,2,3},{4,5,6,7}");
+    OM_EXPECT_STR(edp, "{0,4},{1,5},{2,6},{3,7}");
+    free(ep);
+    free(edp);
+    om_mesh_free(want);
+    om_mesh_free(experts);
+    om_mesh_free(mesh);
+}
+
+static void expect_expert(const char *spec, int64_t ep, int64_t experts_n,
+                          const char *want_spec, unsigned line)
+{
+    om_mesh *mesh = om_test_mesh(spec);
+    om_error err;
+    om_error_clear(&err);
+    om_mesh *experts = NULL;
+    om_status st = om_expert_mesh(mesh, ep, experts_n, &experts, &err);
+    om_mesh *want = om_test_mesh(want_spec);
+    om_test_record(st == OM_OK && om_mesh_equal(experts, want), __FILE__, line,
+                   "expert_mesh(%s, ep %lld, experts %lld): %s", spec, (long long)ep,
+                   (long long)experts_n, st == OM_OK ? "wrong mesh" : err.message);
+    om_mesh_free(want);
+    om_mesh_free(experts);
+    om_mesh_free(mesh);
+}
+
+static void test_expert_shapes(void)
+{
+    expect_expert("dp=4,tp=2", 1, 0, "edp=8,ep=1", __LINE__);
+    expect_expert("dp=4,tp=2", 2, 0, "edp=4,ep=2", __LINE__);
+    expect_expert("dp=4,tp=2", 8, 0, "edp=1,ep=8", __LINE__);
+    expect_expert("dp=2,cp=3,tp=4", 6, 12, "edp=4,ep=6", __LINE__);
+    expect_expert("dp=2,cp=3,tp=4", 24, 48, "edp=1,ep=24", __LINE__);
+    /* A pp axis of size 1 is allowed and not part of the product either
+     * way. */
+    expect_expert("dp=4,tp=2,pp=1", 4, 8, "edp=2,ep=4", __LINE__);
+    expect_expert("pp=1,dp=4,tp=2", 4, 8, "edp=2,ep=4", __LINE__);
+    /* num_experts: 0 = not given; any multiple of ep. */
+    expect_expert("dp=8", 4, 4, "edp=2,ep=4", __LINE__);
+    expect_expert("dp=8", 4, 64, "edp=2,ep=4", __LINE__);
+    expect_expert("", 1, 5, "edp=1,ep=1", __LINE__);
+    expect_expert("x=2147483647", 2147483647, 0, "edp=1,ep=2147483647", __LINE__);
+}
+
+static void expect_expert_error(const char *spec, int64_t ep, int64_t experts_n,
+                                const char *n1, const char *n2, unsigned line)
+{
+    om_mesh *mesh = om_test_mesh(spec);
+    om_error err;
+    om_error_clear(&err);
+    om_mesh *experts = (om_mesh *)(void *)&err;
+    om_status st = om_expert_mesh(mesh, ep, experts_n, &experts, &err);
+    om_test_record(st == OM_ERR_INVALID_ARGUMENT && err.status == st, __FILE__, line,
+                   "expert_mesh(%s, ep %lld, experts %lld) returned %d: %s", spec,
+                   (long long)ep, (long long)experts_n, (int)st, err.message);
+    om_test_record(experts == NULL, __FILE__, line, "*out not reset");
+    const char *needles[] = {n1, n2};
+    for (int i = 0; i < 2; i++)
+        if (needles[i])
+            om_test_record(strstr(err.message, needles[i]) != NULL, __FILE__, line,
+                           "message \"%s\" lacks \"%s\"", err.message, needles[i]);
+    om_mesh_free(mesh);
+}
+
+static void test_expert_errors(void)
+{
+    /* pp > 1 is unsupported with extended EP. */
+    expect_expert_error("dp=2,tp=2,pp=2", 2, 0, "pp_size 2", "expert", __LINE__);
+    expect_expert_error("pp=4,dp=2", 1, 0, "pp_size 4", NULL, __LINE__);
+    /* ep must divide the dense region and not exceed it. */
+    expect_expert_error("dp=4,tp=2", 3, 0, "ep_size 3", "8", __LINE__);
+    expect_expert_error("dp=4,tp=2", 16, 0, "ep_size 16", "8", __LINE__);
+    expect_expert_error("dp=4,tp=2", 5, 0, "ep_size 5", "8", __LINE__);
+    expect_expert_error("", 2, 0, "ep_size 2", "1", __LINE__);
+    /* num_experts must be divisible by ep. */
+    expect_expert_error("dp=4,tp=2", 4, 6, "num_experts 6", "4", __LINE__);
+    expect_expert_error("dp=4,tp=2", 8, 4, "num_experts 4", "8", __LINE__);
+    expect_expert_error("dp=4,tp=2", 4, -1, "num_experts", "-1", __LINE__);
+    /* ep < 1. */
+    expect_expert_error("dp=4,tp=2", 0, 0, "ep_size", "0", __LINE__);
+    expect_expert_error("dp=4,tp=2", -4, 0, "ep_size", "-4", __LINE__);
+    /* NULL arguments. */
+    om_error err;
+    om_error_clear(&err);
+    om_mesh *experts = (om_mesh *)(void *)&err;
+    OM_EXPECT_ERR(om_expert_mesh(NULL, 1, 0, &experts, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "mesh");
+    OM_EXPECT(experts == NULL);
+    om_mesh *mesh = om_test_mesh("dp=2");
+    OM_EXPECT_ERR(om_expert_mesh(mesh, 1, 0, NULL, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "out");
+    om_mesh_free(mesh);
+}
+
+static void test_expert_groups_cross_check(void)
+{
+    /* For several meshes and ep sizes: EP groups are ep consecutive ranks
+     * of the dense region, EDP groups every ep-th rank. */
+    static const char *const specs[] = {"dp=4,tp=2", "dp=2,cp=3,tp=4", "dp=16",
+                                        "cp=2,tp=8,pp=1", "dp=3,tp=5"};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        om_mesh *mesh = om_test_mesh(specs[s]);
+        int64_t dense = om_mesh_size(mesh);
+        for (int64_t ep = 1; ep <= dense; ep++) {
+            if (dense % ep)
+                continue;
+            om_error err;
+            om_error_clear(&err);
+            om_mesh *experts = NULL;
+            OM_EXPECT_OK(om_expert_mesh(mesh, ep, ep * 2, &experts, &err), &err);
+            uint64_t ep_mask = 0, edp_mask = 0;
+            OM_EXPECT_OK(om_mesh_axes(experts, "ep", &ep_mask, &err), &err);
+            OM_EXPECT_OK(om_mesh_axes(experts, "edp", &edp_mask, &err), &err);
+            int32_t *out = malloc((size_t)dense * sizeof *out);
+            OM_EXPECT_OK(om_mesh_groups(experts, ep_mask, 0, dense / ep, out,
+                                        (size_t)dense, &err),
+                         &err);
+            bool ok = true;
+            for (int64_t i = 0; i < dense; i++)
+                ok = ok && out[i] == i; /* group g = g*ep .. g*ep+ep-1 */
+            om_test_record(ok, __FILE__, __LINE__, "%s ep %lld: EP groups wrong",
+                           specs[s], (long long)ep);
+            OM_EXPECT_OK(om_mesh_groups(experts, edp_mask, 0, ep, out, (size_t)dense,
+                                        &err),
+                         &err);
+            int64_t edp = dense / ep;
+            ok = true;
+            for (int64_t g = 0; g < ep; g++)
+                for (int64_t m = 0; m < edp; m++)
+                    ok = ok && out[g * edp + m] == g + m * ep;
+            om_test_record(ok, __FILE__, __LINE__, "%s ep %lld: EDP groups wrong",
+                           specs[s], (long long)ep);
+            free(out);
+            om_mesh_free(experts);
+        }
+        om_mesh_free(mesh);
+    }
+}
+
+static const om_test_case preflight_tests[] = {
+    {"validate_axes: accepted plans", test_validate_ok},
+    {"validate_axes: failed checks", test_validate_failures},
+    {"validate_axes: bad arguments", test_validate_arguments},
+    {"plan_dim_names", test_plan_dim_names},
+    {"plan_dim_names: bad arguments", test_plan_arguments},
+    {"expert mesh: DOMAIN example", test_expert_domain_example},
+    {"expert mesh: shapes", test_expert_shapes},
+    {"expert mesh: errors", test_expert_errors},
+    {"expert mesh: EP/EDP groups", test_expert_groups_cross_check},
+    {NULL, NULL},
+};
+
+static const om_test_suite suites[] = {
+    {"preflight", NULL, NULL, preflight_tests},
+    {NULL, NULL, NULL, NULL},
+};
+
+int main(int argc, char **argv) { return om_test_main(argc, argv, suites); }
