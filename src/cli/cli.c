@@ -55,7 +55,8 @@ static void print_help(FILE *out)
           "fastest first. Without --world-size the world size comes from\n"
           "WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS (else 1).\n"
           "\n"
-          "Output is one JSON document on stdout (dump: one per line). Errors\n"
+          "Output is one JSON document on stdout (dump: one per line; show:\n"
+          "a picture, text or SVG). Errors\n"
           "go to stderr; exit status 1 for invalid input, 2 for usage errors.\n"
           "\n"
           "  offline-mesh --help | --version | COMMAND --help\n", out);
