@@ -1,0 +1,299 @@
+/* Fuzz target: the offline-mesh command line, run in-process through
+ * omcli_main().
+ *
+ * Input: one argument per line (argv[0] is supplied). The harness runs in
+ * a scratch directory holding a few files the arguments can name
+ * (c.yaml, bad.yaml, m.json, a directory d); arguments containing '/' are
+ * not run, so a run never reads devices or files outside it. Calls that
+ * produce a mesh are wrapped (ld --wrap): a mesh over 256 ranks is refused
+ * with OM_ERR_MESH_TOO_LARGE, which keeps every run fast (the library's
+ * large-mesh paths are fuzzed by fuzz_mesh_new).
+ * Invariants: the exit status is 0, 1 or 2; failures write one
+ * "offline-mesh: error: ..." report to err and succeed silently
+ * otherwise; the output of every JSON command is valid JSON (JSON Lines
+ * for dump), a mesh printed by "mesh" parses back as a mesh; running the
+ * same arguments twice gives identical results (no global state).
+ * SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "fuzz_common.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* ---- mesh size limit through ld --wrap ---- */
+
+#define HARNESS_MAX_RANKS 256
+
+static om_status limit(om_status st, om_mesh **out, om_error *err)
+{
+    if (st != OM_OK || !out || om_mesh_size(*out) <= HARNESS_MAX_RANKS)
+        return st;
+    int64_t size = om_mesh_size(*out);
+    om_mesh_free(*out);
+    *out = NULL;
+    if (err) {
+        err->status = OM_ERR_MESH_TOO_LARGE;
+        snprintf(err->message, sizeof err->message,
+                 "fuzz harness: mesh of %lld ranks is over %d", (long long)size,
+                 HARNESS_MAX_RANKS);
+    }
+    return OM_ERR_MESH_TOO_LARGE;
+}
+
+om_status __real_om_mesh_from_spec(const char *, om_mesh **, om_error *);
+om_status __wrap_om_mesh_from_spec(const char *, om_mesh **, om_error *);
+om_status __wrap_om_mesh_from_spec(const char *spec, om_mesh **out, om_error *err)
+{
+    return limit(__real_om_mesh_from_spec(spec, out, err), out, err);
+}
+
+om_status __real_om_mesh_from_json(const char *, size_t, om_mesh **, om_error *);
+om_status __wrap_om_mesh_from_json(const char *, size_t, om_mesh **, om_error *);
+om_status __wrap_om_mesh_from_json(const char *text, size_t length, om_mesh **out,
+                                   om_error *err)
+{
+    return limit(__real_om_mesh_from_json(text, length, out, err), out, err);
+}
+
+om_status __real_om_build_offline_mesh(const om_dims *, om_mesh **, om_error *);
+om_status __wrap_om_build_offline_mesh(const om_dims *, om_mesh **, om_error *);
+om_status __wrap_om_build_offline_mesh(const om_dims *dims, om_mesh **out,
+                                       om_error *err)
+{
+    return limit(__real_om_build_offline_mesh(dims, out, err), out, err);
+}
+
+om_status __real_om_build_runtime_mesh(const om_dims *, const char *, om_mesh **,
+                                       om_error *);
+om_status __wrap_om_build_runtime_mesh(const om_dims *, const char *, om_mesh **,
+                                       om_error *);
+om_status __wrap_om_build_runtime_mesh(const om_dims *dims, const char *order,
+                                       om_mesh **out, om_error *err)
+{
+    return limit(__real_om_build_runtime_mesh(dims, order, out, err), out, err);
+}
+
+om_status __real_om_expert_mesh(const om_mesh *, int64_t, int64_t, om_mesh **,
+                                om_error *);
+om_status __wrap_om_expert_mesh(const om_mesh *, int64_t, int64_t, om_mesh **,
+                                om_error *);
+om_status __wrap_om_expert_mesh(const om_mesh *mesh, int64_t ep, int64_t experts,
+                                om_mesh **out, om_error *err)
+{
+    return limit(__real_om_expert_mesh(mesh, ep, experts, out, err), out, err);
+}
+
+/* ---- capped capture streams ---- */
+
+typedef struct {
+    char *data;
+    size_t cap, len, total;
+} capture;
+
+static ssize_t capture_write(void *cookie, const char *buf, size_t size)
+{
+    capture *c = cookie;
+    size_t room = c->cap - c->len;
+    size_t n = size < room ? size : room;
+    memcpy(c->data + c->len, buf, n);
+    c->len += n;
+    c->total += size;
+    return (ssize_t)size;
+}
+
+static FILE *capture_open(capture *c, size_t cap)
+{
+    c->data = malloc(cap + 1);
+    c->cap = cap;
+    c->len = c->total = 0;
+    cookie_io_functions_t fns = {NULL, capture_write, NULL, NULL};
+    return fopencookie(c, "w", fns);
+}
+
+/* ---- scratch directory ---- */
+
+static char scratch[64];
+static const char *const fixture_files[] = {"c.yaml", "bad.yaml", "m.json"};
+
+static void write_fixture(const char *name, const char *text)
+{
+    FILE *f = fopen(name, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        perror(name);
+        abort();
+    }
+}
+
+static void remove_scratch(void)
+{
+    for (size_t i = 0; i < 3; i++)
+        unlink(fixture_files[i]);
+    rmdir("d");
+    if (chdir("/") == 0)
+        rmdir(scratch);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    static const char *const vars[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+                                       "PMI_SIZE", "SLURM_NTASKS"};
+    for (size_t i = 0; i < 4; i++)
+        unsetenv(vars[i]);
+    int null = open("/dev/null", O_RDONLY);
+    if (null < 0 || dup2(null, 0) < 0)
+        abort();
+    close(null);
+    snprintf(scratch, sizeof scratch, "/tmp/om-fuzz-cli-XXXXXX");
+    if (!mkdtemp(scratch) || chdir(scratch) != 0)
+        abort();
+    write_fixture("c.yaml", "model: x\naccelerator:\n  tp_size: 2\n  cp_size: 2\n"
+                            "  ep_size: 2\n  sequence_parallel: true\n");
+    write_fixture("bad.yaml", "accelerator:\n  tp_size: \"2\"\n");
+    write_fixture("m.json", "{\"mesh_dim_names\":[\"dp\",\"tp\"],\"mesh_shape\":[2,4]}");
+    if (mkdir("d", 0700) != 0)
+        abort();
+    atexit(remove_scratch);
+    return 0;
+}
+
+/* ---- one run ---- */
+
+#define MAX_ARGS 24
+#define OUT_CAP (256 * 1024)
+#define ERR_CAP 4096
+
+typedef struct {
+    int rc;
+    capture out, err;
+} result;
+
+static void run(int argc, char **argv, result *r)
+{
+    FILE *out = capture_open(&r->out, OUT_CAP);
+    FILE *err = capture_open(&r->err, ERR_CAP);
+    if (!out || !err)
+        abort();
+    r->rc = omcli_main(argc, argv, out, err);
+    fclose(out);
+    fclose(err);
+    r->out.data[r->out.len] = '\0';
+    r->err.data[r->err.len] = '\0';
+}
+
+static bool is_one_of(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return true;
+    return false;
+}
+
+static void check_json_output(const char *command, const result *r)
+{
+    static const char *const json_commands[] = {
+        "dims", "mesh", "groups", "coord", "experts", "check", "locality",
+        "order", NULL};
+    json_error_t jerr;
+    if (r->out.total > r->out.len)
+        return; /* truncated capture */
+    if (strcmp(command, "dump") == 0) {
+        const char *line = r->out.data;
+        while (*line) {
+            const char *end = strchr(line, '\n');
+            FUZZ_CHECK(end != NULL, "dump: last line lacks a newline");
+            json_t *doc = json_loadb(line, (size_t)(end - line), 0, &jerr);
+            FUZZ_CHECK(json_is_object(doc), "dump line is not a JSON object: %s",
+                       jerr.text);
+            json_decref(doc);
+            line = end + 1;
+        }
+        return;
+    }
+    if (!is_one_of(command, json_commands))
+        return;
+    json_t *doc = json_loadb(r->out.data, r->out.len, 0, &jerr);
+    FUZZ_CHECK(doc != NULL, "%s: output is not JSON (%s): %.200s", command,
+               jerr.text, r->out.data);
+    json_decref(doc);
+    if (strcmp(command, "mesh") == 0) {
+        om_mesh *mesh = NULL;
+        om_error e;
+        size_t len = r->out.len;
+        while (len > 0 && r->out.data[len - 1] == '\n')
+            len--;
+        FUZZ_CHECK(__real_om_mesh_from_json(r->out.data, len, &mesh, &e) == OM_OK,
+                   "mesh output does not parse as a mesh: %s", e.message);
+        om_mesh_free(mesh);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = strdup("offline-mesh");
+    size_t start = 0;
+    bool runnable = true;
+    for (size_t i = 0; i <= size && argc <= MAX_ARGS; i++) {
+        if (i < size && data[i] != '\n')
+            continue;
+        size_t len = i - start;
+        char *arg = malloc(len + 1);
+        memcpy(arg, data + start, len);
+        arg[len] = '\0';
+        /* Paths stay inside the scratch directory. */
+        if (strchr(arg, '/'))
+            runnable = false;
+        argv[argc++] = arg;
+        start = i + 1;
+    }
+    if (size > 0 && data[size - 1] == '\n' && argc > 1 && argv[argc - 1][0] == '\0')
+        free(argv[--argc]); /* a trailing newline ends the last argument */
+    argv[argc] = NULL;
+    if (runnable) {
+        result first, second;
+        run(argc, argv, &first);
+        FUZZ_CHECK(first.rc >= 0 && first.rc <= 2, "exit status %d", first.rc);
+        if (first.rc != 0) {
+            FUZZ_CHECK(strncmp(first.err.data, "offline-mesh: error: ", 21) == 0 &&
+                           first.err.len > 21 &&
+                           first.err.data[first.err.len - 1] == '\n',
+                       "status %d with error output \"%s\"", first.rc, first.err.data);
+        } else {
+            FUZZ_CHECK(first.err.total == 0, "success with error output \"%s\"",
+                       first.err.data);
+            bool help = false;
+            for (int i = 1; i < argc; i++)
+                help = help || is_one_of(argv[i], (const char *const[]){
+                                                     "--help", "-h", "help",
+                                                     "--version", NULL});
+            if (!help && argc > 1)
+                check_json_output(argv[1], &first);
+        }
+        run(argc, argv, &second);
+        FUZZ_CHECK(first.rc == second.rc && first.out.total == second.out.total &&
+                       first.err.total == second.err.total &&
+                       memcmp(first.out.data, second.out.data, first.out.len) == 0 &&
+                       strcmp(first.err.data, second.err.data) == 0,
+                   "a second run differs (status %d vs %d)", first.rc, second.rc);
+        free(first.out.data);
+        free(first.err.data);
+        free(second.out.data);
+        free(second.err.data);
+    }
+    for (int i = 0; i < argc; i++)
+        free(argv[i]);
+    return 0;
+}

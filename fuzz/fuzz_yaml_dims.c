@@ -1,0 +1,153 @@
+/* Fuzz target: om_dims_from_yaml() (the YAML projection from a string),
+ * then the offline and runtime meshes built from the projected dims.
+ *
+ * Input: byte 0 picks the caller's world size from a table (0 = discover
+ * it; the fuzzer clears the launcher variables, so that means 1), the rest
+ * is the YAML text.
+ * Invariants: a failure leaves *out NULL and fills err; a success gives
+ * sizes in 1..2^31-1, dp*tp*cp*pp equal to the world size, a mesh whose
+ * size equals dp*cp*tp*pp (or OM_ERR_MESH_TOO_LARGE exactly when that
+ * product exceeds 2^31-1) with the axes dp, cp, tp (and pp when > 1), a
+ * runtime mesh with the same axes, and the same dims from a second parse.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const int64_t world_sizes[16] = {
+    0, 1, 2, 4, 6, 8, 12, 16, 24, 64, 96, 1024, 4096, 2147483647, -1,
+    INT64_C(2147483648),
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    static const char *const vars[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+                                       "PMI_SIZE", "SLURM_NTASKS"};
+    for (size_t i = 0; i < 4; i++)
+        unsetenv(vars[i]);
+    return 0;
+}
+
+static void check_meshes(const om_dims *dims)
+{
+    om_error err;
+    int64_t dp = om_dims_get(dims, OM_DIM_DP), tp = om_dims_get(dims, OM_DIM_TP);
+    int64_t cp = om_dims_get(dims, OM_DIM_CP), pp = om_dims_get(dims, OM_DIM_PP);
+    /* Each factor is < 2^31, so the product of four fits in 128 bits; use
+     * a checked product that saturates. */
+    int64_t product = 1;
+    bool too_large = false;
+    const int64_t factors[4] = {dp, cp, tp, pp};
+    for (int i = 0; i < 4; i++) {
+        if (factors[i] > OM_MAX_RANKS / product)
+            too_large = true;
+        else
+            product *= factors[i];
+    }
+    om_mesh *mesh = (om_mesh *)(uintptr_t)1;
+    om_status st = om_build_offline_mesh(dims, &mesh, &err);
+    if (too_large) {
+        FUZZ_CHECK(st == OM_ERR_MESH_TOO_LARGE && mesh == NULL,
+                   "dp*cp*tp*pp > 2^31-1 but build_offline_mesh gave %d", (int)st);
+        fuzz_check_error("om_build_offline_mesh", st, &err,
+                         FUZZ_BIT(OM_ERR_MESH_TOO_LARGE));
+        return;
+    }
+    FUZZ_CHECK(st == OM_OK, "build_offline_mesh failed: %s", err.message);
+    FUZZ_CHECK(om_mesh_size(mesh) == product, "mesh size %lld != dp*cp*tp*pp %lld",
+               (long long)om_mesh_size(mesh), (long long)product);
+    size_t want = pp > 1 ? 4 : 3;
+    FUZZ_CHECK(om_mesh_ndim(mesh) == want, "ndim %zu, expected %zu",
+               om_mesh_ndim(mesh), want);
+    static const char *const axes[4] = {"dp", "cp", "tp", "pp"};
+    for (size_t i = 0; i < want; i++) {
+        FUZZ_CHECK(strcmp(om_mesh_name(mesh, i), axes[i]) == 0, "axis %zu is %s",
+                   i, om_mesh_name(mesh, i));
+        FUZZ_CHECK(om_mesh_dim_size(mesh, i) == factors[i], "axis %s size", axes[i]);
+    }
+    fuzz_check_mesh(mesh);
+
+    /* The runtime layout has the same axes in another order. */
+    om_mesh *runtime = NULL;
+    st = om_build_runtime_mesh(dims, "tp-cp-dp-pp", &runtime, &err);
+    FUZZ_CHECK(st == OM_OK, "runtime mesh failed: %s", err.message);
+    FUZZ_CHECK(om_mesh_size(runtime) == product, "runtime mesh size differs");
+    FUZZ_CHECK(om_mesh_ndim(runtime) == want, "runtime ndim differs");
+    for (size_t i = 0; i < want; i++)
+        FUZZ_CHECK(om_mesh_size_of(runtime, axes[i]) == factors[i],
+                   "runtime axis %s", axes[i]);
+    FUZZ_CHECK(pp <= 1 || strcmp(om_mesh_name(runtime, 0), "pp") == 0,
+               "pp is not outermost in tp-cp-dp-pp");
+    om_mesh_free(runtime);
+    om_mesh_free(mesh);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    int64_t world_size = world_sizes[data[0] & 15];
+    const char *text = (const char *)data + 1;
+    size_t len = size - 1;
+    om_error err;
+    om_dims *dims = (om_dims *)(uintptr_t)1;
+    om_error_clear(&err);
+    om_status st = om_dims_from_yaml(text, len, world_size, &dims, &err);
+    if (st != OM_OK) {
+        FUZZ_CHECK(dims == NULL, "failed projection left *out set");
+        fuzz_check_error("om_dims_from_yaml", st, &err,
+                         FUZZ_BIT(OM_ERR_PARSE) | FUZZ_BIT(OM_ERR_INVALID_ARGUMENT) |
+                             FUZZ_BIT(OM_ERR_OUT_OF_RANGE));
+        return 0;
+    }
+    FUZZ_CHECK(dims != NULL, "success without dims");
+    FUZZ_CHECK(world_size <= OM_MAX_RANKS, "world size %lld accepted",
+               (long long)world_size);
+    static const om_dim all[5] = {OM_DIM_DP, OM_DIM_TP, OM_DIM_CP, OM_DIM_EP,
+                                  OM_DIM_PP};
+    int64_t model = 1;
+    for (size_t i = 0; i < 5; i++) {
+        int64_t v = om_dims_get(dims, all[i]);
+        FUZZ_CHECK(v >= 1 && v <= OM_MAX_RANKS, "%s = %lld",
+                   om_dim_field_name(all[i]), (long long)v);
+    }
+    /* dp*tp*cp*pp equals the world size (1 when not given). */
+    int64_t ws = world_size > 0 ? world_size : 1;
+    int64_t dp = om_dims_get(dims, OM_DIM_DP);
+    const om_dim model_dims[3] = {OM_DIM_TP, OM_DIM_CP, OM_DIM_PP};
+    bool over = false;
+    for (size_t i = 0; i < 3; i++) {
+        int64_t v = om_dims_get(dims, model_dims[i]);
+        if (v > ws / model)
+            over = true;
+        else
+            model *= v;
+    }
+    /* (Without a given world size, and none in the environment, an
+     * explicit dp_size is taken as it is: nothing to compare.) */
+    if (world_size > 0)
+        FUZZ_CHECK(!over && model * dp == ws,
+                   "dp*tp*cp*pp != world size %lld", (long long)ws);
+
+    char *json = NULL;
+    FUZZ_CHECK(om_dims_to_json(dims, &json, &err) == OM_OK, "dims_to_json failed");
+    FUZZ_CHECK(json[0] == '{' && strstr(json, "\"dp_size\":") != NULL,
+               "dims JSON: %s", json);
+    om_string_free(json);
+
+    om_dims *again = NULL;
+    FUZZ_CHECK(om_dims_from_yaml(text, len, world_size, &again, &err) == OM_OK &&
+                   om_dims_equal(dims, again),
+               "second projection differs");
+    om_dims_free(again);
+
+    check_meshes(dims);
+    om_dims_free(dims);
+    return 0;
+}
