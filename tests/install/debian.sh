@@ -210,6 +210,17 @@ if cmake -S "$tmp/cm" -B "$tmp/cm/out" >"$tmp/cm.log" 2>&1 && cmake --build "$tm
 else
     bad "CMake consumer does not build"; cat "$tmp/cm.log" >&2
 fi
+# On merged-/usr systems CMake also finds the package through /lib (a
+# symlink to /usr/lib) when /bin comes first on PATH; the paths must still
+# resolve to /usr.
+if [ -L /lib ]; then
+    if PATH=/bin:/sbin:/usr/bin:/usr/sbin cmake -S "$tmp/cm" -B "$tmp/cm/out-lib" \
+            >"$tmp/cm-lib.log" 2>&1 && cmake --build "$tmp/cm/out-lib" >>"$tmp/cm-lib.log" 2>&1; then
+        ok "CMake consumer builds with the package found through /lib ($(sed -n 's/^-- offline_mesh .* from //p' "$tmp/cm-lib.log"))"
+    else
+        bad "CMake consumer fails when the package is found through /lib"; cat "$tmp/cm-lib.log" >&2
+    fi
+fi
 
 cd /
 core=$(ls /usr/lib/python3/dist-packages/offline_mesh/_core.*.so 2>/dev/null | head -1)
