@@ -1,0 +1,338 @@
+/* Allocation failures: every allocating call, failed at each of its
+ * allocations in turn, returns OM_ERR_NO_MEMORY with "out of memory",
+ * resets its out-parameter and leaks nothing; the topology queries
+ * allocate nothing at all.
+ *
+ * Linked to a private copy of the library built with
+ * -DOM_ALLOC_FAILURE_INJECTION (see tests/meson.build), whose test-only
+ * omi_alloc_fail_after() makes the n-th allocation fail. Leaks are
+ * measured with glibc's mallinfo2() (in-use heap bytes), so they are
+ * caught even without valgrind.
+ * SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE 1
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "om_test.h"
+#include "internal.h" /* omi_alloc_fail_after() */
+
+static char yaml_path[1024];
+
+/* Heap bytes in use. glibc's per-thread cache keeps freed chunks counted
+ * as in use, so the byte-exact leak check runs only when tests/meson.build
+ * has turned the cache off (GLIBC_TUNABLES=glibc.malloc.tcache_count=0);
+ * under valgrind or a sanitizer their own leak checkers take over. */
+static bool exact_heap;
+
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 info = mallinfo2();
+    return exact_heap ? info.uordblks + info.hblkhd : 0;
+}
+
+static int suite_init(void)
+{
+    unsetenv("WORLD_SIZE");
+    unsetenv("OMPI_COMM_WORLD_SIZE");
+    unsetenv("PMI_SIZE");
+    unsetenv("SLURM_NTASKS");
+    const char *fixtures = getenv("OM_FIXTURES");
+    if (!fixtures)
+        return 1;
+    snprintf(yaml_path, sizeof yaml_path, "%s/yaml/basic.yaml", fixtures);
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    exact_heap = tunables && strstr(tunables, "glibc.malloc.tcache_count=0");
+    if (!exact_heap)
+        printf("(GLIBC_TUNABLES lacks glibc.malloc.tcache_count=0: no byte-exact "
+               "leak check) ");
+    return 0;
+}
+
+
+/* One operation: returns its status; on failure it has checked that its
+ * out-parameter was reset; on success it has freed what it got. */
+typedef om_status (*op_fn)(om_error *err, bool *out_reset);
+
+static om_mesh *fixture_mesh;
+
+#define RESET_CHECK(ptr) (*out_reset = (st == OM_OK) || (ptr) == NULL)
+
+static om_status op_mesh_new(om_error *err, bool *out_reset)
+{
+    const char *names[] = {"dp", "cp", "tp"};
+    const int64_t sizes[] = {2, 2, 2};
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_mesh_new(names, sizes, 3, &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+static om_status op_mesh_new_wide(om_error *err, bool *out_reset)
+{
+    /* More than 16 axes takes another allocation path. */
+    static const char *const names[20] = {"a", "b", "c", "d", "e", "f", "g",
+                                          "h", "i", "j", "k", "l", "m", "n",
+                                          "o", "p", "q", "r", "s", "t"};
+    int64_t sizes[20];
+    for (int i = 0; i < 20; i++)
+        sizes[i] = 1 + (i % 2);
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_mesh_new_checked(names, 20, sizes, 20, &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+static om_status op_mesh_get(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_mesh_get(fixture_mesh, "cp", &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    if (st != OM_OK)
+        return st;
+    m = (om_mesh *)(void *)err;
+    st = om_mesh_get(fixture_mesh, "absent", &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+static om_status op_mesh_to_json(om_error *err, bool *out_reset)
+{
+    char *text = (char *)"x";
+    om_status st = om_mesh_to_json(fixture_mesh, &text, err);
+    RESET_CHECK(text);
+    om_string_free(st == OM_OK ? text : NULL);
+    return st;
+}
+
+static om_status op_mesh_from_json(om_error *err, bool *out_reset)
+{
+    const char *text = "{\"mesh_dim_names\":[\"dp\",\"tp\"],\"mesh_shape\":[2,4]}";
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_mesh_from_json(text, strlen(text), &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+static om_status op_mesh_spec(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_mesh_from_spec("dp=2, cp=3, tp=4", &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    if (st != OM_OK)
+        return st;
+    char *text = (char *)"x";
+    st = om_mesh_to_spec(fixture_mesh, &text, err);
+    RESET_CHECK(text);
+    om_string_free(st == OM_OK ? text : NULL);
+    return st;
+}
+
+static om_status op_dims(om_error *err, bool *out_reset)
+{
+    om_dims *d = (om_dims *)(void *)err;
+    om_status st = om_dims_new(&d, err);
+    RESET_CHECK(d);
+    if (st != OM_OK)
+        return st;
+    om_dims *copy = (om_dims *)(void *)err;
+    st = om_dims_copy(d, &copy, err);
+    RESET_CHECK(copy);
+    om_dims_free(st == OM_OK ? copy : NULL);
+    char *text = (char *)"x";
+    if (st == OM_OK) {
+        st = om_dims_to_json(d, &text, err);
+        RESET_CHECK(text);
+        om_string_free(st == OM_OK ? text : NULL);
+    }
+    om_dims_free(d);
+    return st;
+}
+
+static om_status op_build(om_error *err, bool *out_reset)
+{
+    om_dims *d = (om_dims *)(void *)err;
+    om_status st = om_dims_new(&d, err);
+    RESET_CHECK(d);
+    if (st != OM_OK)
+        return st;
+    if (om_dims_set(d, OM_DIM_TP, 4, NULL) != OM_OK ||
+        om_dims_set(d, OM_DIM_PP, 2, NULL) != OM_OK)
+        abort();
+    om_mesh *m = (om_mesh *)(void *)err;
+    st = om_build_offline_mesh(d, &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    if (st == OM_OK) {
+        m = (om_mesh *)(void *)err;
+        st = om_build_runtime_mesh(d, "tp-cp-ep-dp-pp", &m, err);
+        RESET_CHECK(m);
+        om_mesh_free(st == OM_OK ? m : NULL);
+    }
+    if (st == OM_OK) {
+        char *text = (char *)"x";
+        st = om_order_normalize("tp-cp-ep-dp-pp", &text, err);
+        RESET_CHECK(text);
+        om_string_free(st == OM_OK ? text : NULL);
+    }
+    om_dims_free(d);
+    return st;
+}
+
+static om_status op_from_yaml(om_error *err, bool *out_reset)
+{
+    const char *text = "base: &b {tp_size: 2}\naccelerator:\n  <<: *b\n"
+                       "  cp_size: 2\n  sequence_parallel: yes\n";
+    om_dims *d = (om_dims *)(void *)err;
+    om_status st = om_dims_from_yaml(text, strlen(text), 8, &d, err);
+    RESET_CHECK(d);
+    om_dims_free(st == OM_OK ? d : NULL);
+    return st;
+}
+
+static om_status op_load_yaml(om_error *err, bool *out_reset)
+{
+    om_dims *d = (om_dims *)(void *)err;
+    om_status st = om_dims_load_yaml(yaml_path, 32, &d, err);
+    RESET_CHECK(d);
+    om_dims_free(st == OM_OK ? d : NULL);
+    return st;
+}
+
+static om_status op_preflight(om_error *err, bool *out_reset)
+{
+    char *text = (char *)"x";
+    om_status st = om_plan_dim_names(fixture_mesh, 2, 2, 1, &text, err);
+    RESET_CHECK(text);
+    om_string_free(st == OM_OK ? text : NULL);
+    if (st != OM_OK)
+        return st;
+    om_mesh *m = (om_mesh *)(void *)err;
+    st = om_expert_mesh(fixture_mesh, 4, 8, &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+static void run_failing(const char *name, op_fn op)
+{
+    om_error err;
+    bool reset = true;
+    /* Warm-up: first-use allocations of libc (stdio, locale) settle. */
+    omi_alloc_fail_after(-1);
+    om_error_clear(&err);
+    om_status st = op(&err, &reset);
+    om_test_record(st == OM_OK, __FILE__, __LINE__, "%s without failures: %s", name,
+                   err.message);
+    long needed = omi_alloc_fail_after(-1);
+    om_test_record(needed > 0, __FILE__, __LINE__, "%s made no allocation", name);
+    for (long n = 0; n < needed; n++) {
+        om_error_clear(&err);
+        reset = false;
+        size_t before = heap_in_use();
+        omi_alloc_fail_after(n);
+        st = op(&err, &reset);
+        omi_alloc_fail_after(-1);
+        size_t after = heap_in_use();
+        om_test_record(st == OM_ERR_NO_MEMORY && err.status == OM_ERR_NO_MEMORY &&
+                           strstr(err.message, "out of memory") != NULL,
+                       __FILE__, __LINE__,
+                       "%s, allocation %ld of %ld failing: status %d, \"%s\"", name,
+                       n + 1, needed, (int)st, err.message);
+        om_test_record(reset, __FILE__, __LINE__,
+                       "%s, allocation %ld failing: out-parameter not reset", name,
+                       n + 1);
+        om_test_record(after == before, __FILE__, __LINE__,
+                       "%s, allocation %ld failing: %zd bytes leaked", name, n + 1,
+                       (ssize_t)(after - before));
+    }
+    /* And once more with room for all of them. */
+    size_t before = heap_in_use();
+    omi_alloc_fail_after((long)needed);
+    om_error_clear(&err);
+    st = op(&err, &reset);
+    omi_alloc_fail_after(-1);
+    om_test_record(st == OM_OK && heap_in_use() == before, __FILE__, __LINE__,
+                   "%s with exactly enough allocations: %s", name, err.message);
+}
+
+static void test_mesh_ops(void)
+{
+    run_failing("om_mesh_new", op_mesh_new);
+    run_failing("om_mesh_new_checked (20 axes)", op_mesh_new_wide);
+    run_failing("om_mesh_get", op_mesh_get);
+    run_failing("om_mesh_to_json", op_mesh_to_json);
+    run_failing("om_mesh_from_json", op_mesh_from_json);
+    run_failing("om_mesh_from_spec/to_spec", op_mesh_spec);
+}
+
+static void test_dims_ops(void)
+{
+    run_failing("om_dims_new/copy/to_json", op_dims);
+    run_failing("om_build_offline_mesh/runtime/normalize", op_build);
+    run_failing("om_dims_from_yaml", op_from_yaml);
+    run_failing("om_dims_load_yaml", op_load_yaml);
+}
+
+static void test_preflight_ops(void) { run_failing("preflight", op_preflight); }
+
+static void test_topology_allocates_nothing(void)
+{
+    om_error err;
+    om_error_clear(&err);
+    size_t before = heap_in_use();
+    omi_alloc_fail_after(0); /* any allocation would fail */
+    uint64_t mask = 0;
+    int64_t coord[3], rank, count, size, index, local, hosts;
+    int32_t out[8];
+    OM_EXPECT_OK(om_mesh_axes(fixture_mesh, "dp,tp", &mask, &err), &err);
+    OM_EXPECT_OK(om_mesh_coordinate(fixture_mesh, 5, coord, 3, &err), &err);
+    OM_EXPECT_OK(om_mesh_rank(fixture_mesh, coord, 3, &rank, &err), &err);
+    OM_EXPECT_OK(om_mesh_group_shape(fixture_mesh, mask, &count, &size, &err), &err);
+    OM_EXPECT_OK(om_mesh_groups(fixture_mesh, mask, 0, count, out, 8, &err), &err);
+    OM_EXPECT_OK(om_mesh_group_index(fixture_mesh, mask, 5, &index, &err), &err);
+    OM_EXPECT_OK(om_mesh_group_of(fixture_mesh, mask, 5, out, 8, &err), &err);
+    OM_EXPECT_OK(om_mesh_locality(fixture_mesh, mask, 2, &count, &local, &hosts, &err),
+                 &err);
+    OM_EXPECT_OK(om_validate_axes(fixture_mesh, 2, 2, 1, &err), &err);
+    long made = omi_alloc_fail_after(-1);
+    OM_EXPECT_INT(made, 0);
+    OM_EXPECT(heap_in_use() == before);
+}
+
+static int setup_mesh(void)
+{
+    if (suite_init() != 0)
+        return 1;
+    omi_alloc_fail_after(-1);
+    return om_mesh_from_spec("dp=2,cp=2,tp=2", &fixture_mesh, NULL) == OM_OK ? 0 : 1;
+}
+
+static int teardown_mesh(void)
+{
+    om_mesh_free(fixture_mesh);
+    fixture_mesh = NULL;
+    return 0;
+}
+
+static const om_test_case alloc_tests[] = {
+    {"mesh calls under allocation failure", test_mesh_ops},
+    {"dims, build and YAML calls under allocation failure", test_dims_ops},
+    {"preflight calls under allocation failure", test_preflight_ops},
+    {"topology queries allocate nothing", test_topology_allocates_nothing},
+    {NULL, NULL},
+};
+
+static const om_test_suite suites[] = {
+    {"alloc", setup_mesh, teardown_mesh, alloc_tests},
+    {NULL, NULL, NULL, NULL},
+};
+
+int main(int argc, char **argv) { return om_test_main(argc, argv, suites); }
