@@ -350,6 +350,34 @@ static void test_explicit_str_tag(void)
                "tp_size", NULL);
 }
 
+static void test_explicit_tag_after_utf8(void)
+{
+    /* Tags are recognised wherever the value sits, also after multi-byte
+     * UTF-8 text or a byte order mark (libyaml's marks count characters,
+     * not bytes). */
+    TEXT_ERROR("# \xc3\xa9\xc3\xa9\xc3\xa9 \xe8\xa8\xad\xe5\xae\x9a\naccelerator:\n"
+               "  dp_size: !!str 2\n",
+               OM_ERR_PARSE, "dp_size", "\"2\"");
+    TEXT_ERROR("\xef\xbb\xbf" "accelerator:\n  dp_size: !!str 2\n", OM_ERR_PARSE,
+               "dp_size", "\"2\"");
+    TEXT_ERROR("model: \xe6\xa8\xa1\xe5\x9e\x8b\naccelerator: {tp_size: !!str 4}\n",
+               OM_ERR_PARSE, "tp_size", "\"4\"");
+    /* And an untagged value is never taken for a tagged one, whatever
+     * bytes precede it: here 30 two-byte characters and a run of '!' in a
+     * comment sit where a character count would point. */
+    char text[256];
+    size_t o = (size_t)snprintf(text, sizeof text, "#");
+    for (int i = 0; i < 30; i++)
+        o += (size_t)snprintf(text + o, sizeof text - o, "\xc3\xa9");
+    snprintf(text + o, sizeof text - o, "!!!!!!!!!!\naccelerator: {tp_size: 4}\n");
+    expect_text(text, 8, (fields){2, 4, 1, 1, 1, false, false}, __LINE__);
+    o = (size_t)snprintf(text, sizeof text, "\xef\xbb\xbf#");
+    for (int i = 0; i < 30; i++)
+        o += (size_t)snprintf(text + o, sizeof text - o, "\xc3\xa9");
+    snprintf(text + o, sizeof text - o, "!!!!!!!!!!!!\naccelerator:\n  cp_size: 2\n");
+    expect_text(text, 8, (fields){4, 1, 2, 1, 1, false, false}, __LINE__);
+}
+
 static void test_bad_size_values(void)
 {
     TEXT_ERROR("accelerator:\n  tp_size: 0\n", OM_ERR_INVALID_ARGUMENT, "tp_size", "0");
@@ -510,6 +538,36 @@ static void test_billion_laughs(void)
     om_test_record(grown < 256 * 1024, __FILE__, __LINE__,
                    "peak memory grew by %ld KiB", grown);
     om_dims_free(dims);
+}
+
+static void test_many_anchors(void)
+{
+    /* Many anchors and aliases (half a megabyte of them) are answered
+     * fast or refused: no quadratic anchor bookkeeping. */
+    enum { N = 20000 };
+    size_t cap = (size_t)N * 40 + 128, o = 0;
+    char *text = malloc(cap);
+    for (int i = 0; i < N; i++)
+        o += (size_t)snprintf(text + o, cap - o, "a%d: &a%d %d\n", i, i, i);
+    o += (size_t)snprintf(text + o, cap - o, "all: [");
+    for (int i = 0; i < N; i++)
+        o += (size_t)snprintf(text + o, cap - o, "*a%d, ", i);
+    o += (size_t)snprintf(text + o, cap - o, "0]\naccelerator: {tp_size: 2}\n");
+    om_error err;
+    om_error_clear(&err);
+    om_dims *dims = NULL;
+    double start = now_seconds();
+    om_status st = om_dims_from_yaml(text, o, 2, &dims, &err);
+    double elapsed = now_seconds() - start;
+    om_test_record(st == OM_OK || st == OM_ERR_PARSE, __FILE__, __LINE__,
+                   "status %d: %s", (int)st, err.message);
+    if (st == OM_OK)
+        check_fields(dims, (fields){1, 2, 1, 1, 1, false, false}, "many anchors",
+                     __LINE__);
+    om_test_record(elapsed < 0.3 * time_scale(), __FILE__, __LINE__,
+                   "%d anchors and aliases took %.2f s", N, elapsed);
+    om_dims_free(dims);
+    free(text);
 }
 
 static void test_merge_bomb(void)
@@ -728,6 +786,7 @@ static const om_test_case yaml_tests[] = {
     {"duplicate key: last wins", test_duplicate_key_last_wins},
     {"bad size types", test_bad_size_types},
     {"explicit !!str tag", test_explicit_str_tag},
+    {"explicit tags after UTF-8 text", test_explicit_tag_after_utf8},
     {"bad size values", test_bad_size_values},
     {"bad flag types", test_bad_flag_types},
     {"bad structure", test_bad_structure},
@@ -735,6 +794,7 @@ static const om_test_case yaml_tests[] = {
     {"multiple documents", test_multi_document},
     {"deep nesting", test_deep_nesting},
     {"billion laughs", test_billion_laughs},
+    {"many anchors and aliases", test_many_anchors},
     {"nested merge bomb", test_merge_bomb},
     {"dp derivation", test_dp_derivation},
     {"load: missing file", test_load_missing},
