@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "offline_mesh.h"
+#include "structmember.h" /* T_OBJECT_EX, READONLY */
 
 /* The C object behind every OfflineMesh: the library's mesh plus the
  * Python values that the attributes return, built once (a mesh is
@@ -211,6 +212,29 @@ static void om_py_mesh_destroy(om_py_mesh *pm)
     PyMem_Free(pm);
 }
 
+/* The str objects of the axis names the library itself produces
+ * (build_offline_mesh, expert layout), made once at init: a wrapper reuses
+ * them instead of decoding a new str per axis. */
+static const char *const om_py_common_names[] = {"dp", "cp", "tp", "pp",
+                                                 "ep", "edp"};
+#define OM_PY_COMMON_NAMES \
+    (sizeof om_py_common_names / sizeof om_py_common_names[0])
+static PyObject *om_py_common_name_objects[OM_PY_COMMON_NAMES];
+
+/* A new reference to a str holding `name` (UTF-8). */
+static PyObject *om_py_name_object(const char *name)
+{
+    size_t i;
+    for (i = 0; i < OM_PY_COMMON_NAMES; i++) {
+        if (om_py_common_name_objects[i] &&
+            strcmp(name, om_py_common_names[i]) == 0) {
+            Py_INCREF(om_py_common_name_objects[i]);
+            return om_py_common_name_objects[i];
+        }
+    }
+    return PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name), "strict");
+}
+
 /* The library's hash folded into a Py_hash_t (-1 is reserved). */
 static Py_hash_t om_py_fold_hash(uint64_t h)
 {
@@ -244,9 +268,7 @@ static om_py_mesh *om_py_mesh_adopt(om_mesh *mesh, PyObject *names,
         if (!pm->names)
             goto fail;
         for (i = 0; i < ndim; i++) {
-            const char *name = om_mesh_name(mesh, i);
-            PyObject *item = PyUnicode_DecodeUTF8(
-                name, (Py_ssize_t)strlen(name), "strict");
+            PyObject *item = om_py_name_object(om_mesh_name(mesh, i));
             if (!item)
                 goto fail;
             PyTuple_SET_ITEM(pm->names, (Py_ssize_t)i, item);
@@ -604,6 +626,45 @@ static om_py_table *om_py_table_new(int64_t rows, int64_t cols)
 
 /* ---- om_dims from a ParallelDimsSpec-like object ---- */
 
+/* ParallelDimsSpec, when its fields are slots (a slots dataclass, Python
+ * >= 3.10): the offsets of the seven slots, so that build_offline_mesh()
+ * reads them directly instead of through seven generic attribute lookups
+ * (which cost more than the library's whole mesh construction). Set by
+ * _register_spec_type() at import; other objects take the generic path. */
+static PyTypeObject *om_py_spec_type = NULL;
+static Py_ssize_t om_py_dim_offsets[OM_DIM_PP + 1];
+static Py_ssize_t om_py_flag_offsets[OM_FLAG_LOSS_PARALLEL + 1];
+
+/* The offset of slot `name` of `type`, or -1 when it is not a plain
+ * object slot. */
+static Py_ssize_t om_py_slot_offset(PyTypeObject *type, PyObject *name)
+{
+    PyObject *descr = PyDict_GetItemWithError(type->tp_dict, name);
+    PyMemberDef *member;
+
+    if (!descr || !Py_IS_TYPE(descr, &PyMemberDescr_Type))
+        return -1;
+    member = ((PyMemberDescrObject *)descr)->d_member;
+    if (member->type != T_OBJECT_EX || (member->flags & READONLY))
+        return -1;
+    return member->offset;
+}
+
+/* New reference to field `name` of `spec`: read from its slot when `spec`
+ * is exactly the registered ParallelDimsSpec, else by attribute lookup. */
+static PyObject *om_py_spec_field(PyObject *spec, PyObject *name,
+                                  Py_ssize_t offset)
+{
+    if (offset >= 0 && Py_TYPE(spec) == om_py_spec_type) {
+        PyObject *value = *(PyObject **)((char *)spec + offset);
+        if (value) {
+            Py_INCREF(value);
+            return value;
+        }
+    }
+    return PyObject_GetAttr(spec, name);
+}
+
 /* Fills a new om_dims from the seven attributes of `spec` (any object that
  * has them: ParallelDimsSpec, or the planner's own dataclass). Types are
  * checked here; values by the library (om_dims_set). */
@@ -625,7 +686,8 @@ static om_dims *om_py_dims_from_spec(PyObject *spec)
         return NULL;
     }
     for (i = OM_DIM_DP; i <= OM_DIM_PP; i++) {
-        PyObject *value = PyObject_GetAttr(spec, om_py_dim_fields[i]);
+        PyObject *value = om_py_spec_field(spec, om_py_dim_fields[i],
+                                           om_py_dim_offsets[i]);
         int64_t size;
         int rc;
         if (!value)
@@ -641,7 +703,8 @@ static om_dims *om_py_dims_from_spec(PyObject *spec)
         }
     }
     for (i = OM_FLAG_SEQUENCE_PARALLEL; i <= OM_FLAG_LOSS_PARALLEL; i++) {
-        PyObject *value = PyObject_GetAttr(spec, om_py_flag_fields[i]);
+        PyObject *value = om_py_spec_field(spec, om_py_flag_fields[i],
+                                           om_py_flag_offsets[i]);
         if (!value)
             goto missing;
         if (!PyBool_Check(value)) {
@@ -1018,6 +1081,102 @@ static PyObject *om_py_mesh_tp_new(PyTypeObject *type, PyObject *args,
     return obj;
 }
 
+/* size(): a METH_FASTCALL method (SWIG 4.1 parses keyword arguments with
+ * PyArg_ParseTupleAndKeywords, which alone costs more than the whole pure
+ * Python size() it replaces). Installed in the type at init. */
+static PyObject *om_py_mesh_size_impl(om_py_mesh *pm, PyObject *dim)
+{
+    int64_t index;
+    Py_ssize_t n;
+
+    if (!dim || dim == Py_None)
+        return PyLong_FromLongLong(om_mesh_size(pm->mesh));
+    if (PyUnicode_Check(dim)) {
+        Py_ssize_t length;
+        const char *name = PyUnicode_AsUTF8AndSize(dim, &length);
+        if (!name)
+            return NULL;
+        if ((size_t)length != strlen(name))
+            return PyLong_FromLong(1); /* no axis name contains NUL */
+        return PyLong_FromLongLong(om_mesh_size_of(pm->mesh, name));
+    }
+    if (om_py_as_int64(dim, "dim", &index) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError,
+                         "dim must be None, a str or an int, not %.100s",
+                         om_py_type_name(dim));
+        } else if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_IndexError, "axis index %R out of range", dim);
+        }
+        return NULL;
+    }
+    n = PyTuple_GET_SIZE(pm->shape);
+    if (index < 0)
+        index += n;
+    if (index < 0 || index >= n) {
+        PyErr_Format(PyExc_IndexError,
+                     "axis index %R out of range for a mesh with %zd axes",
+                     dim, n);
+        return NULL;
+    }
+    return PyLong_FromLongLong(om_mesh_dim_size(pm->mesh, (size_t)index));
+}
+
+static PyObject *om_py_mesh_size(PyObject *self, PyObject *const *args,
+                                 Py_ssize_t nargs, PyObject *kwnames)
+{
+    om_py_mesh *pm = om_py_mesh_of(self, "self");
+    PyObject *dim = nargs > 0 ? args[0] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+
+    if (!pm)
+        return NULL;
+    if (nargs + nkw > 1) {
+        PyErr_Format(PyExc_TypeError,
+                     "size() takes at most 1 argument (%zd given)", nargs + nkw);
+        return NULL;
+    }
+    if (nkw == 1) {
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0),
+                                             "dim") != 0) {
+            PyErr_Format(PyExc_TypeError,
+                         "size() got an unexpected keyword argument %R",
+                         PyTuple_GET_ITEM(kwnames, 0));
+            return NULL;
+        }
+        dim = args[0];
+    }
+    return om_py_mesh_size_impl(pm, dim);
+}
+
+static PyMethodDef om_py_mesh_fast_methods[] = {
+    {"size", (PyCFunction)(void (*)(void))om_py_mesh_size,
+     METH_FASTCALL | METH_KEYWORDS,
+     "size($self, /, dim=None)\n"
+     "--\n"
+     "\n"
+     "Number of ranks: the product of all sizes when dim is None; the size of\n"
+     "axis dim when dim is a str (1 when the mesh has no such axis); the size of\n"
+     "axis number dim when dim is an int (negative counts from the end; IndexError\n"
+     "when out of range), as torch's DeviceMesh.size() does."},
+    {NULL, NULL, 0, NULL}
+};
+
+/* tp_dealloc: frees the wrapper directly (SWIG's builtin dealloc goes
+ * through a destructor wrapper with argument conversion). Honours SWIG's
+ * ownership flag like SWIG's own. */
+static void om_py_mesh_dealloc(PyObject *self)
+{
+    SwigPyObject *obj = (SwigPyObject *)self;
+    if (obj->own)
+        om_py_mesh_destroy((om_py_mesh *)obj->ptr);
+    Py_XDECREF(obj->next);
+    Py_XDECREF(obj->dict);
+    Py_TYPE(self)->tp_free(self);
+}
+
 /* tp_setattro: immutable, as a frozen dataclass. */
 static int om_py_mesh_setattro(PyObject *self, PyObject *name, PyObject *value)
 {
@@ -1036,6 +1195,7 @@ static int om_py_mesh_setattro(PyObject *self, PyObject *name, PyObject *value)
 %feature("python:tp_richcompare") om_py_mesh "om_py_mesh_richcompare";
 %feature("python:mp_subscript") om_py_mesh "om_py_mesh_subscript";
 %feature("python:tp_setattro") om_py_mesh "om_py_mesh_setattro";
+%feature("python:tp_dealloc") om_py_mesh "om_py_mesh_dealloc";
 
 %exception {
     $action
@@ -1091,53 +1251,6 @@ typedef struct om_py_mesh {} om_py_mesh;
     /* int: the number of axes. */
     PyObject *ndim;
     %mutable;
-
-    %feature("docstring") size
-"size($self, /, dim=None)
---
-
-Number of ranks: the product of all sizes when dim is None; the size of
-axis dim when dim is a str (1 when the mesh has no such axis); the size of
-axis number dim when dim is an int (negative counts from the end; IndexError
-when out of range), as torch's DeviceMesh.size() does.";
-    PyObject *size(PyObject *dim = NULL) {
-        int64_t index;
-        Py_ssize_t n;
-        if (!dim || dim == Py_None)
-            return PyLong_FromLongLong(om_mesh_size($self->mesh));
-        if (PyUnicode_Check(dim)) {
-            Py_ssize_t length;
-            const char *name = PyUnicode_AsUTF8AndSize(dim, &length);
-            if (!name)
-                return NULL;
-            if ((size_t)length != strlen(name))
-                return PyLong_FromLong(1); /* no axis name contains NUL */
-            return PyLong_FromLongLong(om_mesh_size_of($self->mesh, name));
-        }
-        if (om_py_as_int64(dim, "dim", &index) < 0) {
-            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-                PyErr_Clear();
-                PyErr_Format(PyExc_TypeError,
-                             "dim must be None, a str or an int, not %.100s",
-                             om_py_type_name(dim));
-            } else if (PyErr_ExceptionMatches(PyExc_ValueError)) {
-                PyErr_Clear();
-                PyErr_Format(PyExc_IndexError,
-                             "axis index %R out of range", dim);
-            }
-            return NULL;
-        }
-        n = PyTuple_GET_SIZE($self->shape);
-        if (index < 0)
-            index += n;
-        if (index < 0 || index >= n) {
-            PyErr_Format(PyExc_IndexError,
-                         "axis index %R out of range for a mesh with %zd axes",
-                         dim, n);
-            return NULL;
-        }
-        return PyLong_FromLongLong(om_mesh_dim_size($self->mesh, (size_t)index));
-    }
 
     %feature("docstring") to_json
 "to_json($self, /)
@@ -1484,6 +1597,42 @@ static om_status build_offline_mesh(const om_dims *spec, om_mesh **out,
 }
 %}
 
+/* Registers ParallelDimsSpec for the slot fast path of build_offline_mesh()
+ * (see om_py_spec_field). Returns whether its fields are usable slots. */
+%inline %{
+static PyObject *_register_spec_type(PyObject *type)
+{
+    Py_ssize_t dims[OM_DIM_PP + 1], flags[OM_FLAG_LOSS_PARALLEL + 1];
+    int i;
+
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "type must be a class");
+        return NULL;
+    }
+    for (i = OM_DIM_DP; i <= OM_DIM_PP; i++) {
+        dims[i] = om_py_slot_offset((PyTypeObject *)type, om_py_dim_fields[i]);
+        if (dims[i] < 0) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_FALSE;
+        }
+    }
+    for (i = OM_FLAG_SEQUENCE_PARALLEL; i <= OM_FLAG_LOSS_PARALLEL; i++) {
+        flags[i] = om_py_slot_offset((PyTypeObject *)type, om_py_flag_fields[i]);
+        if (flags[i] < 0) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_FALSE;
+        }
+    }
+    memcpy(om_py_dim_offsets, dims, sizeof dims);
+    memcpy(om_py_flag_offsets, flags, sizeof flags);
+    Py_INCREF(type);
+    Py_XSETREF(om_py_spec_type, (PyTypeObject *)type);
+    Py_RETURN_TRUE;
+}
+%}
+
 /* Test builds only (meson -Dpython_static=true -Dalloc_failure_injection=true):
  * make the library's n-th allocation from now fail (-1 disarms), to test
  * the OM_ERR_NO_MEMORY -> MemoryError path. Returns the allocations made
@@ -1551,6 +1700,15 @@ static int om_py_fix_type_doc(PyTypeObject *type)
             return NULL;
         om_py_fix_method_docs(SwigMethods);
         om_py_fix_method_docs(om_py_mesh_type->tp_methods);
+        for (PyMethodDef *def = om_py_mesh_fast_methods; def->ml_name; def++) {
+            PyObject *descr = PyDescr_NewMethod(om_py_mesh_type, def);
+            if (!descr || PyDict_SetItemString(om_py_mesh_type->tp_dict,
+                                               def->ml_name, descr) < 0) {
+                Py_XDECREF(descr);
+                return NULL;
+            }
+            Py_DECREF(descr);
+        }
         if (om_py_fix_type_doc(om_py_mesh_type) < 0)
             return NULL;
         PyType_Modified(om_py_mesh_type);
@@ -1562,6 +1720,16 @@ static int om_py_fix_type_doc(PyTypeObject *type)
         Py_DECREF(dataclasses);
         if (!om_py_frozen_error)
             return NULL;
+        for (i = 0; i < (int)OM_PY_COMMON_NAMES; i++) {
+            om_py_common_name_objects[i] =
+                PyUnicode_InternFromString(om_py_common_names[i]);
+            if (!om_py_common_name_objects[i])
+                return NULL;
+        }
+        for (i = OM_DIM_DP; i <= OM_DIM_PP; i++)
+            om_py_dim_offsets[i] = -1;
+        for (i = OM_FLAG_SEQUENCE_PARALLEL; i <= OM_FLAG_LOSS_PARALLEL; i++)
+            om_py_flag_offsets[i] = -1;
         for (i = OM_DIM_DP; i <= OM_DIM_PP; i++) {
             om_py_dim_fields[i] =
                 PyUnicode_InternFromString(om_dim_field_name((om_dim)i));

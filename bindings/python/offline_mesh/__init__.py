@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import os
+import sys
 from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _core
@@ -54,7 +55,11 @@ __version__: str = _core.om_version_string()
 Dims = Union[str, Sequence[str]]
 
 
-@dataclasses.dataclass(frozen=True)
+# Slots (Python >= 3.10) let build_offline_mesh() read the fields directly.
+_SLOTS = {"slots": True} if sys.version_info >= (3, 10) else {}
+
+
+@dataclasses.dataclass(frozen=True, **_SLOTS)
 class ParallelDimsSpec:
     """The parallelism of a training job: the sizes and flags of its config.
 
@@ -182,6 +187,9 @@ def host_locality(mesh: OfflineMesh, dims: Dims,
         raise TypeError(
             f"mesh must be an OfflineMesh, not {type(mesh).__name__}")
     return HostLocality(*mesh._host_locality(dims, ranks_per_host))
+
+
+_core._register_spec_type(ParallelDimsSpec)
 
 
 @dataclasses.dataclass(frozen=True)

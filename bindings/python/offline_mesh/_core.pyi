@@ -26,6 +26,7 @@ __all__ = [
     "om_expert_mesh",
     "build_offline_mesh",
     "_set_mesh_class_attributes",
+    "_register_spec_type",
     "OM_OK",
     "OM_ERR_INVALID_ARGUMENT",
     "OM_ERR_OUT_OF_RANGE",
@@ -123,4 +124,5 @@ def om_plan_dim_names(mesh: OfflineMesh, tp_size: _Int, cp_size: _Int,
 def om_expert_mesh(mesh: OfflineMesh, ep_size: _Int,
                    num_experts: _Int) -> OfflineMesh: ...
 def _set_mesh_class_attributes(attributes: Dict[str, Any]) -> None: ...
+def _register_spec_type(type: type) -> bool: ...
 def _alloc_fail_after(n: int) -> int: ...  # test builds only

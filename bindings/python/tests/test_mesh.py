@@ -56,6 +56,12 @@ def test_ndim_and_size():
     for bad in (1.0, True, b"tp", ("tp",), object()):
         with pytest.raises(TypeError):
             m.size(bad)
+    with pytest.raises(TypeError, match="at most 1 argument"):
+        m.size("tp", "dp")
+    with pytest.raises(TypeError, match="at most 1 argument"):
+        m.size("tp", dim="dp")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'name'"):
+        m.size(name="tp")
 
 
 def test_getitem_returns_single_axis_or_empty_mesh():
