@@ -78,6 +78,34 @@ static void test_each_variable(void)
     clear_env();
 }
 
+static void test_lenient_spelling(void)
+{
+    /* Values read as Python's int() reads them (dims.h): surrounding
+     * whitespace, a leading '+' and leading zeros. */
+    static const struct {
+        const char *text;
+        int64_t value;
+    } cases[] = {
+        {" 8", 8},       {"8 ", 8},         {"\t8\n", 8},   {"+4", 4},
+        {"0008", 8},     {" +016 ", 16},    {"\r\n16\r\n", 16},
+        {"\v4\f", 4},    {"\r2", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clear_env();
+        setenv("WORLD_SIZE", cases[i].text, 1);
+        int64_t world = -7;
+        bool found = false;
+        om_error err;
+        om_error_clear(&err);
+        om_status st = om_world_size_from_env(&world, &found, &err);
+        om_test_record(st == OM_OK && found && world == cases[i].value, __FILE__,
+                       __LINE__, "WORLD_SIZE case %zu: status %d, world %lld, "
+                       "expected %lld: %s", i, (int)st, (long long)world,
+                       (long long)cases[i].value, err.message);
+    }
+    clear_env();
+}
+
 static void test_precedence(void)
 {
     clear_env();
@@ -279,6 +307,7 @@ static void test_explicit_dp(void)
 static const om_test_case world_tests[] = {
     {"absent everywhere = 1", test_absent_everywhere},
     {"each variable", test_each_variable},
+    {"lenient spelling (Python int())", test_lenient_spelling},
     {"precedence", test_precedence},
     {"invalid values name the variable", test_invalid_values},
     {"the first set variable decides", test_invalid_first_decides},
