@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: set everything up on a fresh machine, build
-# with -Werror, and run every test suite (C, CLI, then each binding and the
-# install/ABI and hardening checks when present).
+# with -Werror, and run every test suite (C, CLI, then each binding, the
+# install/ABI and hardening checks, and the Debian package build and
+# install test, when present).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -33,7 +34,7 @@ run "C and CLI suites (meson test)" \
 export OM_BUILD_DIR="$build"
 for script in bindings/python/run-tests.sh bindings/go/run-tests.sh \
               bindings/java/run-tests.sh tests/install/run-tests.sh \
-              tests/hardening/run-tests.sh; do
+              tests/hardening/run-tests.sh tests/install/debian.sh; do
   if [ -f "$script" ]; then
     run "$script" bash "$script" "$build"
   fi
