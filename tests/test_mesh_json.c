@@ -347,6 +347,9 @@ static void test_parse_deep_nesting(void)
     size_t prefix = strlen("{\"mesh_dim_names\":");
     size_t len = prefix + 2 * DEPTH + strlen(",\"mesh_shape\":[1]}");
     char *text = malloc(len + 1);
+    OM_EXPECT(text != NULL);
+    if (!text)
+        return;
     memcpy(text, "{\"mesh_dim_names\":", prefix);
     memset(text + prefix, '[', DEPTH);
     memset(text + prefix + DEPTH, ']', DEPTH);

@@ -353,6 +353,10 @@ static void test_group_errors(void)
                   OM_ERR_OUT_OF_RANGE, NULL);
     OM_EXPECT_ERR(om_mesh_groups(mesh, 1, 1, INT64_MAX, out, 8, &err), &err,
                   OM_ERR_OUT_OF_RANGE, NULL);
+    OM_EXPECT_ERR(om_mesh_groups(mesh, 1, -1, INT64_MIN, out, 8, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, NULL);
+    OM_EXPECT_ERR(om_mesh_groups(mesh, 1, INT64_MIN, -1, out, 8, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, NULL);
     /* Buffers too small, naming the needed length. */
     OM_EXPECT_ERR(om_mesh_groups(mesh, 1, 0, 4, out, 7, &err), &err,
                   OM_ERR_BUFFER_TOO_SMALL, "8", "7");
