@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Speed of the offline_mesh Python package against what it replaces.
+
+  python3 bench/python/bench_python.py          (pip install . numpy first)
+
+Prints, from one run:
+  * the per-call time of OfflineMesh's hot paths next to a plain frozen
+    dataclass doing the same work in pure Python (the original
+    implementation's shape), and their ratio, which must be <= 1.0;
+  * the time to build all process groups of a 2**20-rank mesh
+    (dp=2048, cp=8, tp=8, pp=8) as one (ngroups, group_size) table with
+    groups_buffer(), next to the usual NumPy recipe
+    np.arange(n).reshape(shape).swapaxes(k, -1).reshape(-1, m) (moveaxis
+    for several axes), and the speed-up. It must be >= 10 for the DP groups
+    (the strided table that recipe is usually written for). The other rows
+    are reported as measured, not required: there NumPy's copy is (close
+    to) sequential, both sides are memory-bound and the speed-up is lower;
+    for the last axis NumPy's recipe is a free view of arange(), so there
+    is nothing to beat.
+Exits 1 when a required ratio does not hold. Timings are the best of
+several repeats (timeit), so a busy machine inflates both sides alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import os
+import platform
+import sys
+import timeit
+from typing import Tuple
+
+import offline_mesh
+from offline_mesh import OfflineMesh, ParallelDimsSpec, build_offline_mesh
+
+# ---- the pure-Python reference: what planners used before -----------------
+
+
+@dataclasses.dataclass(frozen=True)
+class RefMesh:
+    """The frozen dataclass the package replaces, reduced to its logic."""
+
+    mesh_dim_names: Tuple[str, ...] = ()
+    mesh_shape: Tuple[int, ...] = ()
+
+    @property
+    def ndim(self) -> int:
+        return len(self.mesh_dim_names)
+
+    def size(self, dim=None) -> int:
+        if dim is None:
+            return math.prod(self.mesh_shape)
+        if dim in self.mesh_dim_names:
+            return self.mesh_shape[self.mesh_dim_names.index(dim)]
+        return 1
+
+    def __getitem__(self, dim: str) -> "RefMesh":
+        if dim not in self.mesh_dim_names:
+            return RefMesh()
+        return RefMesh((dim,), (self.mesh_shape[self.mesh_dim_names.index(dim)],))
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckedRefMesh(RefMesh):
+    """The same, also validating what OfflineMesh validates (types,
+    lengths, empty/duplicate names, sizes >= 1, total <= 2**31-1)."""
+
+    def __post_init__(self):
+        names = tuple(self.mesh_dim_names)
+        shape = tuple(self.mesh_shape)
+        if not all(isinstance(n, str) for n in names):
+            raise TypeError("mesh_dim_names must be str")
+        if not all(isinstance(s, int) and not isinstance(s, bool) for s in shape):
+            raise TypeError("mesh_shape must be int")
+        if len(names) != len(shape):
+            raise ValueError("length mismatch")
+        if "" in names or len(set(names)) != len(names):
+            raise ValueError("empty or duplicate name")
+        if any(s < 1 for s in shape) or math.prod(shape) > 2**31 - 1:
+            raise ValueError("bad size")
+        object.__setattr__(self, "mesh_dim_names", names)
+        object.__setattr__(self, "mesh_shape", shape)
+
+
+def ref_build_offline_mesh(spec) -> RefMesh:
+    names, shape = [], []
+    for name, size in (("dp", spec.dp_size), ("cp", spec.cp_size),
+                       ("tp", spec.tp_size)):
+        if size >= 1:
+            names.append(name)
+            shape.append(size)
+    if spec.pp_size > 1:
+        names.append("pp")
+        shape.append(spec.pp_size)
+    return RefMesh(tuple(names), tuple(shape))
+
+
+# ---- measurement ------------------------------------------------------------
+
+
+def per_call_ns(stmt: str, env: dict, number: int, repeat: int) -> float:
+    timer = timeit.Timer(stmt, globals=env)
+    return min(timer.repeat(repeat=repeat, number=number)) / number * 1e9
+
+
+def per_call_us(func, number: int, repeat: int) -> float:
+    return min(timeit.repeat(func, number=number, repeat=repeat)) / number * 1e6
+
+
+def scalar_rows(number: int, repeat: int):
+    spec = ParallelDimsSpec(dp_size=8, cp_size=2, tp_size=4, pp_size=2)
+    mesh = build_offline_mesh(spec)
+    ref = ref_build_offline_mesh(spec)
+    assert mesh.mesh_dim_names == ref.mesh_dim_names
+    assert mesh.mesh_shape == ref.mesh_shape
+    env = {"mesh": mesh, "ref": ref, "spec": spec, "OfflineMesh": OfflineMesh,
+           "RefMesh": RefMesh, "CheckedRefMesh": CheckedRefMesh,
+           "build_offline_mesh": build_offline_mesh,
+           "ref_build_offline_mesh": ref_build_offline_mesh}
+    # (label, ours, reference, required)
+    cases = [
+        ('mesh.size("tp")', 'mesh.size("tp")', 'ref.size("tp")', True),
+        ('mesh["tp"]', 'mesh["tp"]', 'ref["tp"]', True),
+        ("build_offline_mesh(spec)", "build_offline_mesh(spec)",
+         "ref_build_offline_mesh(spec)", True),
+        ("OfflineMesh(names, shape)", 'OfflineMesh(("dp", "tp"), (2, 4))',
+         'RefMesh(("dp", "tp"), (2, 4))', True),
+        ("  ... vs a validating dataclass", 'OfflineMesh(("dp", "tp"), (2, 4))',
+         'CheckedRefMesh(("dp", "tp"), (2, 4))', False),
+        ('mesh.size("ep")  (absent axis)', 'mesh.size("ep")', 'ref.size("ep")', False),
+        ("mesh.size()", "mesh.size()", "ref.size()", False),
+        ("mesh.ndim", "mesh.ndim", "ref.ndim", False),
+        ("mesh.mesh_dim_names", "mesh.mesh_dim_names", "ref.mesh_dim_names", False),
+        ("hash(mesh)", "hash(mesh)", "hash(ref)", False),
+        ("mesh == mesh", "mesh == mesh", "ref == ref", False),
+    ]
+    for label, ours, theirs, required in cases:
+        a = per_call_ns(ours, env, number, repeat)
+        b = per_call_ns(theirs, env, number, repeat)
+        yield label, a, b, required
+
+
+def bulk_rows(number: int, repeat: int):
+    import numpy as np
+
+    spec = ParallelDimsSpec(dp_size=2048, cp_size=8, tp_size=8, pp_size=8)
+    mesh = build_offline_mesh(spec)
+    names, shape = mesh.mesh_dim_names, mesh.mesh_shape
+    world = mesh.size()
+    assert world == 2**20
+    # (dims, required): single axes and two multi-axis sets
+    cases = [(("dp",), True), (("cp",), False), (("tp",), False),
+             (("pp",), False), (("dp", "cp"), False), (("cp", "tp"), False)]
+    for dims, required in cases:
+        axes = [names.index(d) for d in dims]
+        n = math.prod(shape[k] for k in axes)
+        last = list(range(len(shape) - len(axes), len(shape)))
+
+        def ours(dims=dims):
+            return mesh.groups_buffer(dims)
+
+        if len(axes) == 1:
+            def numpy_recipe(k=axes[0], n=n):
+                return np.arange(world).reshape(shape).swapaxes(k, -1).reshape(-1, n)
+        else:
+            def numpy_recipe(axes=axes, last=last, n=n):
+                return np.moveaxis(np.arange(world).reshape(shape), axes, last).reshape(-1, n)
+
+        # The same table with the other axes kept in mesh order (moveaxis;
+        # swapaxes permutes them, at the same cost).
+        expected = np.moveaxis(np.arange(world).reshape(shape), axes, last).reshape(-1, n)
+        assert (np.asarray(ours()) == expected).all(), dims
+        t_ours = per_call_us(ours, number, repeat)
+        t_numpy = per_call_us(numpy_recipe, number, repeat)
+        view = axes == last  # NumPy's recipe is then a view of arange()
+        yield ",".join(dims), n, t_ours, t_numpy, required, view
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer iterations (a smoke run, noisier)")
+    args = parser.parse_args()
+    number, repeat = (20_000, 3) if args.quick else (200_000, 7)
+    bulk_number, bulk_repeat = (3, 3) if args.quick else (10, 7)
+
+    print(f"offline_mesh {offline_mesh.__version__} "
+          f"({os.path.dirname(offline_mesh.__file__)})")
+    print(f"Python {platform.python_version()} on {platform.machine()}, "
+          f"{os.cpu_count()} CPUs")
+    failures = 0
+
+    print()
+    print(f"{'per call':34s} {'offline_mesh':>12s} {'dataclass':>10s} {'ratio':>7s}")
+    for label, ours, theirs, required in scalar_rows(number, repeat):
+        ratio = ours / theirs
+        verdict = ""
+        if required:
+            verdict = "ok (<= 1.0)" if ratio <= 1.0 else "FAIL (> 1.0)"
+            failures += ratio > 1.0
+        print(f"{label:34s} {ours:9.1f} ns {theirs:7.1f} ns {ratio:7.2f}  {verdict}")
+
+    print()
+    try:
+        import numpy as np
+    except ImportError:
+        print("bulk groups: skipped (pip install numpy)")
+        return 1 if failures else 0
+    print(f"bulk groups of a 2**20-rank mesh (dp=2048, cp=8, tp=8, pp=8), "
+          f"numpy {np.__version__}")
+    print(f"{'groups over':34s} {'groups_buffer':>13s} {'numpy':>10s} {'speed-up':>9s}")
+    for dims, n, ours, theirs, required, view in bulk_rows(bulk_number, bulk_repeat):
+        speedup = theirs / ours
+        if required:
+            verdict = "ok (>= 10x)" if speedup >= 10 else "FAIL (< 10x)"
+            failures += speedup < 10
+        elif view:
+            verdict = "info: NumPy's recipe is a free view here"
+        else:
+            verdict = ("info (>= 10x)" if speedup >= 10 else
+                       "info: below 10x, both sides memory-bound")
+        label = f'"{dims}" ({2**20 // n} x {n})'
+        print(f"{label:34s} {ours:10.0f} us {theirs:7.0f} us {speedup:8.1f}x  {verdict}")
+
+    print()
+    print("all required ratios hold" if not failures
+          else f"{failures} required ratio(s) do not hold")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
