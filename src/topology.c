@@ -325,10 +325,9 @@ om_status om_mesh_groups(const om_mesh *mesh, uint64_t axes,
     if (first_group < 0 || group_count < 0 || first_group > count ||
         group_count > count - first_group)
         return omi_fail(err, OM_ERR_OUT_OF_RANGE,
-                        "groups %lld..%lld are outside the %lld groups",
-                        (long long)first_group,
-                        (long long)first_group + group_count - 1,
-                        (long long)count);
+                        "%lld groups from group %lld are outside the %lld "
+                        "groups", (long long)group_count,
+                        (long long)first_group, (long long)count);
     st = check_buffer(out, out_len, group_count * size, err);
     if (st != OM_OK)
         return st;

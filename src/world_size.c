@@ -22,12 +22,11 @@ om_status om_world_size_from_env(int64_t *world_size, bool *found,
         size_t len = strlen(value);
         const char *start = value;
         /* Tolerate surrounding whitespace, as int() in Python does. */
-        while (len > 0 && (*start == ' ' || *start == '\t' || *start == '\n')) {
+        while (len > 0 && strchr(" \t\n\v\f\r", *start)) {
             start++;
             len--;
         }
-        while (len > 0 && (start[len - 1] == ' ' || start[len - 1] == '\t' ||
-                           start[len - 1] == '\n' || start[len - 1] == '\r'))
+        while (len > 0 && strchr(" \t\n\v\f\r", start[len - 1]))
             len--;
         int64_t parsed;
         char quoted[80];

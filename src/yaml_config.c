@@ -20,6 +20,8 @@
 /* Deepest collection nesting accepted: libyaml's scanner slows down
  * quadratically with depth, and real configs nest a handful of levels. */
 #define OMI_MAX_YAML_DEPTH 256
+/* Most anchors plus aliases accepted (real configs use a few dozen). */
+#define OMI_MAX_YAML_ANCHORS 10000
 
 typedef struct {
     yaml_document_t *doc;
@@ -150,9 +152,28 @@ static void describe(const yaml_node_t *node, const omi_yaml_value *value,
 /* True when the node's source starts with a tag ("!!str 2", "! 2", or
  * "&a !!str 2"). libyaml's composer gives an explicit !!str and an untagged
  * plain scalar the same tag text; the source tells them apart. */
+/* Byte offset of character `index` of the source: libyaml's marks count
+ * characters, after a UTF-8 byte order mark. SIZE_MAX when unknown. */
+static size_t byte_offset(const lookup_ctx *ctx, size_t index)
+{
+    const unsigned char *p = (const unsigned char *)ctx->text;
+    size_t i = 0;
+    if (ctx->length >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) ||
+                             (p[0] == 0xFE && p[1] == 0xFF)))
+        return SIZE_MAX; /* UTF-16 input: marks do not map to bytes */
+    if (ctx->length >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
+        i = 3;
+    for (size_t chars = 0; chars < index && i < ctx->length; chars++) {
+        i++;
+        while (i < ctx->length && (p[i] & 0xC0) == 0x80)
+            i++;
+    }
+    return i;
+}
+
 static bool explicitly_tagged(const lookup_ctx *ctx, const yaml_node_t *node)
 {
-    size_t i = node->start_mark.index;
+    size_t i = byte_offset(ctx, node->start_mark.index);
     if (i < ctx->length && ctx->text[i] == '&') {
         while (i < ctx->length && ctx->text[i] != ' ' && ctx->text[i] != '\t' &&
                ctx->text[i] != '\n' && ctx->text[i] != '\r')
@@ -384,10 +405,25 @@ static om_status check_depth(const char *text, size_t length, om_error *err)
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, length);
     om_status st = OM_OK;
     int depth = 0;
+    long anchors = 0;
     while (yaml_parser_parse(&parser, &event)) {
         yaml_event_type_t type = event.type;
         unsigned long line = (unsigned long)event.start_mark.line + 1;
+        /* libyaml registers and looks up anchors linearly: cap their number
+         * so a hostile file cannot cost quadratic time. */
+        bool anchored = type == YAML_ALIAS_EVENT ||
+                        (type == YAML_SCALAR_EVENT && event.data.scalar.anchor) ||
+                        (type == YAML_SEQUENCE_START_EVENT &&
+                         event.data.sequence_start.anchor) ||
+                        (type == YAML_MAPPING_START_EVENT &&
+                         event.data.mapping_start.anchor);
         yaml_event_delete(&event);
+        if (anchored && ++anchors > OMI_MAX_YAML_ANCHORS) {
+            st = omi_fail(err, OM_ERR_PARSE,
+                          "line %lu: more than %d YAML anchors and aliases",
+                          line, OMI_MAX_YAML_ANCHORS);
+            break;
+        }
         if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
             if (++depth > OMI_MAX_YAML_DEPTH) {
                 st = omi_fail(err, OM_ERR_PARSE,
