@@ -1081,9 +1081,11 @@ static PyObject *om_py_mesh_tp_new(PyTypeObject *type, PyObject *args,
     return obj;
 }
 
-/* size(): a METH_FASTCALL method (SWIG 4.1 parses keyword arguments with
- * PyArg_ParseTupleAndKeywords, which alone costs more than the whole pure
- * Python size() it replaces). Installed in the type at init. */
+/* The hottest members are written by hand and installed in the type at
+ * init: size() as a METH_FASTCALL method (SWIG 4.1 parses keyword
+ * arguments with PyArg_ParseTupleAndKeywords, which alone costs more than
+ * the whole pure-Python size() it replaces) and the three attributes as
+ * plain getters (SWIG's go through a closure and a pointer conversion). */
 static PyObject *om_py_mesh_size_impl(om_py_mesh *pm, PyObject *dim)
 {
     int64_t index;
@@ -1162,6 +1164,45 @@ static PyMethodDef om_py_mesh_fast_methods[] = {
      "axis number dim when dim is an int (negative counts from the end; IndexError\n"
      "when out of range), as torch's DeviceMesh.size() does."},
     {NULL, NULL, 0, NULL}
+};
+
+/* The attributes, as plain getters (no setter: read-only). */
+static PyObject *om_py_mesh_get_names(PyObject *self, void *closure)
+{
+    om_py_mesh *pm = om_py_mesh_of(self, "self");
+    (void)closure;
+    if (!pm)
+        return NULL;
+    Py_INCREF(pm->names);
+    return pm->names;
+}
+
+static PyObject *om_py_mesh_get_shape(PyObject *self, void *closure)
+{
+    om_py_mesh *pm = om_py_mesh_of(self, "self");
+    (void)closure;
+    if (!pm)
+        return NULL;
+    Py_INCREF(pm->shape);
+    return pm->shape;
+}
+
+static PyObject *om_py_mesh_get_ndim(PyObject *self, void *closure)
+{
+    om_py_mesh *pm = om_py_mesh_of(self, "self");
+    (void)closure;
+    if (!pm)
+        return NULL;
+    return PyLong_FromSsize_t(PyTuple_GET_SIZE(pm->shape));
+}
+
+static PyGetSetDef om_py_mesh_getset[] = {
+    {"mesh_dim_names", om_py_mesh_get_names, NULL,
+     "The axis names, in mesh order (tuple of str).", NULL},
+    {"mesh_shape", om_py_mesh_get_shape, NULL,
+     "The axis sizes, in mesh order (tuple of int).", NULL},
+    {"ndim", om_py_mesh_get_ndim, NULL, "The number of axes (int).", NULL},
+    {NULL, NULL, NULL, NULL, NULL}
 };
 
 /* tp_dealloc: frees the wrapper directly (SWIG's builtin dealloc goes
@@ -1243,14 +1284,6 @@ typedef struct om_py_mesh {} om_py_mesh;
         om_py_mesh_destroy($self);
     }
 
-    %immutable;
-    /* tuple of str: the axis names, in mesh order. */
-    PyObject *mesh_dim_names;
-    /* tuple of int: the axis sizes, in mesh order. */
-    PyObject *mesh_shape;
-    /* int: the number of axes. */
-    PyObject *ndim;
-    %mutable;
 
     %feature("docstring") to_json
 "to_json($self, /)
@@ -1559,24 +1592,6 @@ Pickle support: (OfflineMesh, (mesh_dim_names, mesh_shape)).";
     }
 }
 
-%{
-static PyObject *om_py_mesh_mesh_dim_names_get(om_py_mesh *self)
-{
-    Py_INCREF(self->names);
-    return self->names;
-}
-
-static PyObject *om_py_mesh_mesh_shape_get(om_py_mesh *self)
-{
-    Py_INCREF(self->shape);
-    return self->shape;
-}
-
-static PyObject *om_py_mesh_ndim_get(om_py_mesh *self)
-{
-    return PyLong_FromSsize_t(PyTuple_GET_SIZE(self->shape));
-}
-%}
 
 /* build_offline_mesh(spec): the library's om_build_offline_mesh() under
  * its Python name and argument name. */
@@ -1704,6 +1719,15 @@ static int om_py_fix_type_doc(PyTypeObject *type)
             PyObject *descr = PyDescr_NewMethod(om_py_mesh_type, def);
             if (!descr || PyDict_SetItemString(om_py_mesh_type->tp_dict,
                                                def->ml_name, descr) < 0) {
+                Py_XDECREF(descr);
+                return NULL;
+            }
+            Py_DECREF(descr);
+        }
+        for (PyGetSetDef *def = om_py_mesh_getset; def->name; def++) {
+            PyObject *descr = PyDescr_NewGetSet(om_py_mesh_type, def);
+            if (!descr || PyDict_SetItemString(om_py_mesh_type->tp_dict,
+                                               def->name, descr) < 0) {
                 Py_XDECREF(descr);
                 return NULL;
             }
