@@ -1704,11 +1704,11 @@ static int om_py_fix_type_doc(PyTypeObject *type)
     {
         /* Name the type after the package that exports it, so pickle and
          * help() find offline_mesh.OfflineMesh. */
-        SwigPyClientData *cd =
+        SwigPyClientData *om_cd =
             (SwigPyClientData *)SWIGTYPE_p_om_py_mesh->clientdata;
         PyObject *dataclasses;
-        int i;
-        om_py_mesh_type = cd->pytype;
+        int k;
+        om_py_mesh_type = om_cd->pytype;
         om_py_mesh_type->tp_name = "offline_mesh.OfflineMesh";
         om_py_mesh_type->tp_new = om_py_mesh_tp_new;
         if (PyType_Ready(&om_py_table_type) < 0)
@@ -1744,26 +1744,26 @@ static int om_py_fix_type_doc(PyTypeObject *type)
         Py_DECREF(dataclasses);
         if (!om_py_frozen_error)
             return NULL;
-        for (i = 0; i < (int)OM_PY_COMMON_NAMES; i++) {
-            om_py_common_name_objects[i] =
-                PyUnicode_InternFromString(om_py_common_names[i]);
-            if (!om_py_common_name_objects[i])
+        for (k = 0; k < (int)OM_PY_COMMON_NAMES; k++) {
+            om_py_common_name_objects[k] =
+                PyUnicode_InternFromString(om_py_common_names[k]);
+            if (!om_py_common_name_objects[k])
                 return NULL;
         }
-        for (i = OM_DIM_DP; i <= OM_DIM_PP; i++)
-            om_py_dim_offsets[i] = -1;
-        for (i = OM_FLAG_SEQUENCE_PARALLEL; i <= OM_FLAG_LOSS_PARALLEL; i++)
-            om_py_flag_offsets[i] = -1;
-        for (i = OM_DIM_DP; i <= OM_DIM_PP; i++) {
-            om_py_dim_fields[i] =
-                PyUnicode_InternFromString(om_dim_field_name((om_dim)i));
-            if (!om_py_dim_fields[i])
+        for (k = OM_DIM_DP; k <= OM_DIM_PP; k++)
+            om_py_dim_offsets[k] = -1;
+        for (k = OM_FLAG_SEQUENCE_PARALLEL; k <= OM_FLAG_LOSS_PARALLEL; k++)
+            om_py_flag_offsets[k] = -1;
+        for (k = OM_DIM_DP; k <= OM_DIM_PP; k++) {
+            om_py_dim_fields[k] =
+                PyUnicode_InternFromString(om_dim_field_name((om_dim)k));
+            if (!om_py_dim_fields[k])
                 return NULL;
         }
-        for (i = OM_FLAG_SEQUENCE_PARALLEL; i <= OM_FLAG_LOSS_PARALLEL; i++) {
-            om_py_flag_fields[i] =
-                PyUnicode_InternFromString(om_flag_field_name((om_flag)i));
-            if (!om_py_flag_fields[i])
+        for (k = OM_FLAG_SEQUENCE_PARALLEL; k <= OM_FLAG_LOSS_PARALLEL; k++) {
+            om_py_flag_fields[k] =
+                PyUnicode_InternFromString(om_flag_field_name((om_flag)k));
+            if (!om_py_flag_fields[k])
                 return NULL;
         }
     }
