@@ -2,12 +2,18 @@
  * everything a mesh then offers (topology, planner checks), compared with
  * simple reference computations written here.
  *
- * Byte 0 picks the mode:
- *   0  om_mesh_new / om_mesh_new_checked from decoded names and sizes;
+ * Byte 0 picks the mode (byte % 3, so the seeds can be text: '0', '1', '2'):
+ *   0  om_mesh_new / om_mesh_new_checked from decoded names and sizes:
+ *      a flags byte (bit 0: _checked; bit 1: different lengths; bit 2: a
+ *      NULL array), ndim = byte % 41, then per axis a name length byte
+ *      (255: a NULL name, else % 24) with that many name bytes, and a size
+ *      byte (< 192: 1 + byte % 8, e.g. '1' = 2, '3' = 4; < 240: one of
+ *      special_sizes; else 8 raw bytes). "00+2dp12tp1" is (dp=2, tp=2).
  *   1  om_mesh_from_spec on the rest of the input as text;
- *   2  parallel dims from decoded sizes, then om_build_offline_mesh,
- *      om_build_runtime_mesh and om_order_normalize with the rest as the
- *      axis order.
+ *   2  parallel dims from 5 bytes (dp, tp, cp, ep, pp: dim_values[byte %
+ *      16]), then om_build_offline_mesh, om_build_runtime_mesh and
+ *      om_order_normalize with the rest as the axis order.
+ * The bytes after those drive the checks (probe ranks, axis masks, ...).
  * Invariants: the status is OK exactly when the input breaks no rule, and
  * otherwise one that names a rule the input breaks; failures leave *out
  * NULL. Every mesh built is checked by fuzz_check_mesh() and, for meshes
