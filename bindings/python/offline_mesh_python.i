@@ -189,7 +189,9 @@ static PyObject *om_py_mesh_to_object(om_py_mesh *pm)
 
     if (!pm)
         return NULL;
-    obj = PyObject_New(SwigPyObject, om_py_mesh_type);
+    /* tp_alloc zero-fills, which covers the fields SWIG versions differ in
+     * (the instance dict is "dict" in 4.1, "swigdict" in 4.5). */
+    obj = (SwigPyObject *)om_py_mesh_type->tp_alloc(om_py_mesh_type, 0);
     if (!obj) {
         om_py_mesh_destroy(pm);
         return NULL;
@@ -198,7 +200,6 @@ static PyObject *om_py_mesh_to_object(om_py_mesh *pm)
     obj->ty = SWIGTYPE_p_om_py_mesh;
     obj->own = SWIG_POINTER_OWN;
     obj->next = NULL;
-    obj->dict = NULL;
     return (PyObject *)obj;
 }
 
@@ -767,7 +768,10 @@ static PyObject *om_py_dims_to_dict(const om_dims *dims)
  * 2. Typemaps for the C API's conventions
  * ------------------------------------------------------------------------ */
 
-/* A status is not returned: a failure raises (see om_error *err). */
+/* A status is not returned: a failure raises (see om_error *err). The
+ * wrapped functions have at most one out-parameter, whose argout replaces
+ * this None with the value (rather than SWIG's output appending, whose
+ * list/tuple behaviour differs between SWIG versions). */
 %typemap(out) om_status "$result = SWIG_Py_Void();";
 
 /* The error report: hidden from Python, filled by the call, and turned
@@ -865,7 +869,8 @@ static PyObject *om_py_dims_to_dict(const om_dims *dims)
         *$1 = NULL;
         if (!obj)
             SWIG_fail;
-        %append_output(obj);
+        Py_XDECREF($result); /* the status' None */
+        $result = obj;
     }
 }
 %typemap(freearg) om_mesh **out {
@@ -880,7 +885,8 @@ static PyObject *om_py_dims_to_dict(const om_dims *dims)
         PyObject *dict = om_py_dims_to_dict(*$1);
         if (!dict)
             SWIG_fail;
-        %append_output(dict);
+        Py_XDECREF($result); /* the status' None */
+        $result = dict;
     }
 }
 %typemap(freearg) om_dims **out {
@@ -896,7 +902,8 @@ static PyObject *om_py_dims_to_dict(const om_dims *dims)
                                              "strict");
         if (!str)
             SWIG_fail;
-        %append_output(str);
+        Py_XDECREF($result); /* the status' None */
+        $result = str;
     }
 }
 %typemap(freearg) char **out {
@@ -911,7 +918,8 @@ static PyObject *om_py_dims_to_dict(const om_dims *dims)
         PyObject *obj = PyLong_FromUnsignedLongLong(*$1);
         if (!obj)
             SWIG_fail;
-        %append_output(obj);
+        Py_XDECREF($result); /* the status' None */
+        $result = obj;
     }
 }
 
@@ -926,7 +934,8 @@ static PyObject *om_py_dims_to_dict(const om_dims *dims)
                                        *$2 ? Py_True : Py_False);
         if (!pair)
             SWIG_fail;
-        %append_output(pair);
+        Py_XDECREF($result); /* the status' None */
+        $result = pair;
     }
 }
 
@@ -1211,10 +1220,13 @@ static PyGetSetDef om_py_mesh_getset[] = {
 static void om_py_mesh_dealloc(PyObject *self)
 {
     SwigPyObject *obj = (SwigPyObject *)self;
+    Py_ssize_t dict_offset = om_py_mesh_type->tp_dictoffset;
+
     if (obj->own)
         om_py_mesh_destroy((om_py_mesh *)obj->ptr);
     Py_XDECREF(obj->next);
-    Py_XDECREF(obj->dict);
+    if (dict_offset > 0) /* SWIG's lazily created instance __dict__ */
+        Py_CLEAR(*(PyObject **)((char *)self + dict_offset));
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -1669,11 +1681,32 @@ static long _alloc_fail_after(long n)
  * "name(signature)\n--\n\n" header CPython reads __text_signature__ from
  * (inspect.signature(), help(), IDEs). Drop it from method tables; the
  * strings are read lazily, so this works after the objects exist. */
+static void om_py_fix_method_doc(PyMethodDef *method)
+{
+    const char *doc = method->ml_doc;
+
+    if (doc && doc[0] == '\n')
+        method->ml_doc = ++doc;
+    /* Newer SWIG (4.5) also wraps the constructor as an __init__ method
+     * carrying the class docstring: name its signature after __init__ so
+     * inspect finds it. The string lives as long as the module (never
+     * freed, like the method table). */
+    if (doc && strcmp(method->ml_name, "__init__") == 0 &&
+        strncmp(doc, "OfflineMesh(", 12) == 0) {
+        static const char prefix[] = "__init__($self, /, ";
+        char *fixed = PyMem_RawMalloc(sizeof prefix + strlen(doc));
+        if (fixed) {
+            strcpy(fixed, prefix);
+            strcat(fixed, doc + 12);
+            method->ml_doc = fixed;
+        }
+    }
+}
+
 static void om_py_fix_method_docs(PyMethodDef *methods)
 {
     for (; methods && methods->ml_name; methods++)
-        if (methods->ml_doc && methods->ml_doc[0] == '\n')
-            methods->ml_doc++;
+        om_py_fix_method_doc(methods);
 }
 
 /* The same for the class docstring, which PyType_Ready() already copied
@@ -1715,6 +1748,12 @@ static int om_py_fix_type_doc(PyTypeObject *type)
             return NULL;
         om_py_fix_method_docs(SwigMethods);
         om_py_fix_method_docs(om_py_mesh_type->tp_methods);
+        {
+            PyObject *init = PyDict_GetItemString(om_py_mesh_type->tp_dict,
+                                                  "__init__");
+            if (init && Py_IS_TYPE(init, &PyMethodDescr_Type))
+                om_py_fix_method_doc(((PyMethodDescrObject *)init)->d_method);
+        }
         for (PyMethodDef *def = om_py_mesh_fast_methods; def->ml_name; def++) {
             PyObject *descr = PyDescr_NewMethod(om_py_mesh_type, def);
             if (!descr || PyDict_SetItemString(om_py_mesh_type->tp_dict,
@@ -1735,6 +1774,16 @@ static int om_py_fix_type_doc(PyTypeObject *type)
         }
         if (om_py_fix_type_doc(om_py_mesh_type) < 0)
             return NULL;
+        /* A heap type (newer SWIG) reads __module__ from its dict. */
+        if (om_py_mesh_type->tp_flags & Py_TPFLAGS_HEAPTYPE) {
+            PyObject *module_name = PyUnicode_FromString("offline_mesh");
+            int rc = module_name ? PyDict_SetItemString(
+                         om_py_mesh_type->tp_dict, "__module__", module_name)
+                                 : -1;
+            Py_XDECREF(module_name);
+            if (rc < 0)
+                return NULL;
+        }
         PyType_Modified(om_py_mesh_type);
         dataclasses = PyImport_ImportModule("dataclasses");
         if (!dataclasses)

@@ -219,14 +219,18 @@ def test_many_axes():
 
 
 def test_uninitialised_instance_never_crashes():
-    raw = OfflineMesh.__new__(OfflineMesh)
-    for call in (repr, hash, lambda o: o["tp"], lambda o: o.size(),
-                 lambda o: o.mesh_dim_names, lambda o: o.groups("tp"),
-                 lambda o: o.to_json(), lambda o: o.coordinate(0),
-                 lambda o: offline_mesh.validate_axes(o)):
-        with pytest.raises((TypeError, AttributeError)):
-            call(raw)
-    assert raw != OfflineMesh()
+    try:
+        raw = OfflineMesh.__new__(OfflineMesh)
+    except TypeError:  # newer SWIG runtimes refuse to allocate one at all
+        raw = None
+    if raw is not None:
+        for call in (repr, hash, lambda o: o["tp"], lambda o: o.size(),
+                     lambda o: o.mesh_dim_names, lambda o: o.groups("tp"),
+                     lambda o: o.to_json(), lambda o: o.coordinate(0),
+                     lambda o: offline_mesh.validate_axes(o)):
+            with pytest.raises((TypeError, AttributeError)):
+                call(raw)
+        assert raw != OfflineMesh()
     # re-running __init__ never changes a constructed mesh
     m = OfflineMesh(("dp",), (2,))
     m.__init__(("tp",), (4,))
