@@ -1,6 +1,4 @@
 /* The parallel-dims handle: seven fields behind enum-keyed accessors. */
-#include <jansson.h>
-
 #include "internal.h"
 
 #define OMI_DIM_COUNT 5
@@ -126,17 +124,22 @@ om_status om_dims_to_json(const om_dims *dims, char **out, om_error *err)
     *out = NULL;
     if (!dims)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "dims is NULL");
-    json_t *root = json_object();
-    bool ok = root != NULL;
-    for (int i = 0; ok && i < OMI_DIM_COUNT; i++)
-        ok = json_object_set_new(root, field_names[i],
-                                 json_integer(dims->sizes[i])) == 0;
-    for (int i = 0; ok && i < OMI_FLAG_COUNT; i++)
-        ok = json_object_set_new(root, flag_names[i],
-                                 json_boolean(dims->flags[i])) == 0;
-    if (!ok) {
-        json_decref(root);
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing JSON");
-    }
-    return omi_json_dump(root, out, err);
+    /* Keys in sorted order, as canonical JSON wants them. */
+    omi_buf buf = {0};
+    omi_buf_puts(&buf, "{\"cp_size\":");
+    omi_buf_int(&buf, dims->sizes[OM_DIM_CP]);
+    omi_buf_puts(&buf, ",\"dp_size\":");
+    omi_buf_int(&buf, dims->sizes[OM_DIM_DP]);
+    omi_buf_puts(&buf, ",\"ep_size\":");
+    omi_buf_int(&buf, dims->sizes[OM_DIM_EP]);
+    omi_buf_puts(&buf, ",\"loss_parallel\":");
+    omi_buf_puts(&buf, dims->flags[OM_FLAG_LOSS_PARALLEL] ? "true" : "false");
+    omi_buf_puts(&buf, ",\"pp_size\":");
+    omi_buf_int(&buf, dims->sizes[OM_DIM_PP]);
+    omi_buf_puts(&buf, ",\"sequence_parallel\":");
+    omi_buf_puts(&buf, dims->flags[OM_FLAG_SEQUENCE_PARALLEL] ? "true" : "false");
+    omi_buf_puts(&buf, ",\"tp_size\":");
+    omi_buf_int(&buf, dims->sizes[OM_DIM_TP]);
+    omi_buf_puts(&buf, "}");
+    return omi_buf_finish(&buf, out, err);
 }

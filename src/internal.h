@@ -43,8 +43,14 @@ void omi_prefix_error(om_error *err, const char *prefix);
 /* ---- text (text.c) ---- */
 /* True when s[0..len) is well-formed UTF-8 (no overlongs, no surrogates). */
 bool omi_utf8_valid(const char *s, size_t len);
+/* Length (1-4) of the well-formed UTF-8 sequence starting at s, or 0. */
+size_t omi_utf8_sequence(const char *s, size_t avail);
+/* Makes a NUL-terminated string valid UTF-8 in place: a sequence cut off
+ * at the end is dropped, any other invalid byte becomes '?'. */
+void omi_utf8_repair(char *s);
 /* Writes s[0..len) into buf as a double-quoted C-style literal, escaping
- * non-printable bytes and shortening it to fit with "...". */
+ * non-printable and non-UTF-8 bytes as \xNN and shortening it to fit with
+ * "..." (never inside a UTF-8 sequence), so messages stay valid UTF-8. */
 void omi_quote(char *buf, size_t bufsize, const char *s, size_t len);
 /* Splits text at `sep`; calls `fn` for each item with leading/trailing
  * spaces and tabs removed. Stops at the first non-OK status. */
@@ -57,11 +63,22 @@ om_status omi_split(const char *text, char sep, omi_item_fn fn, void *ctx,
  * INT64_MIN/INT64_MAX (still reported as true). */
 bool omi_parse_decimal(const char *s, size_t len, int64_t *value);
 
-/* ---- JSON (mesh_json.c) ---- */
-struct json_t;
-/* Writes `root` in the canonical spelling (sorted keys, no spaces, ASCII),
- * releases `root`, and hands the caller an om_string_free()-able copy. */
-om_status omi_json_dump(struct json_t *root, char **out, om_error *err);
+/* ---- JSON writing (json_write.c) ---- */
+/* A growable output buffer; after a failed allocation every put is a
+ * no-op and omi_buf_finish() reports OM_ERR_NO_MEMORY. Start it zeroed. */
+typedef struct {
+    char *data;
+    size_t len;
+    size_t cap;
+    bool failed;
+} omi_buf;
+void omi_buf_put(omi_buf *buf, const char *data, size_t len);
+void omi_buf_puts(omi_buf *buf, const char *text);
+void omi_buf_int(omi_buf *buf, int64_t value);
+/* A JSON string as Python's json.dumps writes it (ASCII only). */
+void omi_buf_json_string(omi_buf *buf, const char *s, size_t len);
+/* Hands the text to the caller (om_string_free()) or reports the failure. */
+om_status omi_buf_finish(omi_buf *buf, char **out, om_error *err);
 
 /* ---- mesh internals (mesh.c) ---- */
 struct om_mesh {

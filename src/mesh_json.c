@@ -5,51 +5,6 @@
 
 #include "internal.h"
 
-/* Python's json.dumps(sort_keys=True, separators=(",", ":")) spelling:
- * sorted keys, no spaces, non-ASCII escaped. */
-#define OMI_JSON_FLAGS (JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII)
-
-static om_status dump(json_t *root, char **out, om_error *err)
-{
-    char *text = root ? json_dumps(root, OMI_JSON_FLAGS) : NULL;
-    json_decref(root);
-    if (!text)
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing JSON");
-    /* Hand the caller memory that om_string_free() releases, respelled as
-     * Python writes it: jansson prints "\u00E9" and a raw DEL, json.dumps
-     * "\u00e9" and "\u007f". */
-    size_t len = strlen(text), extra = 0;
-    for (size_t i = 0; i < len; i++)
-        extra += text[i] == 0x7F ? 5 : 0;
-    char *copy = omi_malloc(len + extra + 1);
-    if (!copy) {
-        free(text);
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing JSON");
-    }
-    size_t o = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (c == 0x7F) {
-            memcpy(copy + o, "\\u007f", 6);
-            o += 6;
-        } else if (c == '\\' && i + 1 < len) {
-            copy[o++] = c;
-            copy[o++] = text[++i];
-            if (text[i] == 'u')
-                for (int k = 0; k < 4 && i + 1 < len; k++) {
-                    char h = text[++i];
-                    copy[o++] = (h >= 'A' && h <= 'F') ? (char)(h - 'A' + 'a') : h;
-                }
-        } else {
-            copy[o++] = c;
-        }
-    }
-    copy[o] = '\0';
-    free(text);
-    *out = copy;
-    return OM_OK;
-}
-
 om_status om_mesh_to_json(const om_mesh *mesh, char **out, om_error *err)
 {
     if (!out)
@@ -57,29 +12,21 @@ om_status om_mesh_to_json(const om_mesh *mesh, char **out, om_error *err)
     *out = NULL;
     if (!mesh)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
-    json_t *root = json_object();
-    json_t *names = json_array();
-    json_t *shape = json_array();
-    bool ok = root && names && shape;
-    for (size_t i = 0; ok && i < mesh->ndim; i++) {
-        ok = json_array_append_new(names, json_stringn(mesh->names[i],
-                                                       mesh->name_lens[i])) == 0 &&
-             json_array_append_new(shape, json_integer(mesh->sizes[i])) == 0;
+    omi_buf buf = {0};
+    omi_buf_puts(&buf, "{\"mesh_dim_names\":[");
+    for (size_t i = 0; i < mesh->ndim; i++) {
+        if (i)
+            omi_buf_put(&buf, ",", 1);
+        omi_buf_json_string(&buf, mesh->names[i], mesh->name_lens[i]);
     }
-    ok = ok && json_object_set(root, "mesh_dim_names", names) == 0 &&
-         json_object_set(root, "mesh_shape", shape) == 0;
-    json_decref(names);
-    json_decref(shape);
-    if (!ok) {
-        json_decref(root);
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing JSON");
+    omi_buf_puts(&buf, "],\"mesh_shape\":[");
+    for (size_t i = 0; i < mesh->ndim; i++) {
+        if (i)
+            omi_buf_put(&buf, ",", 1);
+        omi_buf_int(&buf, mesh->sizes[i]);
     }
-    return dump(root, out, err);
-}
-
-om_status omi_json_dump(json_t *root, char **out, om_error *err)
-{
-    return dump(root, out, err);
+    omi_buf_puts(&buf, "]}");
+    return omi_buf_finish(&buf, out, err);
 }
 
 static om_status parse_fields(json_t *root, om_mesh **out, om_error *err)
@@ -152,7 +99,9 @@ om_status om_mesh_from_json(const char *text, size_t length, om_mesh **out,
     json_error_t jerr;
     json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        if (json_error_code(&jerr) == json_error_out_of_memory)
+        /* jansson fails some allocations without filling the report. */
+        if (json_error_code(&jerr) == json_error_out_of_memory ||
+            jerr.text[0] == '\0')
             return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading mesh JSON");
         return omi_fail(err, OM_ERR_PARSE, "mesh JSON line %d column %d: %s",
                         jerr.line, jerr.column, jerr.text);

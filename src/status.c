@@ -42,6 +42,9 @@ om_status omi_fail(om_error *err, om_status status, const char *fmt, ...)
          * value because values come first and are already shortened. */
         vsnprintf(err->message, sizeof err->message, fmt, args);
         va_end(args);
+        /* Values inside come from users and other libraries (jansson
+         * quotes raw input); bindings decode messages as UTF-8. */
+        omi_utf8_repair(err->message);
     }
     return status;
 }
@@ -65,4 +68,5 @@ void omi_prefix_error(om_error *err, const char *prefix)
     olen = olen > room - o ? room - o : olen;
     memcpy(err->message + o, old, olen);
     err->message[o + olen] = '\0';
+    omi_utf8_repair(err->message);
 }

@@ -5,42 +5,75 @@
 
 #include "internal.h"
 
-bool omi_utf8_valid(const char *s, size_t len)
+size_t omi_utf8_sequence(const char *s, size_t avail)
 {
     const unsigned char *p = (const unsigned char *)s;
+    if (avail == 0)
+        return 0;
+    unsigned char c = p[0];
+    size_t extra;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        extra = 1;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        extra = 2;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        extra = 3;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (avail <= extra)
+        return 0;
+    for (size_t k = 1; k <= extra; k++) {
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[k] & 0x3F);
+    }
+    if ((extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return extra + 1;
+}
+
+bool omi_utf8_valid(const char *s, size_t len)
+{
     size_t i = 0;
     while (i < len) {
-        unsigned char c = p[i];
-        size_t extra;
-        uint32_t cp;
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xC2 && c <= 0xDF) {
-            extra = 1;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            extra = 2;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            extra = 3;
-            cp = c & 0x07;
-        } else {
+        size_t n = omi_utf8_sequence(s + i, len - i);
+        if (n == 0)
             return false;
-        }
-        if (len - i <= extra)
-            return false;
-        for (size_t k = 1; k <= extra; k++) {
-            if ((p[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = (cp << 6) | (p[i + k] & 0x3F);
-        }
-        if ((extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000) ||
-            cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += extra + 1;
+        i += n;
     }
     return true;
+}
+
+void omi_utf8_repair(char *s)
+{
+    size_t len = strlen(s);
+    size_t i = 0;
+    while (i < len) {
+        size_t n = omi_utf8_sequence(s + i, len - i);
+        if (n > 0) {
+            i += n;
+            continue;
+        }
+        /* A lead byte whose sequence the end of the string cut short. */
+        unsigned char c = (unsigned char)s[i];
+        size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+        bool tail_ok = want > len - i;
+        for (size_t k = i + 1; tail_ok && k < len; k++)
+            tail_ok = ((unsigned char)s[k] & 0xC0) == 0x80;
+        if (want && tail_ok) {
+            s[i] = '\0';
+            return;
+        }
+        s[i++] = '?';
+    }
 }
 
 void omi_quote(char *buf, size_t bufsize, const char *s, size_t len)
@@ -55,10 +88,11 @@ void omi_quote(char *buf, size_t bufsize, const char *s, size_t len)
         return;
     }
     buf[o++] = '"';
-    for (size_t i = 0; i < len; i++) {
+    size_t i = 0;
+    while (i < len) {
         unsigned char c = (unsigned char)s[i];
-        char piece[5];
-        size_t n;
+        char piece[8];
+        size_t n, used = 1;
         if (c == '"' || c == '\\') {
             piece[0] = '\\';
             piece[1] = (char)c;
@@ -66,22 +100,25 @@ void omi_quote(char *buf, size_t bufsize, const char *s, size_t len)
         } else if (c < 0x20 || c == 0x7F) {
             snprintf(piece, sizeof piece, "\\x%02X", c);
             n = 4;
-        } else {
+        } else if (c < 0x80) {
             piece[0] = (char)c;
             n = 1;
+        } else if ((used = omi_utf8_sequence(s + i, len - i)) > 0) {
+            memcpy(piece, s + i, used);
+            n = used;
+        } else {
+            snprintf(piece, sizeof piece, "\\x%02X", c);
+            n = 4;
+            used = 1;
         }
         if (o + n > limit) {
-            /* Do not cut a UTF-8 sequence in half. */
-            while (o > 1 && ((unsigned char)buf[o - 1] & 0xC0) == 0x80)
-                o--;
-            if (o > 1 && ((unsigned char)buf[o - 1] & 0xC0) == 0xC0)
-                o--;
             memcpy(buf + o, "...", 3);
             o += 3;
             break;
         }
         memcpy(buf + o, piece, n);
         o += n;
+        i += used;
     }
     buf[o++] = '"';
     buf[o] = '\0';

@@ -380,7 +380,9 @@ static om_status project(yaml_document_t *doc, const char *text,
 
 static om_status yaml_failure(const yaml_parser_t *parser, om_error *err)
 {
-    if (parser->error == YAML_MEMORY_ERROR)
+    /* libyaml's composer fails some allocations without setting an error:
+     * a failure with no error recorded is a failed allocation. */
+    if (parser->error == YAML_MEMORY_ERROR || parser->error == YAML_NO_ERROR)
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
     const char *problem = parser->problem ? parser->problem : "malformed YAML";
     if (parser->context)
@@ -406,7 +408,13 @@ static om_status check_depth(const char *text, size_t length, om_error *err)
     om_status st = OM_OK;
     int depth = 0;
     long anchors = 0;
-    while (yaml_parser_parse(&parser, &event)) {
+    for (;;) {
+        if (!yaml_parser_parse(&parser, &event)) {
+            /* Syntax errors are reported by the composer, the same way. */
+            if (parser.error == YAML_MEMORY_ERROR)
+                st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
+            break;
+        }
         yaml_event_type_t type = event.type;
         unsigned long line = (unsigned long)event.start_mark.line + 1;
         /* libyaml registers and looks up anchors linearly: cap their number
@@ -501,6 +509,8 @@ static om_status read_file(const char *path, char **text, size_t *length,
         int code = errno;
         if (file)
             fclose(file);
+        if (code == ENOMEM)
+            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory opening the file");
         if (strerror_r(code, reason, sizeof reason) != 0)
             snprintf(reason, sizeof reason, "error %d", code);
         return omi_fail(err, OM_ERR_IO, "cannot open: %s", reason);
