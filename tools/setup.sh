@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(meson ninja-build gcc pkg-config libyaml-dev libjansson-dev
-          libcunit1-dev swig python3 python3-pip abigail-tools valgrind
+          libcunit1-dev swig python3 python3-dev python3-pip abigail-tools valgrind
           clang cmake)
 missing=()
 for p in "${packages[@]}"; do
