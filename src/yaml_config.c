@@ -198,27 +198,42 @@ static omi_yaml_value resolve(const lookup_ctx *ctx, const yaml_node_t *node)
                             node->data.scalar.length, tag, plain);
 }
 
+/* Looks up `field` and checks its kind: *found is NULL when the field is
+ * absent or null, else its node, resolved into *value. */
+static om_status read_field(lookup_ctx *ctx, yaml_node_t *accel,
+                            const char *field, omi_yaml_kind wanted,
+                            const char *wanted_name, yaml_node_t **found,
+                            omi_yaml_value *value)
+{
+    *found = NULL;
+    yaml_node_t *node = accel ? lookup(ctx, accel, field, 0) : NULL;
+    if (ctx->status != OM_OK || !node)
+        return ctx->status;
+    *value = resolve(ctx, node);
+    if (node->type == YAML_SCALAR_NODE && value->kind == OMI_YAML_NULL)
+        return OM_OK;
+    if (node->type != YAML_SCALAR_NODE || value->kind != wanted) {
+        char got[128];
+        describe(node, value, got, sizeof got);
+        return omi_fail(ctx->err, OM_ERR_PARSE, "line %lu: %s must be %s, got %s",
+                        line_of(node), field, wanted_name, got);
+    }
+    *found = node;
+    return OM_OK;
+}
+
 /* Reads one size field. *given is false when absent or null. */
 static om_status read_size(lookup_ctx *ctx, yaml_node_t *accel, om_dim dim,
                            int64_t *size, bool *given)
 {
     const char *field = om_dim_field_name(dim);
+    yaml_node_t *node;
+    omi_yaml_value value;
     *given = false;
-    yaml_node_t *node = accel ? lookup(ctx, accel, field, 0) : NULL;
-    if (ctx->status != OM_OK)
-        return ctx->status;
-    if (!node)
-        return OM_OK;
-    omi_yaml_value value = resolve(ctx, node);
-    if (node->type == YAML_SCALAR_NODE && value.kind == OMI_YAML_NULL)
-        return OM_OK;
-    if (node->type != YAML_SCALAR_NODE || value.kind != OMI_YAML_INT) {
-        char got[128];
-        describe(node, &value, got, sizeof got);
-        return omi_fail(ctx->err, OM_ERR_PARSE,
-                        "line %lu: %s must be an integer, got %s", line_of(node),
-                        field, got);
-    }
+    om_status st = read_field(ctx, accel, field, OMI_YAML_INT, "an integer",
+                              &node, &value);
+    if (st != OM_OK || !node)
+        return st;
     if (value.integer < 1)
         return omi_fail(ctx->err, OM_ERR_INVALID_ARGUMENT,
                         "line %lu: %s must be >= 1, got %.60s", line_of(node),
@@ -236,24 +251,13 @@ static om_status read_size(lookup_ctx *ctx, yaml_node_t *accel, om_dim dim,
 static om_status read_flag(lookup_ctx *ctx, yaml_node_t *accel, om_flag flag,
                            bool *out)
 {
-    const char *field = om_flag_field_name(flag);
-    yaml_node_t *node = accel ? lookup(ctx, accel, field, 0) : NULL;
-    if (ctx->status != OM_OK)
-        return ctx->status;
-    if (!node)
-        return OM_OK;
-    omi_yaml_value value = resolve(ctx, node);
-    if (node->type == YAML_SCALAR_NODE && value.kind == OMI_YAML_NULL)
-        return OM_OK;
-    if (node->type != YAML_SCALAR_NODE || value.kind != OMI_YAML_BOOL) {
-        char got[128];
-        describe(node, &value, got, sizeof got);
-        return omi_fail(ctx->err, OM_ERR_PARSE,
-                        "line %lu: %s must be a boolean, got %s", line_of(node),
-                        field, got);
-    }
-    *out = value.boolean;
-    return OM_OK;
+    yaml_node_t *node;
+    omi_yaml_value value;
+    om_status st = read_field(ctx, accel, om_flag_field_name(flag), OMI_YAML_BOOL,
+                              "a boolean", &node, &value);
+    if (st == OM_OK && node)
+        *out = value.boolean;
+    return st;
 }
 
 /* Finds the accelerator mapping (NULL when missing or null). */
