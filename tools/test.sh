@@ -28,8 +28,11 @@ run() { # name command...
   fi
 }
 
-run "C and CLI suites (meson test)" \
-  meson test -C "$build" --print-errorlogs --num-processes 2
+# -v shows each CUnit run summary; the CLI suites print theirs on failure.
+run "C suites (CUnit, meson test --suite c)" \
+  meson test -C "$build" --suite c -v --num-processes 2
+run "CLI suites (pytest, meson test --suite cli)" \
+  meson test -C "$build" --suite cli --print-errorlogs --num-processes 2
 
 export OM_BUILD_DIR="$build"
 for script in bindings/python/run-tests.sh bindings/go/run-tests.sh \
