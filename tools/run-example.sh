@@ -17,6 +17,6 @@ echo "== offline-mesh groups $example --world-size 8 --dims tp"
 "$cli" groups "$example" --world-size 8 --dims tp
 if [ -f pyproject.toml ]; then
   echo "== installing the Python package (pip install .)"
-  python3 -m pip install --quiet --disable-pip-version-check . >/dev/null
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore . >/dev/null
   python3 -c "import offline_mesh as om; print(om.build_offline_mesh(om.load_parallel_dims('$example', world_size=8)))"
 fi
