@@ -81,7 +81,9 @@ int cli_cmd_check(const cli_io *io, int argc, char **argv)
     om_status st = om_validate_axes(mesh, tp, cp, ep, &e);
     if (st == OM_OK)
         st = om_plan_dim_names(mesh, tp, cp, ep, &plan, &e);
-    if (st == OM_OK && (ep > 1 || opt.has_num_experts))
+    /* Extended expert parallelism only exists with ep > 1 (with ep 1 any
+     * num_experts divides and pp is free). */
+    if (st == OM_OK && ep > 1)
         st = om_expert_mesh(mesh, ep, opt.has_num_experts ? opt.num_experts : 0,
                             &experts, &e);
     if (st == OM_OK)

@@ -273,6 +273,9 @@ def test_check(config):
           match="num_experts 3 is not divisible by ep_size 2")
     moe_pp = config("accelerator: {ep_size: 2, pp_size: 2}\n")
     fails(1, "check", moe_pp, "--world-size", "8", match="not supported with extended expert")
+    dense_pp = config("accelerator: {pp_size: 2}\n", name="dense.yaml")
+    out = json.loads(ok("check", dense_pp, "--world-size", "8", "--num-experts", "6"))
+    assert "experts" not in out and out["plan_dim_names"] == []
 
 
 def test_locality():
