@@ -1,7 +1,7 @@
 /* Fuzz target: the offline-mesh command line, run in-process through
  * omcli_main().
  *
- * Input: one argument per line (argv[0] is supplied). The harness runs in
+ * Input: one argument per line (argv[0] is supplied). Each run happens in
  * a scratch directory holding a few files the arguments can name
  * (c.yaml, bad.yaml, m.json, a directory d); arguments containing '/' are
  * not run, so a run never reads devices or files outside it. Calls that
@@ -122,8 +122,24 @@ static FILE *capture_open(capture *c, size_t cap)
 
 /* ---- scratch directory ---- */
 
+/* Each run happens inside the scratch directory (chdir in, and back out
+ * before libFuzzer writes anything), so libFuzzer's own relative paths
+ * (corpus directories, -dict, artifacts) keep meaning what they meant. */
 static char scratch[64];
+static char home[4096];
 static const char *const fixture_files[] = {"c.yaml", "bad.yaml", "m.json"};
+
+static void enter_scratch(void)
+{
+    if (chdir(scratch) != 0)
+        abort();
+}
+
+static void leave_scratch(void)
+{
+    if (chdir(home) != 0)
+        abort();
+}
 
 static void write_fixture(const char *name, const char *text)
 {
@@ -136,17 +152,17 @@ static void write_fixture(const char *name, const char *text)
 
 static void remove_scratch(void)
 {
+    if (chdir(scratch) != 0)
+        return;
     for (size_t i = 0; i < 3; i++)
         unlink(fixture_files[i]);
     rmdir("d");
-    if (chdir("/") == 0)
+    if (chdir(home) == 0)
         rmdir(scratch);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc;
-    (void)argv;
     static const char *const vars[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
                                        "PMI_SIZE", "SLURM_NTASKS"};
     for (size_t i = 0; i < 4; i++)
@@ -155,16 +171,40 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (null < 0 || dup2(null, 0) < 0)
         abort();
     close(null);
-    snprintf(scratch, sizeof scratch, "/tmp/om-fuzz-cli-XXXXXX");
-    if (!mkdtemp(scratch) || chdir(scratch) != 0)
+    if (!getcwd(home, sizeof home))
         abort();
+    snprintf(scratch, sizeof scratch, "/tmp/om-fuzz-cli-XXXXXX");
+    if (!mkdtemp(scratch))
+        abort();
+    enter_scratch();
     write_fixture("c.yaml", "model: x\naccelerator:\n  tp_size: 2\n  cp_size: 2\n"
                             "  ep_size: 2\n  sequence_parallel: true\n");
     write_fixture("bad.yaml", "accelerator:\n  tp_size: \"2\"\n");
     write_fixture("m.json", "{\"mesh_dim_names\":[\"dp\",\"tp\"],\"mesh_shape\":[2,4]}");
     if (mkdir("d", 0700) != 0)
         abort();
+    leave_scratch();
     atexit(remove_scratch);
+
+    /* A crash happens inside the scratch directory: unless told otherwise,
+     * write its artifact where the fuzzer was started. */
+    bool has_prefix = false;
+    for (int i = 1; i < *argc; i++)
+        has_prefix = has_prefix || strncmp((*argv)[i], "-artifact_prefix=", 17) == 0 ||
+                     strncmp((*argv)[i], "-exact_artifact_path=", 21) == 0;
+    if (!has_prefix) {
+        static char prefix[4200];
+        char **args = calloc((size_t)*argc + 2, sizeof *args);
+        if (!args)
+            abort();
+        snprintf(prefix, sizeof prefix, "-artifact_prefix=%s/", home);
+        for (int i = 0; i < *argc; i++)
+            args[i] = (*argv)[i];
+        args[*argc] = prefix;
+        args[*argc + 1] = NULL;
+        *argv = args;
+        (*argc)++;
+    }
     return 0;
 }
 
@@ -264,6 +304,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc] = NULL;
     if (runnable) {
         result first, second;
+        enter_scratch();
         run(argc, argv, &first);
         FUZZ_CHECK(first.rc >= 0 && first.rc <= 2, "exit status %d", first.rc);
         if (first.rc != 0) {
@@ -283,6 +324,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check_json_output(argv[1], &first);
         }
         run(argc, argv, &second);
+        leave_scratch();
         FUZZ_CHECK(first.rc == second.rc && first.out.total == second.out.total &&
                        first.err.total == second.err.total &&
                        memcmp(first.out.data, second.out.data, first.out.len) == 0 &&
