@@ -186,25 +186,42 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     leave_scratch();
     atexit(remove_scratch);
 
-    /* A crash happens inside the scratch directory: unless told otherwise,
-     * write its artifact where the fuzzer was started. */
+    /* A crash happens inside the scratch directory: artifact paths are made
+     * absolute (relative ones count from where the fuzzer was started),
+     * and by default artifacts go there too. */
+    static const char *const path_flags[] = {"-artifact_prefix=",
+                                             "-exact_artifact_path="};
+    char **args = calloc((size_t)*argc + 2, sizeof *args);
+    if (!args)
+        abort();
     bool has_prefix = false;
-    for (int i = 1; i < *argc; i++)
-        has_prefix = has_prefix || strncmp((*argv)[i], "-artifact_prefix=", 17) == 0 ||
-                     strncmp((*argv)[i], "-exact_artifact_path=", 21) == 0;
-    if (!has_prefix) {
-        static char prefix[4200];
-        char **args = calloc((size_t)*argc + 2, sizeof *args);
-        if (!args)
-            abort();
-        snprintf(prefix, sizeof prefix, "-artifact_prefix=%s/", home);
-        for (int i = 0; i < *argc; i++)
-            args[i] = (*argv)[i];
-        args[*argc] = prefix;
-        args[*argc + 1] = NULL;
-        *argv = args;
-        (*argc)++;
+    for (int i = 0; i < *argc; i++) {
+        args[i] = (*argv)[i];
+        for (size_t k = 0; i > 0 && k < 2; k++) {
+            size_t n = strlen(path_flags[k]);
+            if (strncmp(args[i], path_flags[k], n) != 0)
+                continue;
+            has_prefix = true;
+            if (args[i][n] != '/') {
+                size_t size = strlen(home) + strlen(args[i]) + 2;
+                char *abs = malloc(size);
+                if (!abs)
+                    abort();
+                snprintf(abs, size, "%s%s/%s", path_flags[k], home, args[i] + n);
+                args[i] = abs;
+            }
+        }
     }
+    if (!has_prefix) {
+        size_t size = strlen(home) + 20;
+        char *prefix = malloc(size);
+        if (!prefix)
+            abort();
+        snprintf(prefix, size, "-artifact_prefix=%s/", home);
+        args[(*argc)++] = prefix;
+    }
+    args[*argc] = NULL;
+    *argv = args;
     return 0;
 }
 
