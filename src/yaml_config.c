@@ -389,6 +389,10 @@ static om_status yaml_failure(const yaml_parser_t *parser, om_error *err)
     if (parser->error == YAML_MEMORY_ERROR || parser->error == YAML_NO_ERROR)
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
     const char *problem = parser->problem ? parser->problem : "malformed YAML";
+    /* The reader (encoding, control characters) only knows a byte offset. */
+    if (parser->error == YAML_READER_ERROR)
+        return omi_fail(err, OM_ERR_PARSE, "byte %lu: %s",
+                        (unsigned long)parser->problem_offset, problem);
     if (parser->context)
         return omi_fail(err, OM_ERR_PARSE, "line %lu column %lu: %s %s",
                         (unsigned long)parser->problem_mark.line + 1,
@@ -583,9 +587,11 @@ om_status om_dims_load_yaml(const char *path, int64_t world_size,
     if (st != OM_OK && st != OM_ERR_NO_MEMORY) {
         char quoted[96];
         omi_quote(quoted, sizeof quoted, path, strlen(path));
-        /* Strip the quotes: a path reads better bare in "path: line 3: ...". */
-        quoted[strlen(quoted) - 1] = '\0';
-        omi_prefix_error(err, quoted + 1);
+        /* Strip the quotes: a path reads better bare in "path: line 3: ...",
+         * except the empty path, which would vanish. */
+        if (path[0])
+            quoted[strlen(quoted) - 1] = '\0';
+        omi_prefix_error(err, path[0] ? quoted + 1 : quoted);
     }
     return st;
 }
