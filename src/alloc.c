@@ -1,7 +1,6 @@
 /* Every allocation of the library, in one place, so that a test build can
  * inject failures (meson -Dalloc_failure_injection=true). */
 #include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -47,13 +46,3 @@ void *omi_realloc(void *ptr, size_t size)
 }
 
 void omi_free(void *ptr) { free(ptr); }
-
-char *omi_strndup(const char *s, size_t len)
-{
-    char *copy = omi_malloc(len + 1);
-    if (copy) {
-        memcpy(copy, s, len);
-        copy[len] = '\0';
-    }
-    return copy;
-}

@@ -24,7 +24,6 @@
 void *omi_malloc(size_t size);
 void *omi_realloc(void *ptr, size_t size);
 void omi_free(void *ptr);
-char *omi_strndup(const char *s, size_t len);
 
 #ifdef OM_ALLOC_FAILURE_INJECTION
 /* Test builds only: fail the allocation after `n` more succeed (n < 0:

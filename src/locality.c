@@ -30,15 +30,7 @@ static int64_t group_hosts(const omi_layout *members, int64_t base, int64_t k)
         if (first == previous_last)
             hosts--;
         previous_last = last;
-        size_t i = outer;
-        for (; i-- > 0;) {
-            run_base += members->ax[i].stride;
-            if (++coord[i] < members->ax[i].len)
-                break;
-            run_base -= members->ax[i].len * members->ax[i].stride;
-            coord[i] = 0;
-        }
-        if (i == (size_t)-1)
+        if (!omi_odometer_step(members->ax, outer, coord, &run_base))
             return hosts;
     }
 }
@@ -77,13 +69,7 @@ om_status om_mesh_locality(const om_mesh *mesh, uint64_t axes,
         int64_t hosts = group_hosts(&members, base, ranks_per_host);
         local += hosts == 1;
         most = hosts > most ? hosts : most;
-        for (size_t i = bases.n; i-- > 0;) {
-            base += bases.ax[i].stride;
-            if (++coord[i] < bases.ax[i].len)
-                break;
-            base -= bases.ax[i].len * bases.ax[i].stride;
-            coord[i] = 0;
-        }
+        omi_odometer_step(bases.ax, bases.n, coord, &base);
     }
     *local_groups = local;
     *max_hosts = most;

@@ -12,7 +12,9 @@
 /* Inner block size: the pattern lives on the stack (4 KiB). */
 #define OMI_PATTERN 1024
 
-void omi_layout_push(omi_layout *layout, int64_t len, int64_t stride)
+/* Appends an axis, dropping size 1 and merging with a contiguous
+ * predecessor. */
+static void layout_push(omi_layout *layout, int64_t len, int64_t stride)
 {
     if (len == 1)
         return;
@@ -39,11 +41,11 @@ void omi_layout_build(const om_mesh *mesh, uint64_t axes, bool outside,
     if (outside)
         for (size_t i = 0; i < mesh->ndim; i++)
             if (!selected(axes, i))
-                omi_layout_push(layout, mesh->sizes[i], mesh->strides[i]);
+                layout_push(layout, mesh->sizes[i], mesh->strides[i]);
     if (inside)
         for (size_t i = 0; i < mesh->ndim; i++)
             if (selected(axes, i))
-                omi_layout_push(layout, mesh->sizes[i], mesh->strides[i]);
+                layout_push(layout, mesh->sizes[i], mesh->strides[i]);
 }
 
 /* The two inner loops run at memory speed only with wide vector stores:
@@ -166,13 +168,7 @@ void omi_emit(const omi_layout *source, int64_t base, int64_t e0, int64_t e1,
         dst += end - start;
         e = q * block + end;
         q++;
-        for (size_t i = k; i-- > 0;) {
-            block_base += l.ax[i].stride;
-            if (++coord[i] < l.ax[i].len)
-                break;
-            block_base -= l.ax[i].len * l.ax[i].stride;
-            coord[i] = 0;
-        }
+        omi_odometer_step(l.ax, k, coord, &block_base);
     }
 }
 

@@ -20,13 +20,26 @@ typedef struct {
     omi_axis ax[OMI_MAX_LAYOUT];
 } omi_layout;
 
-/* Appends an axis, dropping size 1 and merging with a contiguous
- * predecessor. */
-void omi_layout_push(omi_layout *layout, int64_t len, int64_t stride);
 /* The axes outside `axes` (when `outside`), then those inside (when
  * `inside`), each part in mesh order. */
 void omi_layout_build(const om_mesh *mesh, uint64_t axes, bool outside,
                       bool inside, omi_layout *layout);
+/* Advances an odometer over axes ax[0..n) (last fastest) by one step,
+ * keeping `*value` = sum(coord_i * stride_i) + its starting offset.
+ * Returns false when it wraps back to all zeros. */
+static inline bool omi_odometer_step(const omi_axis *ax, size_t n,
+                                     int64_t *coord, int64_t *value)
+{
+    for (size_t i = n; i-- > 0;) {
+        *value += ax[i].stride;
+        if (++coord[i] < ax[i].len)
+            return true;
+        *value -= ax[i].len * ax[i].stride;
+        coord[i] = 0;
+    }
+    return false;
+}
+
 /* Writes elements e0..e1-1 of the row-major enumeration of `layout`. */
 void omi_emit(const omi_layout *layout, int64_t base, int64_t e0, int64_t e1,
               int32_t *out);
