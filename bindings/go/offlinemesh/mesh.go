@@ -60,7 +60,8 @@ func adopt(h omswig.Mesh) *cmesh {
 // holder to keep alive until the C call returns.
 func (m *Mesh) handle() (omswig.Mesh, *cmesh, error) {
 	if m == nil {
-		return 0, nil, errorf(ErrInvalidArgument, "mesh is nil")
+		// The library's own text for NULL, so every binding says the same.
+		return 0, nil, errorf(ErrInvalidArgument, "mesh is NULL (a nil *Mesh)")
 	}
 	c := m.c
 	if c == nil {

@@ -117,7 +117,8 @@ func (m *Mesh) GroupRange(first, count int, dims ...string) ([][]int, error) {
 		return nil, err
 	}
 	if first < 0 || count < 0 || first > total || count > total-first {
-		return nil, errorf(ErrOutOfRange, "groups %d..%d are outside 0..%d", first, first+count, total)
+		// The library's wording; first+count could overflow.
+		return nil, errorf(ErrOutOfRange, "%d groups from group %d are outside the %d groups", count, first, total)
 	}
 	if count*size > MaxGroupRanks {
 		return nil, errorf(ErrOutOfRange, "GroupRange materialises at most %d ranks, asked for %d", MaxGroupRanks, count*size)
