@@ -1,101 +1,86 @@
 /* Projection of a training YAML's `accelerator:` mapping onto parallel
- * dims. libyaml composes the document (aliases stay references, so alias
- * bombs cost no memory); merge keys are resolved here, on lookup, with a
- * work budget so nested merges cannot explode. */
+ * dims. yaml_tree.c composes the document (aliases stay references, so
+ * alias bombs cost no memory); merge keys are resolved here, on lookup,
+ * with a work budget so nested merges cannot explode. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include <yaml.h>
-
 #include "internal.h"
 #include "yaml_scalar.h"
+#include "yaml_tree.h"
 
 /* Largest config file read: far beyond any real training config. */
 #define OMI_MAX_YAML_BYTES (64L * 1024 * 1024)
 /* Deepest chain of merge keys, and total merge work, per lookup. */
 #define OMI_MAX_MERGE_DEPTH 64
 #define OMI_MERGE_BUDGET 1000000L
-/* Deepest collection nesting accepted: libyaml's scanner slows down
- * quadratically with depth, and real configs nest a handful of levels. */
-#define OMI_MAX_YAML_DEPTH 256
-/* Most anchors plus aliases accepted (real configs use a few dozen). */
-#define OMI_MAX_YAML_ANCHORS 10000
 
 typedef struct {
-    yaml_document_t *doc;
-    const char *text; /* the source, to see explicit tags */
-    size_t length;
+    const omi_tree *tree;
     long budget;
     om_error *err;
     om_status status;
 } lookup_ctx;
 
-static unsigned long line_of(const yaml_node_t *node)
+static const omi_node *node_at(const lookup_ctx *ctx, size_t index)
 {
-    return (unsigned long)node->start_mark.line + 1;
+    return &ctx->tree->nodes[index];
 }
 
-static bool scalar_is(const yaml_node_t *node, const char *text)
+static bool scalar_is(const omi_node *node, const char *text)
 {
     size_t len = strlen(text);
-    return node && node->type == YAML_SCALAR_NODE &&
-           node->data.scalar.length == len &&
-           memcmp(node->data.scalar.value, text, len) == 0;
+    return node->kind == OMI_NODE_SCALAR && node->length == len &&
+           memcmp(node->value, text, len) == 0;
 }
 
-static bool is_merge_key(const yaml_node_t *node)
+static bool is_merge_key(const omi_node *node)
 {
-    if (!scalar_is(node, "<<"))
-        return false;
-    const char *tag = (const char *)node->tag;
-    return node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
-           (tag && strcmp(tag, "tag:yaml.org,2002:merge") == 0);
+    return scalar_is(node, "<<") &&
+           ((node->plain && !node->tag) ||
+            (node->tag && strcmp(node->tag, "tag:yaml.org,2002:merge") == 0));
 }
 
 /* Value node of `key` in `map`, merges included: explicit keys win (the
  * last one when repeated, as PyYAML does), then later `<<` keys before
  * earlier ones, and within a merge list earlier mappings first.
  * Returns NULL when absent or on error (ctx->status set). */
-static yaml_node_t *lookup(lookup_ctx *ctx, yaml_node_t *map, const char *key,
-                           int depth)
+static const omi_node *lookup(lookup_ctx *ctx, const omi_node *map,
+                              const char *key, int depth)
 {
-    yaml_document_t *doc = ctx->doc;
     if (depth > OMI_MAX_MERGE_DEPTH || --ctx->budget < 0) {
         ctx->status = omi_fail(ctx->err, OM_ERR_PARSE,
                                "line %lu: merge keys (<<) nest too deeply or "
-                               "repeat too often", line_of(map));
+                               "repeat too often", map->line);
         return NULL;
     }
-    yaml_node_pair_t *start = map->data.mapping.pairs.start;
-    yaml_node_pair_t *top = map->data.mapping.pairs.top;
-    yaml_node_t *found = NULL;
-    ctx->budget -= top - start;
-    for (yaml_node_pair_t *pair = start; pair < top; pair++) {
-        yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+    size_t pairs = map->count / 2;
+    const omi_node *found = NULL;
+    ctx->budget -= (long)pairs;
+    for (size_t p = 0; p < pairs; p++) {
+        const omi_node *k = node_at(ctx, map->items[2 * p]);
         if (!is_merge_key(k) && scalar_is(k, key))
-            found = yaml_document_get_node(doc, pair->value);
+            found = node_at(ctx, map->items[2 * p + 1]);
     }
     if (found)
         return found;
-    for (yaml_node_pair_t *pair = top; pair-- > start;) {
-        if (!is_merge_key(yaml_document_get_node(doc, pair->key)))
+    for (size_t p = pairs; p-- > 0;) {
+        if (!is_merge_key(node_at(ctx, map->items[2 * p])))
             continue;
-        yaml_node_t *value = yaml_document_get_node(doc, pair->value);
-        if (value && value->type == YAML_MAPPING_NODE) {
+        const omi_node *value = node_at(ctx, map->items[2 * p + 1]);
+        if (value->kind == OMI_NODE_MAPPING) {
             found = lookup(ctx, value, key, depth + 1);
-        } else if (value && value->type == YAML_SEQUENCE_NODE) {
-            for (yaml_node_item_t *item = value->data.sequence.items.start;
-                 !found && ctx->status == OM_OK &&
-                 item < value->data.sequence.items.top;
-                 item++) {
-                yaml_node_t *sub = yaml_document_get_node(doc, *item);
-                if (!sub || sub->type != YAML_MAPPING_NODE) {
+        } else if (value->kind == OMI_NODE_SEQUENCE) {
+            for (size_t k = 0; !found && ctx->status == OM_OK && k < value->count;
+                 k++) {
+                const omi_node *sub = node_at(ctx, value->items[k]);
+                if (sub->kind != OMI_NODE_MAPPING) {
                     ctx->status = omi_fail(
                         ctx->err, OM_ERR_PARSE,
                         "line %lu: a merge key (<<) list may only hold mappings",
-                        sub ? line_of(sub) : line_of(value));
+                        sub->line);
                     return NULL;
                 }
                 found = lookup(ctx, sub, key, depth + 1);
@@ -104,7 +89,7 @@ static yaml_node_t *lookup(lookup_ctx *ctx, yaml_node_t *map, const char *key,
             ctx->status = omi_fail(ctx->err, OM_ERR_PARSE,
                                    "line %lu: a merge key (<<) must refer to "
                                    "a mapping or a list of mappings",
-                                   value ? line_of(value) : line_of(map));
+                                   value->line);
             return NULL;
         }
         if (found || ctx->status != OM_OK)
@@ -126,14 +111,14 @@ static const char *kind_name(omi_yaml_kind kind)
 }
 
 /* "got string \"2\"", "got a mapping", ... for type errors. */
-static void describe(const yaml_node_t *node, const omi_yaml_value *value,
+static void describe(const omi_node *node, const omi_yaml_value *value,
                      char *buf, size_t size)
 {
-    if (node->type == YAML_MAPPING_NODE) {
+    if (node->kind == OMI_NODE_MAPPING) {
         snprintf(buf, size, "a mapping");
         return;
     }
-    if (node->type == YAML_SEQUENCE_NODE) {
+    if (node->kind == OMI_NODE_SEQUENCE) {
         snprintf(buf, size, "a list");
         return;
     }
@@ -141,93 +126,53 @@ static void describe(const yaml_node_t *node, const omi_yaml_value *value,
      * shown as written. */
     char shown[80];
     if (value->kind == OMI_YAML_STRING)
-        omi_quote(shown, sizeof shown, (const char *)node->data.scalar.value,
-                  node->data.scalar.length);
+        omi_quote(shown, sizeof shown, node->value, node->length);
     else
-        snprintf(shown, sizeof shown, "%.60s",
-                 (const char *)node->data.scalar.value);
+        snprintf(shown, sizeof shown, "%.60s", node->value);
     snprintf(buf, size, "%s %s", kind_name(value->kind), shown);
 }
 
-/* True when the node's source starts with a tag ("!!str 2", "! 2", or
- * "&a !!str 2"). libyaml's composer gives an explicit !!str and an untagged
- * plain scalar the same tag text; the source tells them apart. */
-/* Byte offset of character `index` of the source: libyaml's marks count
- * characters, after a UTF-8 byte order mark. SIZE_MAX when unknown. */
-static size_t byte_offset(const lookup_ctx *ctx, size_t index)
+/* Resolves a scalar: untagged ones by their spelling (plain) or as
+ * strings (quoted), "!" (the non-specific tag) as a string, others by their
+ * explicit tag. Collections resolve as strings, i.e. "not what was asked". */
+static omi_yaml_value resolve(const omi_node *node)
 {
-    const unsigned char *p = (const unsigned char *)ctx->text;
-    size_t i = 0;
-    if (ctx->length >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) ||
-                             (p[0] == 0xFE && p[1] == 0xFF)))
-        return SIZE_MAX; /* UTF-16 input: marks do not map to bytes */
-    if (ctx->length >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
-        i = 3;
-    for (size_t chars = 0; chars < index && i < ctx->length; chars++) {
-        i++;
-        while (i < ctx->length && (p[i] & 0xC0) == 0x80)
-            i++;
-    }
-    return i;
-}
-
-static bool explicitly_tagged(const lookup_ctx *ctx, const yaml_node_t *node)
-{
-    size_t i = byte_offset(ctx, node->start_mark.index);
-    if (i < ctx->length && ctx->text[i] == '&') {
-        while (i < ctx->length && ctx->text[i] != ' ' && ctx->text[i] != '\t' &&
-               ctx->text[i] != '\n' && ctx->text[i] != '\r')
-            i++;
-        while (i < ctx->length && (ctx->text[i] == ' ' || ctx->text[i] == '\t'))
-            i++;
-    }
-    return i < ctx->length && ctx->text[i] == '!';
-}
-
-static omi_yaml_value resolve(const lookup_ctx *ctx, const yaml_node_t *node)
-{
-    omi_yaml_value none = {OMI_YAML_STRING, false, 0};
-    if (node->type != YAML_SCALAR_NODE)
-        return none;
-    const char *tag = (const char *)node->tag;
-    bool plain = node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-    if (plain && tag && strcmp(tag, YAML_DEFAULT_SCALAR_TAG) == 0 &&
-        explicitly_tagged(ctx, node))
-        return none;
-    return omi_yaml_resolve((const char *)node->data.scalar.value,
-                            node->data.scalar.length, tag, plain);
+    omi_yaml_value string = {OMI_YAML_STRING, false, 0};
+    if (node->kind != OMI_NODE_SCALAR || (node->tag && strcmp(node->tag, "!") == 0))
+        return string;
+    return omi_yaml_resolve(node->value, node->length, node->tag, node->plain);
 }
 
 /* Looks up `field` and checks its kind: *found is NULL when the field is
  * absent or null, else its node, resolved into *value. */
-static om_status read_field(lookup_ctx *ctx, yaml_node_t *accel,
+static om_status read_field(lookup_ctx *ctx, const omi_node *accel,
                             const char *field, omi_yaml_kind wanted,
-                            const char *wanted_name, yaml_node_t **found,
+                            const char *wanted_name, const omi_node **found,
                             omi_yaml_value *value)
 {
     *found = NULL;
-    yaml_node_t *node = accel ? lookup(ctx, accel, field, 0) : NULL;
+    const omi_node *node = accel ? lookup(ctx, accel, field, 0) : NULL;
     if (ctx->status != OM_OK || !node)
         return ctx->status;
-    *value = resolve(ctx, node);
-    if (node->type == YAML_SCALAR_NODE && value->kind == OMI_YAML_NULL)
+    *value = resolve(node);
+    if (node->kind == OMI_NODE_SCALAR && value->kind == OMI_YAML_NULL)
         return OM_OK;
-    if (node->type != YAML_SCALAR_NODE || value->kind != wanted) {
+    if (value->kind != wanted) {
         char got[128];
         describe(node, value, got, sizeof got);
         return omi_fail(ctx->err, OM_ERR_PARSE, "line %lu: %s must be %s, got %s",
-                        line_of(node), field, wanted_name, got);
+                        node->line, field, wanted_name, got);
     }
     *found = node;
     return OM_OK;
 }
 
 /* Reads one size field. *given is false when absent or null. */
-static om_status read_size(lookup_ctx *ctx, yaml_node_t *accel, om_dim dim,
+static om_status read_size(lookup_ctx *ctx, const omi_node *accel, om_dim dim,
                            int64_t *size, bool *given)
 {
     const char *field = om_dim_field_name(dim);
-    yaml_node_t *node;
+    const omi_node *node;
     omi_yaml_value value;
     *given = false;
     om_status st = read_field(ctx, accel, field, OMI_YAML_INT, "an integer",
@@ -236,22 +181,21 @@ static om_status read_size(lookup_ctx *ctx, yaml_node_t *accel, om_dim dim,
         return st;
     if (value.integer < 1)
         return omi_fail(ctx->err, OM_ERR_INVALID_ARGUMENT,
-                        "line %lu: %s must be >= 1, got %.60s", line_of(node),
-                        field, (const char *)node->data.scalar.value);
+                        "line %lu: %s must be >= 1, got %.60s", node->line,
+                        field, node->value);
     if (value.integer > OMI_MAX_INT32)
         return omi_fail(ctx->err, OM_ERR_OUT_OF_RANGE,
                         "line %lu: %s must be at most 2147483647, got %.60s",
-                        line_of(node), field,
-                        (const char *)node->data.scalar.value);
+                        node->line, field, node->value);
     *size = value.integer;
     *given = true;
     return OM_OK;
 }
 
-static om_status read_flag(lookup_ctx *ctx, yaml_node_t *accel, om_flag flag,
+static om_status read_flag(lookup_ctx *ctx, const omi_node *accel, om_flag flag,
                            bool *out)
 {
-    yaml_node_t *node;
+    const omi_node *node;
     omi_yaml_value value;
     om_status st = read_field(ctx, accel, om_flag_field_name(flag), OMI_YAML_BOOL,
                               "a boolean", &node, &value);
@@ -261,35 +205,34 @@ static om_status read_flag(lookup_ctx *ctx, yaml_node_t *accel, om_flag flag,
 }
 
 /* Finds the accelerator mapping (NULL when missing or null). */
-static om_status find_accelerator(lookup_ctx *ctx, yaml_node_t **accel)
+static om_status find_accelerator(lookup_ctx *ctx, const omi_node **accel)
 {
     *accel = NULL;
-    yaml_node_t *root = yaml_document_get_root_node(ctx->doc);
-    if (!root)
+    if (!ctx->tree->has_root)
         return OM_OK; /* empty stream */
-    if (root->type != YAML_MAPPING_NODE) {
-        omi_yaml_value value = resolve(ctx, root);
-        if (root->type == YAML_SCALAR_NODE && value.kind == OMI_YAML_NULL)
+    const omi_node *root = node_at(ctx, ctx->tree->root);
+    if (root->kind != OMI_NODE_MAPPING) {
+        if (resolve(root).kind == OMI_YAML_NULL && root->kind == OMI_NODE_SCALAR)
             return OM_OK;
         return omi_fail(ctx->err, OM_ERR_PARSE,
                         "line %lu: the top level of the config must be a "
-                        "mapping", line_of(root));
+                        "mapping", root->line);
     }
-    yaml_node_t *node = lookup(ctx, root, "accelerator", 0);
+    const omi_node *node = lookup(ctx, root, "accelerator", 0);
     if (ctx->status != OM_OK || !node)
         return ctx->status;
-    if (node->type == YAML_MAPPING_NODE) {
+    if (node->kind == OMI_NODE_MAPPING) {
         *accel = node;
         return OM_OK;
     }
-    omi_yaml_value value = resolve(ctx, node);
-    if (node->type == YAML_SCALAR_NODE && value.kind == OMI_YAML_NULL)
+    omi_yaml_value value = resolve(node);
+    if (node->kind == OMI_NODE_SCALAR && value.kind == OMI_YAML_NULL)
         return OM_OK;
     char got[128];
     describe(node, &value, got, sizeof got);
     return omi_fail(ctx->err, OM_ERR_PARSE,
                     "line %lu: accelerator must be a mapping, got %s",
-                    line_of(node), got);
+                    node->line, got);
 }
 
 /* Checked product of positive factors; false on overflow of int64. */
@@ -348,16 +291,15 @@ static om_status apply_world_size(om_dims *dims, bool dp_given,
     return OM_OK;
 }
 
-static om_status project(yaml_document_t *doc, const char *text,
-                         size_t length, int64_t world_size, om_dims *dims,
-                         om_error *err)
+static om_status project(const omi_tree *tree, int64_t world_size,
+                         om_dims *dims, om_error *err)
 {
     static const om_dim size_fields[] = {OM_DIM_DP, OM_DIM_TP, OM_DIM_CP,
                                          OM_DIM_EP, OM_DIM_PP};
     static const om_flag flag_fields[] = {OM_FLAG_SEQUENCE_PARALLEL,
                                           OM_FLAG_LOSS_PARALLEL};
-    lookup_ctx ctx = {doc, text, length, OMI_MERGE_BUDGET, err, OM_OK};
-    yaml_node_t *accel;
+    lookup_ctx ctx = {tree, OMI_MERGE_BUDGET, err, OM_OK};
+    const omi_node *accel;
     om_status st = find_accelerator(&ctx, &accel);
     bool dp_given = false;
     for (size_t i = 0; st == OM_OK && i < 5; i++) {
@@ -382,81 +324,6 @@ static om_status project(yaml_document_t *doc, const char *text,
     return st;
 }
 
-static om_status yaml_failure(const yaml_parser_t *parser, om_error *err)
-{
-    /* libyaml's composer fails some allocations without setting an error:
-     * a failure with no error recorded is a failed allocation. */
-    if (parser->error == YAML_MEMORY_ERROR || parser->error == YAML_NO_ERROR)
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
-    const char *problem = parser->problem ? parser->problem : "malformed YAML";
-    /* The reader (encoding, control characters) only knows a byte offset. */
-    if (parser->error == YAML_READER_ERROR)
-        return omi_fail(err, OM_ERR_PARSE, "byte %lu: %s",
-                        (unsigned long)parser->problem_offset, problem);
-    if (parser->context)
-        return omi_fail(err, OM_ERR_PARSE, "line %lu column %lu: %s %s",
-                        (unsigned long)parser->problem_mark.line + 1,
-                        (unsigned long)parser->problem_mark.column + 1,
-                        problem, parser->context);
-    return omi_fail(err, OM_ERR_PARSE, "line %lu column %lu: %s",
-                    (unsigned long)parser->problem_mark.line + 1,
-                    (unsigned long)parser->problem_mark.column + 1, problem);
-}
-
-/* A quick event pass that refuses absurd nesting before the composer
- * spends quadratic time on it. Syntax errors are left to the composer, so
- * they are reported once, the same way. */
-static om_status check_depth(const char *text, size_t length, om_error *err)
-{
-    yaml_parser_t parser;
-    yaml_event_t event;
-    if (!yaml_parser_initialize(&parser))
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, length);
-    om_status st = OM_OK;
-    int depth = 0;
-    long anchors = 0;
-    for (;;) {
-        if (!yaml_parser_parse(&parser, &event)) {
-            /* Syntax errors are reported by the composer, the same way. */
-            if (parser.error == YAML_MEMORY_ERROR)
-                st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
-            break;
-        }
-        yaml_event_type_t type = event.type;
-        unsigned long line = (unsigned long)event.start_mark.line + 1;
-        /* libyaml registers and looks up anchors linearly: cap their number
-         * so a hostile file cannot cost quadratic time. */
-        bool anchored = type == YAML_ALIAS_EVENT ||
-                        (type == YAML_SCALAR_EVENT && event.data.scalar.anchor) ||
-                        (type == YAML_SEQUENCE_START_EVENT &&
-                         event.data.sequence_start.anchor) ||
-                        (type == YAML_MAPPING_START_EVENT &&
-                         event.data.mapping_start.anchor);
-        yaml_event_delete(&event);
-        if (anchored && ++anchors > OMI_MAX_YAML_ANCHORS) {
-            st = omi_fail(err, OM_ERR_PARSE,
-                          "line %lu: more than %d YAML anchors and aliases",
-                          line, OMI_MAX_YAML_ANCHORS);
-            break;
-        }
-        if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
-            if (++depth > OMI_MAX_YAML_DEPTH) {
-                st = omi_fail(err, OM_ERR_PARSE,
-                              "line %lu: YAML collections nest deeper than %d "
-                              "levels", line, OMI_MAX_YAML_DEPTH);
-                break;
-            }
-        } else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
-            depth--;
-        } else if (type == YAML_STREAM_END_EVENT) {
-            break;
-        }
-    }
-    yaml_parser_delete(&parser);
-    return st;
-}
-
 om_status om_dims_from_yaml(const char *text, size_t length,
                             int64_t world_size, om_dims **out, om_error *err)
 {
@@ -465,40 +332,15 @@ om_status om_dims_from_yaml(const char *text, size_t length,
     *out = NULL;
     if (!text)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "YAML text is NULL");
-    om_status st = check_depth(text, length, err);
+    omi_tree tree;
+    om_status st = omi_yaml_compose(text, length, &tree, err);
     if (st != OM_OK)
         return st;
-    yaml_parser_t parser;
-    yaml_document_t doc;
-    if (!yaml_parser_initialize(&parser))
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory parsing YAML");
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, length);
-    if (!yaml_parser_load(&parser, &doc)) {
-        st = yaml_failure(&parser, err);
-        yaml_parser_delete(&parser);
-        return st;
-    }
-    /* PyYAML's safe_load refuses a stream with a second document too. */
-    yaml_document_t extra;
-    if (yaml_document_get_root_node(&doc)) {
-        if (!yaml_parser_load(&parser, &extra)) {
-            st = yaml_failure(&parser, err);
-        } else {
-            yaml_node_t *root = yaml_document_get_root_node(&extra);
-            if (root)
-                st = omi_fail(err, OM_ERR_PARSE,
-                              "line %lu: expected a single YAML document, found "
-                              "another", line_of(root));
-            yaml_document_delete(&extra);
-        }
-    }
     om_dims *dims = NULL;
+    st = om_dims_new(&dims, err);
     if (st == OM_OK)
-        st = om_dims_new(&dims, err);
-    if (st == OM_OK)
-        st = project(&doc, text, length, world_size, dims, err);
-    yaml_document_delete(&doc);
-    yaml_parser_delete(&parser);
+        st = project(&tree, world_size, dims, err);
+    omi_tree_free(&tree);
     if (st != OM_OK) {
         om_dims_free(dims);
         return st;
@@ -585,13 +427,20 @@ om_status om_dims_load_yaml(const char *path, int64_t world_size,
         st = om_dims_from_yaml(text, length, world_size, out, err);
     omi_free(text);
     if (st != OM_OK && st != OM_ERR_NO_MEMORY) {
-        char quoted[96];
-        omi_quote(quoted, sizeof quoted, path, strlen(path));
-        /* Strip the quotes: a path reads better bare in "path: line 3: ...",
-         * except the empty path, which would vanish. */
-        if (path[0])
+        /* A long path keeps its end, the file name: ".../deep/train.yaml". */
+        size_t len = strlen(path), skip = len > 100 ? len - 100 : 0;
+        while (skip < len && ((unsigned char)path[skip] & 0xC0) == 0x80)
+            skip++;
+        char quoted[160];
+        char prefix[168];
+        omi_quote(quoted, sizeof quoted, path + skip, len - skip);
+        /* Bare, not quoted, in "path: line 3: ...", but the empty path
+         * stays visible as "". */
+        if (len > 0)
             quoted[strlen(quoted) - 1] = '\0';
-        omi_prefix_error(err, path[0] ? quoted + 1 : quoted);
+        snprintf(prefix, sizeof prefix, "%s%s", skip ? "..." : "",
+                 len > 0 ? quoted + 1 : quoted);
+        omi_prefix_error(err, prefix);
     }
     return st;
 }

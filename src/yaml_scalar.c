@@ -190,8 +190,7 @@ omi_yaml_value omi_yaml_resolve(const char *text, size_t len, const char *tag,
                                 bool plain)
 {
     omi_yaml_value v = {OMI_YAML_STRING, false, 0};
-    bool implicit = !tag || strcmp(tag, TAG_PREFIX "str") == 0;
-    if (implicit) {
+    if (!tag) {
         if (!plain)
             return v;
         if (is_null(text, len))

@@ -20,10 +20,11 @@ typedef struct {
     int64_t integer; /* OMI_YAML_INT, saturated at INT64_MIN/INT64_MAX */
 } omi_yaml_value;
 
-/* Resolves a scalar. `tag` is libyaml's resolved tag (NULL or the default
- * "tag:yaml.org,2002:str" for untagged scalars); `plain` tells whether it
- * was written without quotes or block style. An explicit !!int / !!bool /
- * !!null tag whose text does not fit gives OMI_YAML_STRING. */
+/* Resolves a scalar. `tag` is its explicit tag in full form
+ * ("tag:yaml.org,2002:int") or NULL when it had none; `plain` tells whether
+ * it was written without quotes or block style (only untagged plain
+ * scalars resolve by spelling). An explicit !!int / !!bool / !!null tag
+ * whose text does not fit gives OMI_YAML_STRING, as does !!str. */
 omi_yaml_value omi_yaml_resolve(const char *text, size_t len, const char *tag,
                                 bool plain);
 

@@ -1,0 +1,48 @@
+/* Internal: a YAML document composed from libyaml's event stream. */
+#ifndef OFFLINE_MESH_YAML_TREE_H
+#define OFFLINE_MESH_YAML_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "internal.h"
+
+typedef enum { OMI_NODE_SCALAR, OMI_NODE_SEQUENCE, OMI_NODE_MAPPING } omi_node_kind;
+
+typedef struct {
+    omi_node_kind kind;
+    unsigned long line; /* 1-based line where the node starts */
+    /* Scalars: the text, whether it was written plain (unquoted, not a
+     * block scalar), and its explicit tag ("tag:yaml.org,2002:int", "!")
+     * or NULL when it had none. */
+    char *value;
+    size_t length;
+    bool plain;
+    char *tag;
+    /* Collections: child node indices; a mapping stores key, value, key,
+     * value... An alias is the index of the anchored node, not a copy, so
+     * alias bombs cost no memory. */
+    size_t *items;
+    size_t count;
+    size_t cap;
+} omi_node;
+
+typedef struct {
+    omi_node *nodes;
+    size_t count;
+    size_t cap;
+    bool has_root; /* false for an empty stream */
+    size_t root;
+} omi_tree;
+
+/* Composes the one document of `text`. Refuses (OM_ERR_PARSE) a second
+ * document, nesting deeper than 256 levels, more than 10000 anchors and
+ * aliases together, and undefined aliases; libyaml's syntax errors become
+ * OM_ERR_PARSE with their position. On failure the tree is empty. */
+om_status omi_yaml_compose(const char *text, size_t length, omi_tree *tree,
+                           om_error *err);
+
+/* Releases what omi_yaml_compose() built. A zeroed tree is fine. */
+void omi_tree_free(omi_tree *tree);
+
+#endif
