@@ -150,12 +150,14 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     rc = collect_sets(io, mesh, &opt, &sets);
     size_t n = om_mesh_ndim(mesh);
     int64_t largest = 1;
+    int64_t sizes[CLI_MAX_DIMS + 64];
     om_error e;
     for (size_t s = 0; rc == CLI_OK && s < sets.count; s++) {
-        int64_t count, size;
-        if (om_mesh_group_shape(mesh, sets.masks[s], &count, &size, &e) != OM_OK)
+        int64_t count;
+        if (om_mesh_group_shape(mesh, sets.masks[s], &count, &sizes[s], &e) != OM_OK)
             rc = cli_lib_error(io, &e);
-        largest = size > largest ? size : largest;
+        else
+            largest = sizes[s] > largest ? sizes[s] : largest;
     }
     /* Keys of "groups" sorted like every canonical object. */
     size_t set_order[CLI_MAX_DIMS + 64];
@@ -185,9 +187,7 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
         fputs(",\"groups\":{", io->out);
         for (size_t k = 0; k < sets.count; k++) {
             size_t s = set_order[k];
-            int64_t count, size;
-            if (om_mesh_group_shape(mesh, sets.masks[s], &count, &size, &e) != OM_OK ||
-                om_mesh_group_of(mesh, sets.masks[s], r, members, (size_t)largest,
+            if (om_mesh_group_of(mesh, sets.masks[s], r, members, (size_t)largest,
                                  &e) != OM_OK) {
                 rc = cli_lib_error(io, &e);
                 break;
@@ -196,7 +196,7 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
                 fputc(',', io->out);
             cli_json_string(io->out, sets.labels[s]);
             fputc(':', io->out);
-            cli_json_int_array(io->out, members, size);
+            cli_json_int_array(io->out, members, sizes[s]);
         }
         fprintf(io->out, "},\"rank\":%lld}\n", (long long)r);
     }
