@@ -120,6 +120,7 @@ static int bench_mesh(const char *spec, int reps, buffers *b, double *worst)
     }
     printf("%s: %zu ranks, %zu bytes per pass\n", spec, n, bytes);
     size_t ndim = om_mesh_ndim(mesh);
+    double mesh_worst = 0;
     /* Each single axis, then each pair. */
     for (size_t i = 0; i < ndim; i++) {
         for (size_t j = i; j < ndim; j++) {
@@ -160,13 +161,14 @@ static int bench_mesh(const char *spec, int reps, buffers *b, double *worst)
                 return -1;
             }
             double ratio = t / t_set;
-            if (ratio > *worst)
-                *worst = ratio;
+            mesh_worst = ratio > mesh_worst ? ratio : mesh_worst;
             printf("  over %-7s (%9lld x %9lld): %8.3f ms  memset %8.3f ms  "
                    "x memset %.2f  x memcpy %.2f\n", label, (long long)count,
                    (long long)size, t * 1e3, t_set * 1e3, ratio, t / t_copy);
         }
     }
+    printf("  worst on %s: %.2f x memset\n", spec, mesh_worst);
+    *worst = mesh_worst > *worst ? mesh_worst : *worst;
     om_mesh_free(mesh);
     return 0;
 }
@@ -253,7 +255,7 @@ int main(int argc, char **argv)
     bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     const table tables[] = {
         {"in cache: about 4 MiB per pass", 30, cache_meshes},
-        {"out of cache: about 512 MiB per pass", 5, dram_meshes},
+        {"out of cache: about 512 MiB per pass", 7, dram_meshes},
     };
     for (size_t i = 0; i < (quick ? 1u : 2u); i++)
         if (bench_table(&tables[i]) != 0)
