@@ -11,10 +11,10 @@
 enum { P_TP, P_EP, P_PP, P_DATA_FIRST, P_COUNT };
 
 static const omi_param_spec params[P_COUNT] = {
-    [P_TP] = {"tensor_parallel_size_", OMI_PARAM_INT, 1, NULL},
-    [P_EP] = {"expert_parallel_size_", OMI_PARAM_INT, 1, NULL},
-    [P_PP] = {"pipeline_parallel_size_", OMI_PARAM_INT, 1, NULL},
-    [P_DATA_FIRST] = {"use_data_before_expert_parallel_", OMI_PARAM_BOOL, 0, NULL},
+    [P_TP] = {"tensor_parallel_size_", OMI_PARAM_INT, 1, NULL, "tp"},
+    [P_EP] = {"expert_parallel_size_", OMI_PARAM_INT, 1, NULL, "ep"},
+    [P_PP] = {"pipeline_parallel_size_", OMI_PARAM_INT, 1, NULL, "pp"},
+    [P_DATA_FIRST] = {"use_data_before_expert_parallel_", OMI_PARAM_BOOL, 0, NULL, NULL},
 };
 
 typedef struct {

@@ -8,12 +8,12 @@
 enum { P_TP, P_CP, P_PP, P_EP, P_DP_SHARD, P_EDP_SHARD, P_COUNT };
 
 static const omi_param_spec params[P_COUNT] = {
-    [P_TP] = {"accelerator.tp_size", OMI_PARAM_INT_OR_NULL, 1, NULL},
-    [P_CP] = {"accelerator.cp_size", OMI_PARAM_INT_OR_NULL, 1, NULL},
-    [P_PP] = {"accelerator.pp_size", OMI_PARAM_INT_OR_NULL, 1, NULL},
-    [P_EP] = {"accelerator.ep_size", OMI_PARAM_INT_OR_NULL, 1, NULL},
-    [P_DP_SHARD] = {"fsdp_config.dp_shard_size", OMI_PARAM_INT_OR_NULL, 1, NULL},
-    [P_EDP_SHARD] = {"fsdp_config.edp_shard_size", OMI_PARAM_INT_OR_NULL, 1, NULL},
+    [P_TP] = {"accelerator.tp_size", OMI_PARAM_INT_OR_NULL, 1, NULL, "tp"},
+    [P_CP] = {"accelerator.cp_size", OMI_PARAM_INT_OR_NULL, 1, NULL, "cp"},
+    [P_PP] = {"accelerator.pp_size", OMI_PARAM_INT_OR_NULL, 1, NULL, "pp"},
+    [P_EP] = {"accelerator.ep_size", OMI_PARAM_INT_OR_NULL, 1, NULL, "ep"},
+    [P_DP_SHARD] = {"fsdp_config.dp_shard_size", OMI_PARAM_INT_OR_NULL, 1, NULL, "dp_shard"},
+    [P_EDP_SHARD] = {"fsdp_config.edp_shard_size", OMI_PARAM_INT_OR_NULL, 1, NULL, "edp_shard"},
 };
 
 /* hyper-parallel reads every size as max(1, value); null is the default. */

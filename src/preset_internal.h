@@ -38,6 +38,7 @@ typedef struct {
     omi_param_type type;
     int64_t default_int;        /* OMI_PARAM_INT, OMI_PARAM_BOOL (0/1) */
     const char *default_string; /* OMI_PARAM_STRING */
+    const char *alias;          /* the usual short name ("tp"), suggested */
 } omi_param_spec;
 
 typedef struct {

@@ -14,16 +14,16 @@ enum {
 };
 
 static const omi_param_spec params[P_COUNT] = {
-    [P_TP] = {"tensor_model_parallel_size", OMI_PARAM_INT, 1, NULL},
-    [P_PP] = {"pipeline_model_parallel_size", OMI_PARAM_INT, 1, NULL},
-    [P_CP] = {"context_parallel_size", OMI_PARAM_INT, 1, NULL},
-    [P_EP] = {"expert_model_parallel_size", OMI_PARAM_INT, 1, NULL},
-    [P_ETP] = {"expert_tensor_parallel_size", OMI_PARAM_INT_OR_NULL, 0, NULL},
-    [P_ORDER] = {"order", OMI_PARAM_STRING, 0, "tp-cp-ep-dp-pp"},
-    [P_INSTANCES] = {"num_distributed_optimizer_instances", OMI_PARAM_INT, 1, NULL},
+    [P_TP] = {"tensor_model_parallel_size", OMI_PARAM_INT, 1, NULL, "tp"},
+    [P_PP] = {"pipeline_model_parallel_size", OMI_PARAM_INT, 1, NULL, "pp"},
+    [P_CP] = {"context_parallel_size", OMI_PARAM_INT, 1, NULL, "cp"},
+    [P_EP] = {"expert_model_parallel_size", OMI_PARAM_INT, 1, NULL, "ep"},
+    [P_ETP] = {"expert_tensor_parallel_size", OMI_PARAM_INT_OR_NULL, 0, NULL, "etp"},
+    [P_ORDER] = {"order", OMI_PARAM_STRING, 0, "tp-cp-ep-dp-pp", NULL},
+    [P_INSTANCES] = {"num_distributed_optimizer_instances", OMI_PARAM_INT, 1, NULL, NULL},
     [P_HCP] = {"hierarchical_context_parallel_sizes", OMI_PARAM_INT_LIST_OR_NULL, 0,
-               NULL},
-    [P_VPP] = {"virtual_pipeline_model_parallel_size", OMI_PARAM_INT_OR_NULL, 0, NULL},
+               NULL, "hcp"},
+    [P_VPP] = {"virtual_pipeline_model_parallel_size", OMI_PARAM_INT_OR_NULL, 0, NULL, "vpp"},
 };
 
 /* Megatron's generator tokens, in the order RankGenerator checks them. */

@@ -31,19 +31,19 @@ static size_t distance(const char *a, const char *b)
     return row[lb];
 }
 
-/* The key a user most probably meant: the one containing the typed text
- * (or contained in it), else the nearest by edit distance if it is close. */
+/* The key a user most probably meant: the one whose usual short name was
+ * typed, else the nearest by edit distance when it is close. */
 static const char *suggest(const omi_preset_def *def, const char *key)
 {
     const char *best = NULL;
     size_t best_distance = 0;
     for (size_t i = 0; i < def->nparams; i++) {
-        const char *candidate = def->params[i].key;
-        size_t d = distance(key, candidate);
-        if (strlen(key) >= 2 && (strstr(candidate, key) || strstr(key, candidate)))
-            d = d < 3 ? d : 3;
+        const char *alias = def->params[i].alias;
+        if (alias && strcmp(alias, key) == 0)
+            return def->params[i].key;
+        size_t d = distance(key, def->params[i].key);
         if (!best || d < best_distance) {
-            best = candidate;
+            best = def->params[i].key;
             best_distance = d;
         }
     }
@@ -61,7 +61,7 @@ static om_status unknown_key(const omi_preset_def *def, const char *key,
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "unknown %s parameter %s; did you mean \"%s\"?",
                         def->name, quoted, hint);
-    char valid[160] = "";
+    char valid[200] = "";
     for (size_t i = 0; i < def->nparams; i++) {
         size_t used = strlen(valid);
         snprintf(valid + used, sizeof valid - used, "%s%s", i ? ", " : "",
@@ -206,7 +206,7 @@ static void set_default(const omi_param_spec *spec, omi_param_value *out)
         snprintf(out->string, sizeof out->string, "%s", spec->default_string);
 }
 
-static const omi_param_spec world_spec = {"world_size", OMI_PARAM_INT, 0, NULL};
+static const omi_param_spec world_spec = {"world_size", OMI_PARAM_INT, 0, NULL, NULL};
 
 om_status omi_preset_read_params(const omi_preset_def *def,
                                  const char *const *keys,

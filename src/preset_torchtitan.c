@@ -10,13 +10,13 @@
 enum { P_DP_REPLICATE, P_DP_SHARD, P_CP, P_TP, P_PP, P_EP, P_BACKEND, P_COUNT };
 
 static const omi_param_spec params[P_COUNT] = {
-    [P_DP_REPLICATE] = {"dp_replicate", OMI_PARAM_INT, 1, NULL},
-    [P_DP_SHARD] = {"dp_shard", OMI_PARAM_INT, -1, NULL},
-    [P_CP] = {"cp", OMI_PARAM_INT, 1, NULL},
-    [P_TP] = {"tp", OMI_PARAM_INT, 1, NULL},
-    [P_PP] = {"pp", OMI_PARAM_INT, 1, NULL},
-    [P_EP] = {"ep", OMI_PARAM_INT, 1, NULL},
-    [P_BACKEND] = {"spmd_backend", OMI_PARAM_STRING, 0, "spmd_types"},
+    [P_DP_REPLICATE] = {"dp_replicate", OMI_PARAM_INT, 1, NULL, NULL},
+    [P_DP_SHARD] = {"dp_shard", OMI_PARAM_INT, -1, NULL, NULL},
+    [P_CP] = {"cp", OMI_PARAM_INT, 1, NULL, NULL},
+    [P_TP] = {"tp", OMI_PARAM_INT, 1, NULL, NULL},
+    [P_PP] = {"pp", OMI_PARAM_INT, 1, NULL, NULL},
+    [P_EP] = {"ep", OMI_PARAM_INT, 1, NULL, NULL},
+    [P_BACKEND] = {"spmd_backend", OMI_PARAM_STRING, 0, "spmd_types", NULL},
 };
 
 typedef enum { SPMD_TYPES, PARTIAL_DTENSOR, FULL_DTENSOR } backend;

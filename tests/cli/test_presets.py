@@ -88,3 +88,87 @@ def test_vector_case_check(stem, case):
     else:
         assert r.returncode == 0, r.stdout
         assert verdict == {"ok": True, "preset": PRESETS[stem], "violations": []}
+
+
+def fails(code, *args, match=None):
+    r = run(*args)
+    assert r.returncode == code, (r.stdout, r.stderr)
+    assert r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("offline-mesh: error: ")
+    if match:
+        assert match in lines[0], lines[0]
+    return lines[0]
+
+
+def test_python_spellings():
+    """Values as Python's str() prints them (None, True, [2, 2]) work too."""
+    with open(os.path.join(VECTORS, "megatron.json")) as f:
+        case = [c for c in json.load(f)["cases"]
+                if c["params"]["hierarchical_context_parallel_sizes"]][0]
+    r = run("views", "--preset", "megatron", *param_args(case["params"], spell=str),
+            "--world-size", str(case["world_size"]))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["groups"] == case["groups"]
+
+
+def test_world_size_sources():
+    a = run("views", "--preset", "deepspeed", "--param", "world_size=8",
+            "--param=expert_parallel_size_=2")
+    b = run("views", "--preset=deepspeed", "--param", "expert_parallel_size_=2",
+            env={"WORLD_SIZE": "8"})
+    assert a.returncode == 0 and a.stdout == b.stdout
+    fails(1, "views", "--preset", "deepspeed", "--param", "world_size=8",
+          "--world-size", "4", match="disagrees")
+
+
+def test_errors():
+    fails(1, "views", "--preset", "titan", "--world-size", "8",
+          match='unknown preset "titan"')
+    fails(1, "views", "--preset", "megatron", "--param", "tp=2", "--world-size", "8",
+          match='did you mean "tensor_model_parallel_size"?')
+    fails(1, "views", "--preset", "megatron", "--param",
+          "tensor_model_parallel_size=3", "--world-size", "8",
+          match="world_size (8) is not divisible by 3")
+    fails(2, "views", "--preset", "megatron", "--param", "tp")
+    fails(2, "views", "--preset", "megatron", "--preset", "deepspeed")
+    fails(2, "views", "--preset", "megatron", "--param")
+    fails(2, "views")
+    fails(2, "views", "--preset", "megatron", "x.yaml")
+    fails(2, "views", "--preset", "megatron", "--mesh", "dp=2")
+
+
+def test_yaml_views_and_check(tmp_path):
+    path = tmp_path / "train.yaml"
+    path.write_text("accelerator:\n  tp_size: 2\n  ep_size: 2\n"
+                    "fsdp_config: {dp_shard_size: 2}\n")
+    from_yaml = run("views", str(path), "--world-size", "8")
+    from_params = run("views", "--preset", "hyper-parallel", "--world-size", "8",
+                      "--param", "accelerator.tp_size=2",
+                      "--param", "accelerator.ep_size=2",
+                      "--param", "fsdp_config.dp_shard_size=2")
+    assert from_yaml.returncode == 0, from_yaml.stderr
+    assert from_yaml.stdout == from_params.stdout
+    assert set(json.loads(from_yaml.stdout)["views"]) == {
+        "device", "fsdp_non_moe", "fsdp_moe", "dp_cp"}
+    r = run("check", "--preset", "hyper-parallel", str(path), "--world-size", "8")
+    assert r.returncode == 0 and json.loads(r.stdout)["ok"] is True
+    path.write_text("accelerator: {tp_size: 2, ep_size: 2}\n"
+                    "fsdp_config: {dp_shard_size: 3, edp_shard_size: 3}\n")
+    r = run("check", "--preset", "hyper-parallel", str(path), "--world-size", "8")
+    assert r.returncode == 1
+    assert json.loads(r.stdout)["violations"] == [
+        "DP+CP size 4 is not divisible by FSDP shard size 3",
+        "expert data-parallel size (4) must be divisible by edp_shard_size (3)"]
+    fails(1, "views", str(path), "--world-size", "8", match="FSDP shard size 3")
+    fails(1, "views", str(tmp_path / "missing.yaml"), "--world-size", "8",
+          match="missing.yaml")
+    fails(2, "views", str(path), "--param", "accelerator.tp_size=2")
+
+
+def test_check_without_preset_is_the_preflight():
+    r = run("check", "--preset", "megatron", "--world-size", "8")
+    assert r.returncode == 0
+    assert json.loads(r.stdout) == {"ok": True, "preset": "megatron", "violations": []}
+    fails(1, "check", "--preset", "torchtitan", "--param", "etp=2", "--world-size", "8",
+          match="unknown torchtitan parameter")
