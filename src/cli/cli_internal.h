@@ -113,5 +113,8 @@ int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
                            const om_mesh *mesh);
 /* Loads --hierarchy: a spec with '=' or a file (JSON or hostfile). */
 int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out);
+/* cmd_views.c: the views command; check with --preset (else cli_cmd_check). */
+int cli_cmd_views(const cli_io *io, int argc, char **argv);
+int cli_cmd_check_any(const cli_io *io, int argc, char **argv);
 
 #endif
