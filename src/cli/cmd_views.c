@@ -119,7 +119,7 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
     int rc = parse(io, "views", argc, argv, &pa, &opt, rest);
     if (rc != CLI_OK)
         return rc;
-    if (!opt.config)
+    if (!opt.config && !pa.preset)
         return cli_error(io, CLI_USAGE,
                          "give --preset NAME [--param KEY=VALUE]... or a "
                          "hyper-parallel CONFIG.yaml");
