@@ -96,6 +96,7 @@ void cli_writer_start(const cli_io *io, omu_writer *w, char *storage,
 int cli_writer_finish(const cli_io *io, omu_writer *w, int rc);
 /* JSON writing to a FILE: strings escaped as the library's canonical JSON. */
 void cli_json_string(FILE *out, const char *s);
+void cli_json_int_array(FILE *out, const int32_t *values, int64_t count);
 /* Writes ["a","b"] for a comma-separated list ("" gives []). */
 void cli_json_name_list(FILE *out, const char *csv);
 /* Indices of the mesh axes sorted by name (for canonical object keys), in

@@ -34,6 +34,15 @@ void cli_json_string(FILE *out, const char *s)
     omu_writer_flush(&w);
 }
 
+void cli_json_int_array(FILE *out, const int32_t *values, int64_t count)
+{
+    char storage[4096];
+    omu_writer w;
+    omu_writer_init(&w, out, storage, sizeof storage);
+    omu_write_int_array(&w, values, count > 0 ? (size_t)count : 0);
+    omu_writer_flush(&w);
+}
+
 void cli_json_name_list(FILE *out, const char *csv)
 {
     char storage[256];
