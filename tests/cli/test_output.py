@@ -197,3 +197,41 @@ def test_coord_many_axes_sorted(tmp_path):
     keys = list(json.loads(out))
     assert keys == sorted(names)  # code point order = UTF-8 byte order
     assert out == canonical({n: 0 for n in names}) + "\n"
+
+
+# ---- show --format svg: a cell's title does not grow with the axes ----
+
+def svg_titles(text):
+    import xml.etree.ElementTree as ET
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(text)
+    return [g.find(ns + "title").text for g in root.iter(ns + "g")
+            if g.get("class", "").split()[0] == "rank"]
+
+
+def test_svg_titles_bounded_on_wide_meshes(tmp_path):
+    long = "x" * 300
+    names = [f"{long}{i:05d}" for i in range(5000)]
+    sizes = [1] * len(names)
+    sizes[0], sizes[1], sizes[2] = 2, 3, 4
+    mesh = tmp_path / "wide.json"
+    mesh.write_text(json.dumps({"mesh_dim_names": names, "mesh_shape": sizes}))
+    out = ok("show", "--mesh", str(mesh), "--format", "svg", "--color-by", names[2])
+    titles = svg_titles(out)
+    assert len(titles) >= 3  # the picture is summarised: a few cells
+    for title in titles:
+        assert len(title.encode()) < 2000
+    lines = titles[0].splitlines()
+    cut = "x" * 48 + "..."
+    assert lines[0] == "rank 0"
+    assert lines[1] == f"{cut}=0 {cut}=0 {cut}=0 (4997 axes of size 1 not listed)"
+    assert lines[2] == f"{names[2]} group 0: ranks 0,1,2,3"
+    assert lines[3:] == [f"{cut} group 0: ranks 0,12", f"{cut} group 0: ranks 0,4,8"]
+    # 1.0 repeated every axis in every title: 24 x 1.5 MB here.
+    assert len(out) < 12 * mesh.stat().st_size
+
+
+def test_svg_titles_keep_size_1_axes_on_small_meshes():
+    titles = svg_titles(ok("show", "--mesh", "dp=2,ep=1,tp=2", "--format", "svg"))
+    assert titles[3].splitlines()[:2] == ["rank 3", "dp=1 ep=0 tp=1"]
+    assert "ep group 3: rank 3" in titles[3].splitlines()
