@@ -23,14 +23,18 @@ root="$cache/rootfs-$suite"
 stamp="$root/.offline-mesh-rootfs"
 want="suite=$suite variant=minbase include=$packages"
 
+if [ "$(id -u)" != 0 ]; then
+    echo "clean-rootfs: run as root (debootstrap and chroot need it)" >&2
+    exit 2
+fi
+mkdir -p "$cache"
+# One builder at a time (several checkouts on one machine share the cache).
+exec 9>"$cache/.lock"
+flock 9
 [ "${1:-}" = "--rebuild" ] && rm -rf "$root"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     echo "$root"
     exit 0
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "clean-rootfs: run as root (debootstrap and chroot need it)" >&2
-    exit 2
 fi
 if ! command -v debootstrap >/dev/null; then
     echo "clean-rootfs: installing debootstrap" >&2
@@ -39,7 +43,6 @@ if ! command -v debootstrap >/dev/null; then
         { apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null; }
 fi
 rm -rf "$root" "$root.tmp"
-mkdir -p "$cache"
 echo "clean-rootfs: debootstrap --variant=minbase $suite into $root (once)" >&2
 start=$SECONDS
 if ! debootstrap --variant=minbase --include="$packages" "$suite" "$root.tmp" "$mirror" \
