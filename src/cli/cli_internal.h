@@ -91,5 +91,31 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv);
 int cli_cmd_experts(const cli_io *io, int argc, char **argv);
 int cli_cmd_locality(const cli_io *io, int argc, char **argv);
 int cli_cmd_show(const cli_io *io, int argc, char **argv);
+/* ---- framework presets (cmd_views.c) ---- */
+#define CLI_MAX_PARAMS 32 /* most --param options of one command line */
+#define CLI_MAX_ARGS 256  /* most arguments of one command line */
+
+typedef struct {
+    const char *preset;                 /* --preset NAME, or NULL */
+    const char *keys[CLI_MAX_PARAMS];   /* --param KEY=VALUE, split */
+    const char *values[CLI_MAX_PARAMS];
+    char key_text[CLI_MAX_PARAMS][80];
+    size_t nparams;
+    bool world_param;                   /* a --param world_size was given */
+} cli_preset_args;
+
+/* Takes --preset NAME and every --param KEY=VALUE ("--opt value" or
+ * "--opt=value") out of argv; the other arguments go to rest[0..*rest_argc)
+ * (NULL-terminated, room for argc + 1) for cli_parse(). */
+int cli_take_preset_args(const cli_io *io, int argc, char **argv,
+                         cli_preset_args *pa, int *rest_argc, char **rest);
+/* Builds the preset (or, with a CONFIG.yaml, the hyper-parallel preset of
+ * that file) at --world-size / the world_size
+ * parameter / the environment. Exit status on failure. */
+int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
+                    const cli_options *opt, om_preset **preset);
+/* The views command; check with --preset (else cli_cmd_check). */
+int cli_cmd_views(const cli_io *io, int argc, char **argv);
+int cli_cmd_check_any(const cli_io *io, int argc, char **argv);
 
 #endif
