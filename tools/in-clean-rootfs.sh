@@ -7,7 +7,8 @@
 #
 # DIR (a host directory) is copied to /work inside, COMMAND runs there as
 # root with an empty environment (PATH, HOME=/root, LANG=C.UTF-8 only) and
-# no network use; its exit status is returned. /proc and /dev are mounted
+# no name resolution unless OM_ROOTFS_NETWORK=1; its exit status is
+# returned. /proc and /dev are mounted
 # for the JVM. Needs root (overlayfs, chroot).
 set -euo pipefail
 
@@ -35,6 +36,11 @@ mount -t overlay overlay \
 mount -t proc proc "$merged/proc"
 mount --bind /dev "$merged/dev"
 cp -a "$dir" "$merged/work"
+# OM_ROOTFS_NETWORK=1: name resolution for apt-get inside (Debian's archive
+# is the only place it goes).
+if [ "${OM_ROOTFS_NETWORK:-0}" = 1 ]; then
+    cp -L /etc/resolv.conf "$merged/etc/resolv.conf"
+fi
 
 status=0
 chroot "$merged" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin \
