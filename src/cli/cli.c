@@ -32,7 +32,7 @@ static const command commands[] = {
      "locality SOURCE (--ranks-per-host K | --hierarchy LEVELS [--require AXES:LEVEL,...] [--examples]) [--dims AXES]...",
      "how many groups stay inside one host (or each domain of LEVELS)"},
     {"dump", cli_cmd_dump, "dump SOURCE [--dims AXES]...",
-     "JSON Lines: every rank's coordinates and groups"},
+     "JSON Lines: the groups once, then each rank's place in them"},
     {"order", cli_cmd_order, "order AXES",
      "the mesh an axis order describes (pp,dp,cp,tp or tp-cp-ep-dp-pp)"},
     {"views", cli_cmd_views,
