@@ -76,8 +76,11 @@ static int32_t omgo_empty_i32[1];
 %typemap(gotype) om_dims ** "*Dims"
 %typemap(in) om_dims ** %{ $1 = (om_dims **)$input; %}
 
+/* ---- int64_t and size_t are Go's int (64 bits, checked in types.go) ----- */
+%typemap(gotype) int64_t, size_t "int"
+
 /* ---- scalar out-parameters: Go pointers to plain values ---------------- */
-%typemap(gotype) int64_t * "*int64"
+%typemap(gotype) int64_t * "*int"
 %typemap(in) int64_t * %{ $1 = (int64_t *)$input; %}
 %typemap(gotype) uint64_t * "*uint64"
 %typemap(in) uint64_t * %{ $1 = (uint64_t *)$input; %}
@@ -107,7 +110,7 @@ static int32_t omgo_empty_i32[1];
 /* ---- arrays with their length ------------------------------------------ */
 %typemap(gotype) (const int64_t *sizes, size_t sizes_len),
                  (const int64_t *coord, size_t coord_len),
-                 (int64_t *coord, size_t coord_len) "[]int64"
+                 (int64_t *coord, size_t coord_len) "[]int"
 %typemap(in) (const int64_t *sizes, size_t sizes_len),
              (const int64_t *coord, size_t coord_len),
              (int64_t *coord, size_t coord_len)

@@ -80,7 +80,7 @@ func TestFromC(t *testing.T) {
 	}
 	// The message and status come from the om_error the failing call filled.
 	var h omswig.Mesh
-	st := omswig.Om_mesh_new_checked([]string{"a"}, []int64{1, 2}, &h, &e)
+	st := omswig.Om_mesh_new_checked([]string{"a"}, []int{1, 2}, &h, &e)
 	err := fromC(st, &e)
 	wantErr(t, err, ErrLengthMismatch)
 	if h != 0 {

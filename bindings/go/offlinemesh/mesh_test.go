@@ -139,7 +139,7 @@ func TestSizeOfAndSub(t *testing.T) {
 		if st := omswig.Om_mesh_get(h, dim, &out, &e); st != 0 {
 			t.Fatal(e.Text())
 		}
-		if got := fromHandle(out); !got.Equal(m.Sub(dim)) {
+		if got := adopt(out); !got.Equal(m.Sub(dim)) {
 			t.Errorf("om_mesh_get(%q) = %v, Sub = %v", dim, got, m.Sub(dim))
 		}
 		if got := int(omswig.Om_mesh_size_of(h, dim)); got != m.SizeOf(dim) {
