@@ -135,7 +135,8 @@ static jsize om_java_length(JNIEnv *jenv, jarray array) {
 }
 %}
 
-/* ---- om_status: its own plain-int typemap, as return value and parameter */
+/* ---- om_status: a plain int. A failed call has already thrown (om_error
+ * *err below), so callers may ignore the returned status. */
 %typemap(jni) om_status "jint"
 %typemap(jtype) om_status "int"
 %typemap(jstype) om_status "int"
@@ -333,34 +334,36 @@ OM_JAVA_HANDLE(om_dims)
 OM_JAVA_INT64_ARRAY_IN(sizes, sizes_len)
 OM_JAVA_INT64_ARRAY_IN(coord, coord_len)
 
-%typemap(jni) (int64_t *coord, size_t coord_len) "jlongArray"
-%typemap(jtype) (int64_t *coord, size_t coord_len) "long[]"
-%typemap(jstype) (int64_t *coord, size_t coord_len) "long[]"
+/* Coordinates come back as a Java int[] (ranks and sizes fit an int); up
+ * to 64 axes on the stack. */
+%typemap(jni) (int64_t *coord, size_t coord_len) "jintArray"
+%typemap(jtype) (int64_t *coord, size_t coord_len) "int[]"
+%typemap(jstype) (int64_t *coord, size_t coord_len) "int[]"
 %typemap(javain) (int64_t *coord, size_t coord_len) "$javainput"
-%typemap(in) (int64_t *coord, size_t coord_len) (int64_t *values = NULL, jsize count = 0) %{
-  $1 = NULL;
-  $2 = 0;
-  if ($input) {
-    count = (*jenv)->GetArrayLength(jenv, $input);
-    values = calloc(count > 0 ? (size_t)count : 1, sizeof *values);
-    if (!values) {
-      om_java_no_memory(jenv);
-      return $null;
-    }
-    $1 = values;
-    $2 = (size_t)count;
+%typemap(in) (int64_t *coord, size_t coord_len)
+     (int64_t stack[64], int64_t *values = NULL, jsize count = 0) %{
+  count = om_java_length(jenv, $input);
+  values = count <= 64 ? stack : malloc(sizeof *values * (size_t)count);
+  if (!values) {
+    om_java_no_memory(jenv);
+    return $null;
   }
+  $1 = values;
+  $2 = (size_t)count;
 %}
 %typemap(argout) (int64_t *coord, size_t coord_len) %{
-  if (values$argnum) {
+  {
     jsize i;
-    for (i = 0; i < count$argnum; i++) {
-      jlong v = (jlong)values$argnum[i];
-      (*jenv)->SetLongArrayRegion(jenv, $input, i, 1, &v);
+    for (i = 0; result == OM_OK && i < count$argnum; i++) {
+      jint v = (jint)values$argnum[i];
+      (*jenv)->SetIntArrayRegion(jenv, $input, i, 1, &v);
     }
   }
 %}
-%typemap(freearg) (int64_t *coord, size_t coord_len) %{ free(values$argnum); %}
+%typemap(freearg) (int64_t *coord, size_t coord_len) %{
+  if (values$argnum != stack$argnum)
+    free(values$argnum);
+%}
 
 /* ---- int32_t rank buffers (groups) */
 %typemap(jni) (int32_t *out, size_t out_len) "jintArray"

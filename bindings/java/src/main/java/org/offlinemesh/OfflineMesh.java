@@ -1,57 +1,103 @@
 package org.offlinemesh;
 
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongFunction;
 
 /**
  * An offline device mesh: named axes with sizes, e.g. {@code (dp=2, cp=2,
  * tp=2)}, with the rank topology a live mesh would have. Ranks are laid out
  * row-major (the last axis varies fastest).
  *
- * <p>Instances are immutable, plain Java values copied out of the C library
- * (no native memory is held between calls), and safe to share between
- * threads. Every computation runs in liboffline_mesh, so the answers agree
- * with the C API and the {@code offline-mesh} CLI.
+ * <p>A mesh holds its native {@code om_mesh}, so every query is one native
+ * call. {@link #close()} releases it (try-with-resources); a mesh that is
+ * never closed is released once unreachable (a {@link Cleaner}, never
+ * {@code finalize}). After {@code close()} every method but {@code close},
+ * {@code equals}, {@code hashCode} and {@code toString} throws
+ * {@link IllegalStateException}. Meshes are immutable and thread-safe;
+ * closing one while another thread uses it is an error.
  *
  * <p>Errors: bad input throws {@link OfflineMeshException} (an
- * {@link IllegalArgumentException}) with the library's message; a
- * {@code null} argument throws {@link NullPointerException} naming the
+ * {@link IllegalArgumentException}) with the library's message and status;
+ * a {@code null} argument throws {@link NullPointerException} naming the
  * parameter.
  *
  * <p>Axis sets: the topology methods take axis names as varargs, and each
  * item may itself be a comma-separated list, so {@code groups("dp", "cp")}
  * and {@code groups("dp,cp")} are the same; no names is the empty set (one
- * single-rank group per rank). The order of the names does not matter:
- * groups and their members are always listed in mesh order.
+ * single-rank group per rank). Groups and members are listed in mesh order,
+ * whatever the order of the names.
  */
-public final class OfflineMesh {
-    private static final OfflineMesh EMPTY = new OfflineMesh(List.of(), new int[0]);
+public final class OfflineMesh implements AutoCloseable {
+    private static final Cleaner CLEANER = Cleaner.create();
 
     private final List<String> names;
     private final int[] shape;
     private final int size;
-    private final byte[][] encodedNames;
+    private final Handle handle;
+    private final Cleaner.Cleanable cleanable;
 
-    private OfflineMesh(List<String> names, int[] shape) {
-        this.names = Collections.unmodifiableList(new ArrayList<>(names));
-        this.shape = shape;
-        int product = 1;
-        for (int s : shape) {
-            product = Math.multiplyExact(product, s);
+    /** The native mesh; freed once, by close() or by the cleaner. */
+    private static final class Handle implements Runnable {
+        volatile long pointer;
+
+        Handle(long pointer) {
+            this.pointer = pointer;
         }
-        this.size = product;
-        this.encodedNames = new byte[names.size()][];
-        for (int i = 0; i < names.size(); i++) {
-            encodedNames[i] = names.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+        @Override
+        public void run() {
+            long p = pointer;
+            pointer = 0;
+            OfflineMeshNative.omMeshFree(p);
         }
     }
 
-    /** A mesh whose values the C library already validated. */
-    static OfflineMesh trusted(List<String> names, int[] shape) {
-        return names.isEmpty() ? EMPTY : new OfflineMesh(names, shape);
+    /** Takes ownership of the native mesh a {@code om_mesh **out} call produced. */
+    OfflineMesh(long[] out) {
+        long h = out[0];
+        int ndim = (int) OfflineMeshNative.omMeshNdim(h);
+        List<String> dimNames = new ArrayList<>(ndim);
+        shape = new int[ndim];
+        for (int i = 0; i < ndim; i++) {
+            dimNames.add(Text.decode(OfflineMeshNative.omMeshName(h, i)));
+            shape[i] = (int) OfflineMeshNative.omMeshDimSize(h, i);
+        }
+        names = List.copyOf(dimNames);
+        size = (int) OfflineMeshNative.omMeshSize(h);
+        handle = new Handle(h);
+        cleanable = CLEANER.register(this, handle);
+    }
+
+    /** Runs a native constructor that fills a {@code om_mesh **out} holder. */
+    static OfflineMesh create(java.util.function.Consumer<long[]> constructor) {
+        NativeLibrary.load();
+        long[] out = new long[1];
+        constructor.accept(out);
+        return new OfflineMesh(out);
+    }
+
+    /** Runs a native call on this mesh, keeping it reachable until it returns. */
+    private <T> T call(LongFunction<T> f) {
+        long p = handle.pointer;
+        if (p == 0) {
+            throw new IllegalStateException("mesh is closed");
+        }
+        try {
+            return f.apply(p);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Releases the native mesh now; later calls throw IllegalStateException. Idempotent. */
+    @Override
+    public void close() {
+        cleanable.clean();
     }
 
     /**
@@ -71,14 +117,12 @@ public final class OfflineMesh {
         for (int i = 0; i < encoded.length; i++) {
             encoded[i] = Text.cString(dimNames.get(i), "dimNames[" + i + "]", Status.INVALID_NAME);
         }
-        try (NativeMesh mesh = NativeMesh.create(encoded, shape.clone())) {
-            return mesh.toOfflineMesh();
-        }
+        return create(out -> OfflineMeshNative.omMeshNewChecked(encoded, shape, out));
     }
 
-    /** The empty mesh: no axes, size 1. */
+    /** A new empty mesh: no axes, size 1. */
     public static OfflineMesh empty() {
-        return EMPTY;
+        return of(List.of());
     }
 
     /**
@@ -90,10 +134,7 @@ public final class OfflineMesh {
      */
     public static OfflineMesh fromJson(String json) {
         byte[] text = Text.document(json, "json");
-        NativeLibrary.load();
-        long[] out = new long[1];
-        NativeErrors.check(OfflineMeshNative.omMeshFromJson(text, out));
-        return NativeMesh.take(out);
+        return create(out -> OfflineMeshNative.omMeshFromJson(text, out));
     }
 
     /**
@@ -104,30 +145,27 @@ public final class OfflineMesh {
      */
     public static OfflineMesh parse(String spec) {
         byte[] text = Text.cString(spec, "spec", Status.PARSE);
-        NativeLibrary.load();
-        long[] out = new long[1];
-        NativeErrors.check(OfflineMeshNative.omMeshFromSpec(text, out));
-        return NativeMesh.take(out);
+        return create(out -> OfflineMeshNative.omMeshFromSpec(text, out));
     }
 
     /** The axis names in mesh order (unmodifiable). */
     public List<String> dimNames() {
-        return names;
+        return call(p -> names);
     }
 
     /** The axis sizes in mesh order (a fresh copy). */
     public int[] shape() {
-        return shape.clone();
+        return call(p -> shape.clone());
     }
 
     /** Number of axes (0 for the empty mesh). */
     public int ndim() {
-        return shape.length;
+        return call(p -> shape.length);
     }
 
     /** Total number of ranks, the product of all sizes (1 for the empty mesh). */
     public int size() {
-        return size;
+        return call(p -> size);
     }
 
     /** Size of the axis {@code dim}, or 1 when the mesh has no such axis. */
@@ -139,7 +177,7 @@ public final class OfflineMesh {
     /** Index of the axis {@code dim}, or -1 when absent. */
     public int indexOf(String dim) {
         Objects.requireNonNull(dim, "dim");
-        return names.indexOf(dim);
+        return call(p -> names.indexOf(dim));
     }
 
     /** True when the mesh has an axis called {@code dim}. */
@@ -147,22 +185,33 @@ public final class OfflineMesh {
         return indexOf(dim) >= 0;
     }
 
-    /** The single-axis mesh {@code (dim,)/(size,)}, or the empty mesh when the axis is absent. */
-    public OfflineMesh get(String dim) {
-        int index = indexOf(dim);
-        if (index < 0) {
-            return EMPTY;
+    /**
+     * The sub-mesh of the named axes that this mesh has, in mesh order:
+     * {@code get("tp")} is {@code (tp,)/(size,)}, {@code get("dp", "cp")} is
+     * torch's {@code mesh["dp", "cp"]}; absent names are skipped, so an
+     * absent axis gives the empty mesh (as the planner-facing original).
+     */
+    public OfflineMesh get(String... dims) {
+        for (String dim : Objects.requireNonNull(dims, "dim")) {
+            Objects.requireNonNull(dim, "dim");
         }
-        return new OfflineMesh(List.of(dim), new int[] {shape[index]});
+        List<String> selected = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
+        call(p -> {
+            for (int i = 0; i < shape.length; i++) {
+                if (Arrays.asList(dims).contains(names.get(i))) {
+                    selected.add(names.get(i));
+                    sizes.add((long) shape[i]);
+                }
+            }
+            return null;
+        });
+        return of(selected, sizes.stream().mapToLong(Long::longValue).toArray());
     }
 
     /** Canonical JSON: {@code {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}}. */
     public String toJson() {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            byte[][] out = new byte[1][];
-            NativeErrors.check(OfflineMeshNative.omMeshToJson(mesh.handle(), out));
-            return Text.taken(out);
-        }
+        return call(p -> Text.string(out -> OfflineMeshNative.omMeshToJson(p, out)));
     }
 
     /**
@@ -172,11 +221,7 @@ public final class OfflineMesh {
      *     spaces at its ends, which the text form cannot carry
      */
     public String toSpec() {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            byte[][] out = new byte[1][];
-            NativeErrors.check(OfflineMeshNative.omMeshToSpec(mesh.handle(), out));
-            return Text.taken(out);
-        }
+        return call(p -> Text.string(out -> OfflineMeshNative.omMeshToSpec(p, out)));
     }
 
     // ---- topology -------------------------------------------------------
@@ -187,15 +232,11 @@ public final class OfflineMesh {
      * @throws OfflineMeshException ({@link Status#OUT_OF_RANGE}) for a rank outside 0..size-1
      */
     public int[] coordinate(int rank) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long[] coord = new long[shape.length];
-            NativeErrors.check(OfflineMeshNative.omMeshCoordinate(mesh.handle(), rank, coord));
-            int[] result = new int[coord.length];
-            for (int i = 0; i < coord.length; i++) {
-                result[i] = Math.toIntExact(coord[i]);
-            }
-            return result;
-        }
+        int[] coord = new int[shape.length];
+        return call(p -> {
+            OfflineMeshNative.omMeshCoordinate(p, rank, coord);
+            return coord;
+        });
     }
 
     /**
@@ -206,16 +247,27 @@ public final class OfflineMesh {
      *     number of values, {@link Status#OUT_OF_RANGE} for a value outside its axis
      */
     public int rank(int... coordinate) {
-        Objects.requireNonNull(coordinate, "coordinate");
-        long[] coord = new long[coordinate.length];
-        for (int i = 0; i < coord.length; i++) {
-            coord[i] = coordinate[i];
-        }
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long[] rank = new long[1];
-            NativeErrors.check(OfflineMeshNative.omMeshRank(mesh.handle(), coord, rank));
-            return Math.toIntExact(rank[0]);
-        }
+        long[] coord = Arrays.stream(Objects.requireNonNull(coordinate, "coordinate")).asLongStream().toArray();
+        long[] rank = new long[1];
+        return call(p -> {
+            OfflineMeshNative.omMeshRank(p, coord, rank);
+            return (int) rank[0];
+        });
+    }
+
+    /** The native axis mask of {@code axes} on mesh {@code p}. */
+    private static long mask(long p, String[] axes) {
+        long[] mask = new long[1];
+        OfflineMeshNative.omMeshAxes(p, Text.axisList(axes), mask);
+        return mask[0];
+    }
+
+    /** {count, size} of the groups over mask. */
+    private static long[] groupShape(long p, long mask) {
+        long[] count = new long[1];
+        long[] groupSize = new long[1];
+        OfflineMeshNative.omMeshGroupShape(p, mask, count, groupSize);
+        return new long[] {count[0], groupSize[0]};
     }
 
     /**
@@ -225,25 +277,12 @@ public final class OfflineMesh {
      *     unknown or repeated axis or an empty item
      */
     public int groupCount(String... axes) {
-        return groupShape(axes)[0];
+        return call(p -> (int) groupShape(p, mask(p, axes))[0]);
     }
 
     /** Number of ranks in each group over {@code axes}; errors as {@link #groupCount}. */
     public int groupSize(String... axes) {
-        return groupShape(axes)[1];
-    }
-
-    private int[] groupShape(String[] axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            return groupShape(mesh, mesh.mask(axes));
-        }
-    }
-
-    private static int[] groupShape(NativeMesh mesh, long mask) {
-        long[] count = new long[1];
-        long[] groupSize = new long[1];
-        NativeErrors.check(OfflineMeshNative.omMeshGroupShape(mesh.handle(), mask, count, groupSize));
-        return new int[] {Math.toIntExact(count[0]), Math.toIntExact(groupSize[0])};
+        return call(p -> (int) groupShape(p, mask(p, axes))[1]);
     }
 
     /**
@@ -257,19 +296,17 @@ public final class OfflineMesh {
      * @throws OfflineMeshException as {@link #groupCount}
      */
     public int[][] groups(String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            int[] gs = groupShape(mesh, mask);
-            int count = gs[0];
-            int groupSize = gs[1];
+        return call(p -> {
+            long mask = mask(p, axes);
+            int count = (int) groupShape(p, mask)[0];
             int[] flat = new int[size];
-            NativeErrors.check(OfflineMeshNative.omMeshGroups(mesh.handle(), mask, 0, count, flat));
+            OfflineMeshNative.omMeshGroups(p, mask, 0, count, flat);
             int[][] groups = new int[count][];
-            for (int g = 0; g < count; g++) {
-                groups[g] = Arrays.copyOfRange(flat, g * groupSize, (g + 1) * groupSize);
+            for (int g = 0, n = size / count; g < count; g++) {
+                groups[g] = Arrays.copyOfRange(flat, g * n, (g + 1) * n);
             }
             return groups;
-        }
+        });
     }
 
     /**
@@ -279,12 +316,12 @@ public final class OfflineMesh {
      *     outside 0..groupCount-1, or as {@link #groupCount}
      */
     public int[] group(int index, String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            int[] members = new int[groupShape(mesh, mask)[1]];
-            NativeErrors.check(OfflineMeshNative.omMeshGroups(mesh.handle(), mask, index, 1, members));
+        return call(p -> {
+            long mask = mask(p, axes);
+            int[] members = new int[(int) groupShape(p, mask)[1]];
+            OfflineMeshNative.omMeshGroups(p, mask, index, 1, members);
             return members;
-        }
+        });
     }
 
     /**
@@ -294,12 +331,11 @@ public final class OfflineMesh {
      *     outside the mesh, or as {@link #groupCount}
      */
     public int groupIndex(int rank, String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            long[] index = new long[1];
-            NativeErrors.check(OfflineMeshNative.omMeshGroupIndex(mesh.handle(), mask, rank, index));
-            return Math.toIntExact(index[0]);
-        }
+        long[] index = new long[1];
+        return call(p -> {
+            OfflineMeshNative.omMeshGroupIndex(p, mask(p, axes), rank, index);
+            return (int) index[0];
+        });
     }
 
     /**
@@ -308,12 +344,12 @@ public final class OfflineMesh {
      * @throws OfflineMeshException as {@link #groupIndex}
      */
     public int[] groupOf(int rank, String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            int[] members = new int[groupShape(mesh, mask)[1]];
-            NativeErrors.check(OfflineMeshNative.omMeshGroupOf(mesh.handle(), mask, rank, members));
+        return call(p -> {
+            long mask = mask(p, axes);
+            int[] members = new int[(int) groupShape(p, mask)[1]];
+            OfflineMeshNative.omMeshGroupOf(p, mask, rank, members);
             return members;
-        }
+        });
     }
 
     /**
@@ -324,16 +360,11 @@ public final class OfflineMesh {
      *     {@code ranksPerHost} below 1, or as {@link #groupCount}
      */
     public Locality locality(int ranksPerHost, String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            long[] count = new long[1];
-            long[] local = new long[1];
-            long[] maxHosts = new long[1];
-            NativeErrors.check(OfflineMeshNative.omMeshLocality(mesh.handle(), mask, ranksPerHost,
-                    count, local, maxHosts));
-            return new Locality(Math.toIntExact(count[0]), Math.toIntExact(local[0]),
-                    Math.toIntExact(maxHosts[0]));
-        }
+        long[][] r = {new long[1], new long[1], new long[1]};
+        return call(p -> {
+            OfflineMeshNative.omMeshLocality(p, mask(p, axes), ranksPerHost, r[0], r[1], r[2]);
+            return new Locality((int) r[0][0], (int) r[1][0], (int) r[2][0]);
+        });
     }
 
     // ---- preflight ------------------------------------------------------
@@ -347,9 +378,10 @@ public final class OfflineMesh {
      *     check fails or a size is below 1
      */
     public void validateAxes(int tpSize, int cpSize, int epSize) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            NativeErrors.check(OfflineMeshNative.omValidateAxes(mesh.handle(), tpSize, cpSize, epSize));
-        }
+        call(p -> {
+            OfflineMeshNative.omValidateAxes(p, tpSize, cpSize, epSize);
+            return null;
+        });
     }
 
     /**
@@ -359,12 +391,8 @@ public final class OfflineMesh {
      * @throws OfflineMeshException ({@link Status#INVALID_ARGUMENT}) for a size below 1
      */
     public List<String> planDimNames(int tpSize, int cpSize, int epSize) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            byte[][] out = new byte[1][];
-            NativeErrors.check(OfflineMeshNative.omPlanDimNames(mesh.handle(), tpSize, cpSize, epSize, out));
-            String list = Text.taken(out);
-            return list.isEmpty() ? List.of() : List.of(list.split(",", -1));
-        }
+        String list = call(p -> Text.string(out -> OfflineMeshNative.omPlanDimNames(p, tpSize, cpSize, epSize, out)));
+        return list.isEmpty() ? List.of() : List.of(list.split(",", -1));
     }
 
     /** {@link #expertMesh(int, int)} without a number of experts. */
@@ -384,38 +412,16 @@ public final class OfflineMesh {
      *     region, a number of experts not divisible by ep, or values below range
      */
     public OfflineMesh expertMesh(int epSize, int numExperts) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long[] out = new long[1];
-            NativeErrors.check(OfflineMeshNative.omExpertMesh(mesh.handle(), epSize, numExperts, out));
-            return NativeMesh.take(out);
-        }
+        return call(p -> create(out -> OfflineMeshNative.omExpertMesh(p, epSize, numExperts, out)));
     }
 
     // ---- values ---------------------------------------------------------
 
-    byte[][] encodedNames() {
-        return encodedNames;
-    }
-
-    long[] shapeAsLongs() {
-        long[] result = new long[shape.length];
-        for (int i = 0; i < shape.length; i++) {
-            result[i] = shape[i];
-        }
-        return result;
-    }
-
     /** Equal when names and shape are equal, in the same order. */
     @Override
     public boolean equals(Object other) {
-        if (this == other) {
-            return true;
-        }
-        if (!(other instanceof OfflineMesh)) {
-            return false;
-        }
-        OfflineMesh that = (OfflineMesh) other;
-        return names.equals(that.names) && Arrays.equals(shape, that.shape);
+        return other instanceof OfflineMesh && names.equals(((OfflineMesh) other).names)
+                && Arrays.equals(shape, ((OfflineMesh) other).shape);
     }
 
     @Override

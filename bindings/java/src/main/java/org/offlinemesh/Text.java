@@ -3,6 +3,7 @@ package org.offlinemesh;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /** UTF-8 conversions at the native boundary, and argument checks. */
 final class Text {
@@ -49,12 +50,12 @@ final class Text {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** The first element of a {@code char **out} holder, decoded. */
-    static String taken(byte[][] holder) {
-        if (holder[0] == null) {
-            throw new IllegalStateException("liboffline_mesh returned no string");
-        }
-        return decode(holder[0]);
+    /** Runs a native call that fills a {@code char **out} holder; its string, decoded. */
+    static String string(Consumer<byte[][]> call) {
+        NativeLibrary.load();
+        byte[][] out = new byte[1][];
+        call.accept(out);
+        return decode(out[0]);
     }
 
     /**
