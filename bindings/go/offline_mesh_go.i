@@ -119,11 +119,27 @@ static int32_t omgo_empty_i32[1];
   $2 = (size_t)$input.len;
 %}
 
-%typemap(gotype) (int32_t *out, size_t out_len) "[]int32"
+/* Rank buffers: a Go []int. The library writes int32s into the first half
+ * of its memory; they are widened in place, from the last one down, so no
+ * value is overwritten before it is read and no second buffer is needed. */
+%typemap(gotype) (int32_t *out, size_t out_len) "[]int"
 %typemap(in) (int32_t *out, size_t out_len)
 %{
   $1 = $input.array != NULL ? (int32_t *)$input.array : omgo_empty_i32;
   $2 = (size_t)$input.len;
+%}
+%typemap(argout) (int32_t *out, size_t out_len)
+%{
+  if (result == OM_OK) {
+    size_t i = $2;
+    while (i-- > 0) { /* memcpy: the two views alias */
+      int32_t narrow;
+      int64_t wide;
+      memcpy(&narrow, (char *)$1 + 4 * i, 4);
+      wide = narrow;
+      memcpy((char *)$1 + 8 * i, &wide, 8);
+    }
+  }
 %}
 
 /* JSON / YAML text: a []byte, not NUL-terminated, not copied. */

@@ -99,17 +99,8 @@ func (m *Mesh) groupRange(first, count int, dims []string) ([][]int, error) { //
 		}
 		out = make([][]int, count)
 		all := make([]int, count*size)
-		// The library writes int32s: convert in pages of ~64 Ki ranks.
-		per := max(1, (1<<16)/max(size, 1))
-		page := make([]int32, min(per, count)*size)
-		for g := 0; g < count; g += per {
-			n := min(per, count-g)
-			if st := omswig.Om_mesh_groups(p, mask, first+g, n, page[:n*size], e); st != 0 {
-				return st
-			}
-			for i, r := range page[:n*size] {
-				all[g*size+i] = int(r)
-			}
+		if st := omswig.Om_mesh_groups(p, mask, first, count, all, e); st != 0 {
+			return st
 		}
 		for g := range out {
 			out[g] = all[g*size : (g+1)*size : (g+1)*size]
@@ -145,13 +136,8 @@ func (m *Mesh) GroupOf(rank int, dims ...string) ([]int, error) {
 		if st := omswig.Om_mesh_group_shape(p, mask, &count, &size, e); st != 0 {
 			return st
 		}
-		buf := make([]int32, size)
-		st := omswig.Om_mesh_group_of(p, mask, rank, buf, e)
 		out = make([]int, size)
-		for i, r := range buf {
-			out[i] = int(r)
-		}
-		return st
+		return omswig.Om_mesh_group_of(p, mask, rank, out, e)
 	})
 	return orNil(out, err)
 }

@@ -55,76 +55,76 @@ typedef long long swig_type_25;
 typedef long long swig_type_26;
 typedef _goslice_ swig_type_27;
 typedef long long swig_type_28;
-extern void _wrap_Swig_free_omswig_ddda8f401a41d967(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_omswig_ddda8f401a41d967(swig_intgo arg1);
-extern swig_type_1 _wrap_om_version_string_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_om_version_number_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_OK_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_PARSE_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_IO_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_ddda8f401a41d967(void);
-extern swig_type_2 _wrap_om_status_string_omswig_ddda8f401a41d967(swig_intgo arg1);
-extern void _wrap_om_error_clear_omswig_ddda8f401a41d967(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_new_checked_omswig_ddda8f401a41d967(swig_type_3 arg1, swig_type_4 arg2, swig_voidp arg3, swig_voidp arg4);
-extern void _wrap_om_mesh_free_omswig_ddda8f401a41d967(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_ndim_omswig_ddda8f401a41d967(swig_voidp arg1);
-extern swig_type_5 _wrap_om_mesh_name_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_dim_size_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_size_omswig_ddda8f401a41d967(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_size_of_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_6 arg2);
-extern swig_intgo _wrap_om_mesh_index_of_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_7 arg2);
-extern swig_intgo _wrap_om_mesh_get_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_8 arg2, swig_voidp arg3, swig_voidp arg4);
-extern _Bool _wrap_om_mesh_equal_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_9 _wrap_om_mesh_hash_omswig_ddda8f401a41d967(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_to_json_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_json_omswig_ddda8f401a41d967(swig_type_10 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_spec_omswig_ddda8f401a41d967(swig_type_11 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_to_spec_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_OM_DIM_DP_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_DIM_TP_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_DIM_CP_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_DIM_EP_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_DIM_PP_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_ddda8f401a41d967(void);
-extern swig_intgo _wrap_om_dims_new_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_om_dims_copy_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern void _wrap_om_dims_free_omswig_ddda8f401a41d967(swig_voidp arg1);
-extern swig_type_12 _wrap_om_dim_field_name_omswig_ddda8f401a41d967(swig_intgo arg1);
-extern swig_type_13 _wrap_om_dim_axis_name_omswig_ddda8f401a41d967(swig_intgo arg1);
-extern swig_type_14 _wrap_om_flag_field_name_omswig_ddda8f401a41d967(swig_intgo arg1);
-extern swig_intgo _wrap_om_dims_get_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_dims_set_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern _Bool _wrap_om_dims_get_flag_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_dims_set_flag_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
-extern _Bool _wrap_om_dims_equal_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_om_dims_to_json_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_offline_mesh_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_runtime_mesh_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_15 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_order_normalize_omswig_ddda8f401a41d967(swig_type_16 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_world_size_from_env_omswig_ddda8f401a41d967(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_dims_from_yaml_omswig_ddda8f401a41d967(swig_type_17 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_dims_load_yaml_omswig_ddda8f401a41d967(swig_type_18 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_axes_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_19 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_coordinate_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2, swig_type_20 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_rank_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_21 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_group_shape_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_22 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_groups_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_23 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_24 arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_mesh_group_index_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_25 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_group_of_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_26 arg2, swig_intgo arg3, swig_type_27 arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_locality_omswig_ddda8f401a41d967(swig_voidp arg1, swig_type_28 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_validate_axes_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_plan_dim_names_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_expert_mesh_omswig_ddda8f401a41d967(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern void _wrap_Swig_free_omswig_94f10204df935398(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_omswig_94f10204df935398(swig_intgo arg1);
+extern swig_type_1 _wrap_om_version_string_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_om_version_number_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_OK_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_PARSE_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_IO_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_94f10204df935398(void);
+extern swig_type_2 _wrap_om_status_string_omswig_94f10204df935398(swig_intgo arg1);
+extern void _wrap_om_error_clear_omswig_94f10204df935398(swig_voidp arg1);
+extern swig_intgo _wrap_om_mesh_new_checked_omswig_94f10204df935398(swig_type_3 arg1, swig_type_4 arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_om_mesh_free_omswig_94f10204df935398(swig_voidp arg1);
+extern swig_intgo _wrap_om_mesh_ndim_omswig_94f10204df935398(swig_voidp arg1);
+extern swig_type_5 _wrap_om_mesh_name_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_dim_size_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_size_omswig_94f10204df935398(swig_voidp arg1);
+extern swig_intgo _wrap_om_mesh_size_of_omswig_94f10204df935398(swig_voidp arg1, swig_type_6 arg2);
+extern swig_intgo _wrap_om_mesh_index_of_omswig_94f10204df935398(swig_voidp arg1, swig_type_7 arg2);
+extern swig_intgo _wrap_om_mesh_get_omswig_94f10204df935398(swig_voidp arg1, swig_type_8 arg2, swig_voidp arg3, swig_voidp arg4);
+extern _Bool _wrap_om_mesh_equal_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_9 _wrap_om_mesh_hash_omswig_94f10204df935398(swig_voidp arg1);
+extern swig_intgo _wrap_om_mesh_to_json_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_json_omswig_94f10204df935398(swig_type_10 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_spec_omswig_94f10204df935398(swig_type_11 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_to_spec_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_OM_DIM_DP_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_DIM_TP_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_DIM_CP_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_DIM_EP_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_DIM_PP_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_94f10204df935398(void);
+extern swig_intgo _wrap_om_dims_new_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_om_dims_copy_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern void _wrap_om_dims_free_omswig_94f10204df935398(swig_voidp arg1);
+extern swig_type_12 _wrap_om_dim_field_name_omswig_94f10204df935398(swig_intgo arg1);
+extern swig_type_13 _wrap_om_dim_axis_name_omswig_94f10204df935398(swig_intgo arg1);
+extern swig_type_14 _wrap_om_flag_field_name_omswig_94f10204df935398(swig_intgo arg1);
+extern swig_intgo _wrap_om_dims_get_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_dims_set_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern _Bool _wrap_om_dims_get_flag_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_dims_set_flag_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
+extern _Bool _wrap_om_dims_equal_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_om_dims_to_json_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_offline_mesh_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_runtime_mesh_omswig_94f10204df935398(swig_voidp arg1, swig_type_15 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_order_normalize_omswig_94f10204df935398(swig_type_16 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_world_size_from_env_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_from_yaml_omswig_94f10204df935398(swig_type_17 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_dims_load_yaml_omswig_94f10204df935398(swig_type_18 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_axes_omswig_94f10204df935398(swig_voidp arg1, swig_type_19 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_coordinate_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_type_20 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_rank_omswig_94f10204df935398(swig_voidp arg1, swig_type_21 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_group_shape_omswig_94f10204df935398(swig_voidp arg1, swig_type_22 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_groups_omswig_94f10204df935398(swig_voidp arg1, swig_type_23 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_24 arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_group_index_omswig_94f10204df935398(swig_voidp arg1, swig_type_25 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_group_of_omswig_94f10204df935398(swig_voidp arg1, swig_type_26 arg2, swig_intgo arg3, swig_type_27 arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_locality_omswig_94f10204df935398(swig_voidp arg1, swig_type_28 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_validate_axes_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_plan_dim_names_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_expert_mesh_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
 #undef intgo
 */
 import "C"
@@ -167,19 +167,19 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_omswig_ddda8f401a41d967(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_omswig_94f10204df935398(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_ddda8f401a41d967(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_94f10204df935398(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
 func Om_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_om_version_string_omswig_ddda8f401a41d967()
+	swig_r_p := C._wrap_om_version_string_omswig_94f10204df935398()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -188,98 +188,98 @@ func Om_version_string() (_swig_ret string) {
 
 func Om_version_number() (_swig_ret int) {
 	var swig_r int
-	swig_r = (int)(C._wrap_om_version_number_omswig_ddda8f401a41d967())
+	swig_r = (int)(C._wrap_om_version_number_omswig_94f10204df935398())
 	return swig_r
 }
 
 type Enum_SS_om_status int
 func _swig_getOM_OK() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_OK Enum_SS_om_status = _swig_getOM_OK()
 func _swig_getOM_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_INVALID_ARGUMENT Enum_SS_om_status = _swig_getOM_ERR_INVALID_ARGUMENT()
 func _swig_getOM_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_OUT_OF_RANGE Enum_SS_om_status = _swig_getOM_ERR_OUT_OF_RANGE()
 func _swig_getOM_ERR_PARSE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_PARSE Enum_SS_om_status = _swig_getOM_ERR_PARSE()
 func _swig_getOM_ERR_IO() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_IO Enum_SS_om_status = _swig_getOM_ERR_IO()
 func _swig_getOM_ERR_NO_MEMORY() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_NO_MEMORY Enum_SS_om_status = _swig_getOM_ERR_NO_MEMORY()
 func _swig_getOM_ERR_LENGTH_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_LENGTH_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_LENGTH_MISMATCH()
 func _swig_getOM_ERR_DUPLICATE_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_DUPLICATE_NAME Enum_SS_om_status = _swig_getOM_ERR_DUPLICATE_NAME()
 func _swig_getOM_ERR_EMPTY_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_EMPTY_NAME Enum_SS_om_status = _swig_getOM_ERR_EMPTY_NAME()
 func _swig_getOM_ERR_BAD_SIZE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_BAD_SIZE Enum_SS_om_status = _swig_getOM_ERR_BAD_SIZE()
 func _swig_getOM_ERR_MESH_TOO_LARGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_MESH_TOO_LARGE Enum_SS_om_status = _swig_getOM_ERR_MESH_TOO_LARGE()
 func _swig_getOM_ERR_INVALID_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_ERR_INVALID_NAME Enum_SS_om_status = _swig_getOM_ERR_INVALID_NAME()
 func _swig_getOM_ERR_BUFFER_TOO_SMALL() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_94f10204df935398())
 	return swig_r
 }
 
@@ -288,7 +288,7 @@ const OM_ERROR_MESSAGE_SIZE int = 256
 func Om_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_string_omswig_ddda8f401a41d967(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_string_omswig_94f10204df935398(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -297,7 +297,7 @@ func Om_status_string(arg1 int) (_swig_ret string) {
 
 func Om_error_clear(arg1 *Error) {
 	_swig_i_0 := arg1
-	C._wrap_om_error_clear_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0))
+	C._wrap_om_error_clear_omswig_94f10204df935398(C.swig_voidp(_swig_i_0))
 }
 
 const OM_MAX_RANKS int = 2147483647
@@ -310,7 +310,7 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Mesh, arg4 *Error) (_s
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_new_checked_omswig_ddda8f401a41d967(*(*C.swig_type_3)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_4)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_new_checked_omswig_94f10204df935398(*(*C.swig_type_3)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_4)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
 	}
@@ -322,13 +322,13 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Mesh, arg4 *Error) (_s
 
 func Om_mesh_free(arg1 Mesh) {
 	_swig_i_0 := arg1
-	C._wrap_om_mesh_free_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0))
+	C._wrap_om_mesh_free_omswig_94f10204df935398(C.swig_voidp(_swig_i_0))
 }
 
 func Om_mesh_ndim(arg1 Mesh) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_94f10204df935398(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -336,7 +336,7 @@ func Om_mesh_name(arg1 Mesh, arg2 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_mesh_name_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_name_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -347,14 +347,14 @@ func Om_mesh_dim_size(arg1 Mesh, arg2 int) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_size(arg1 Mesh) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_mesh_size_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_mesh_size_omswig_94f10204df935398(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -362,7 +362,7 @@ func Om_mesh_size_of(arg1 Mesh, arg2 string) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), *(*C.swig_type_6)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_6)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -373,7 +373,7 @@ func Om_mesh_index_of(arg1 Mesh, arg2 string) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -386,7 +386,7 @@ func Om_mesh_get(arg1 Mesh, arg2 string, arg3 *Mesh, arg4 *Error) (_swig_ret int
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_get_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_get_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -397,14 +397,14 @@ func Om_mesh_equal(arg1 Mesh, arg2 Mesh) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_hash(arg1 Mesh) (_swig_ret uint64) {
 	var swig_r uint64
 	_swig_i_0 := arg1
-	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0)))
+	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_94f10204df935398(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -413,7 +413,7 @@ func Om_mesh_to_json(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_to_json_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_to_json_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -427,7 +427,7 @@ func Om_mesh_from_json(arg1 []byte, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_json_omswig_ddda8f401a41d967(*(*C.swig_type_10)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_json_omswig_94f10204df935398(*(*C.swig_type_10)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -439,7 +439,7 @@ func Om_mesh_from_spec(arg1 string, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_ddda8f401a41d967(*(*C.swig_type_11)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_94f10204df935398(*(*C.swig_type_11)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -451,7 +451,7 @@ func Om_mesh_to_spec(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_to_spec_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_to_spec_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -463,35 +463,35 @@ func Om_mesh_to_spec(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 type Enum_SS_om_dim int
 func _swig_getOM_DIM_DP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_DIM_DP Enum_SS_om_dim = _swig_getOM_DIM_DP()
 func _swig_getOM_DIM_TP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_DIM_TP Enum_SS_om_dim = _swig_getOM_DIM_TP()
 func _swig_getOM_DIM_CP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_DIM_CP Enum_SS_om_dim = _swig_getOM_DIM_CP()
 func _swig_getOM_DIM_EP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_DIM_EP Enum_SS_om_dim = _swig_getOM_DIM_EP()
 func _swig_getOM_DIM_PP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_94f10204df935398())
 	return swig_r
 }
 
@@ -499,14 +499,14 @@ var OM_DIM_PP Enum_SS_om_dim = _swig_getOM_DIM_PP()
 type Enum_SS_om_flag int
 func _swig_getOM_FLAG_SEQUENCE_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_94f10204df935398())
 	return swig_r
 }
 
 var OM_FLAG_SEQUENCE_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_SEQUENCE_PARALLEL()
 func _swig_getOM_FLAG_LOSS_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_ddda8f401a41d967())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_94f10204df935398())
 	return swig_r
 }
 
@@ -515,7 +515,7 @@ func Om_dims_new(arg1 *Dims, arg2 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_new_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_new_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
@@ -524,19 +524,19 @@ func Om_dims_copy(arg1 Dims, arg2 *Dims, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_dims_copy_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_dims_copy_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
 func Om_dims_free(arg1 Dims) {
 	_swig_i_0 := arg1
-	C._wrap_om_dims_free_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0))
+	C._wrap_om_dims_free_omswig_94f10204df935398(C.swig_voidp(_swig_i_0))
 }
 
 func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_field_name_omswig_ddda8f401a41d967(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_field_name_omswig_94f10204df935398(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -546,7 +546,7 @@ func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_axis_name_omswig_ddda8f401a41d967(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_axis_name_omswig_94f10204df935398(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -556,7 +556,7 @@ func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_flag_field_name(arg1 Enum_SS_om_flag) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_flag_field_name_omswig_ddda8f401a41d967(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_flag_field_name_omswig_94f10204df935398(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -567,7 +567,7 @@ func Om_dims_get(arg1 Dims, arg2 Enum_SS_om_dim) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_get_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_get_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -577,7 +577,7 @@ func Om_dims_set(arg1 Dims, arg2 Enum_SS_om_dim, arg3 int, arg4 *Error) (_swig_r
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_set_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_set_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	return swig_r
 }
 
@@ -585,7 +585,7 @@ func Om_dims_get_flag(arg1 Dims, arg2 Enum_SS_om_flag) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -595,7 +595,7 @@ func Om_dims_set_flag(arg1 Dims, arg2 Enum_SS_om_flag, arg3 bool, arg4 *Error) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_set_flag_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_set_flag_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	return swig_r
 }
 
@@ -603,7 +603,7 @@ func Om_dims_equal(arg1 Dims, arg2 Dims) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_equal_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_equal_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
@@ -612,7 +612,7 @@ func Om_dims_to_json(arg1 Dims, arg2 *string, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_dims_to_json_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_dims_to_json_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -626,7 +626,7 @@ func Om_build_offline_mesh(arg1 Dims, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_build_offline_mesh_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_build_offline_mesh_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
@@ -636,7 +636,7 @@ func Om_build_runtime_mesh(arg1 Dims, arg2 string, arg3 *Mesh, arg4 *Error) (_sw
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), *(*C.swig_type_15)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_15)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -648,7 +648,7 @@ func Om_order_normalize(arg1 string, arg2 *string, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_order_normalize_omswig_ddda8f401a41d967(*(*C.swig_type_16)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_order_normalize_omswig_94f10204df935398(*(*C.swig_type_16)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -665,7 +665,7 @@ func Om_world_size_from_env(arg1 *int, arg2 *bool, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_world_size_from_env_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_world_size_from_env_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
@@ -675,7 +675,7 @@ func Om_dims_from_yaml(arg1 []byte, arg2 int, arg3 *Dims, arg4 *Error) (_swig_re
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_ddda8f401a41d967(*(*C.swig_type_17)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_94f10204df935398(*(*C.swig_type_17)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -688,7 +688,7 @@ func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *Dims, arg4 *Error) (_swig_re
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_ddda8f401a41d967(*(*C.swig_type_18)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_94f10204df935398(*(*C.swig_type_18)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -701,7 +701,7 @@ func Om_mesh_axes(arg1 Mesh, arg2 string, arg3 *uint64, arg4 *Error) (_swig_ret 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_axes_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), *(*C.swig_type_19)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_axes_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_19)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -714,7 +714,7 @@ func Om_mesh_coordinate(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_ret
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_20)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_20)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
 	}
@@ -727,7 +727,7 @@ func Om_mesh_rank(arg1 Mesh, arg2 []int, arg3 *int, arg4 *Error) (_swig_ret int)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_rank_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), *(*C.swig_type_21)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_rank_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_21)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -741,11 +741,11 @@ func Om_mesh_group_shape(arg1 Mesh, arg2 uint64, arg3 *int, arg4 *int, arg5 *Err
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_type_22(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_22(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
-func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int, arg4 int, arg5 []int32, arg6 *Error) (_swig_ret int) {
+func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int, arg4 int, arg5 []int, arg6 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
@@ -753,7 +753,7 @@ func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int, arg4 int, arg5 []int32, ar
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_mesh_groups_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_type_23(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_mesh_groups_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_23(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg5
 	}
@@ -767,18 +767,18 @@ func Om_mesh_group_index(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *Erro
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_type_25(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_25(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
-func Om_mesh_group_of(arg1 Mesh, arg2 uint64, arg3 int, arg4 []int32, arg5 *Error) (_swig_ret int) {
+func Om_mesh_group_of(arg1 Mesh, arg2 uint64, arg3 int, arg4 []int, arg5 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_type_26(_swig_i_1), C.swig_intgo(_swig_i_2), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_26(_swig_i_1), C.swig_intgo(_swig_i_2), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg4
 	}
@@ -794,7 +794,7 @@ func Om_mesh_locality(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *int, ar
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_mesh_locality_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_type_28(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_mesh_locality_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_28(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 	return swig_r
 }
 
@@ -805,7 +805,7 @@ func Om_validate_axes(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *Error) (_sw
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_validate_axes_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_validate_axes_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
@@ -817,7 +817,7 @@ func Om_plan_dim_names(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *string, ar
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_plan_dim_names_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_plan_dim_names_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
 
 	if len(*arg5) > 0 {
 		*arg5 = swigCopyString(*arg5)
@@ -833,7 +833,7 @@ func Om_expert_mesh(arg1 Mesh, arg2 int, arg3 int, arg4 *Mesh, arg5 *Error) (_sw
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_expert_mesh_omswig_ddda8f401a41d967(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_expert_mesh_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 

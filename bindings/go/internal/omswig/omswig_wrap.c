@@ -215,7 +215,7 @@ static int32_t omgo_empty_i32[1];
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_ddda8f401a41d967(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_94f10204df935398(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -225,7 +225,7 @@ void _wrap_Swig_free_omswig_ddda8f401a41d967(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_ddda8f401a41d967(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_94f10204df935398(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -238,7 +238,7 @@ void *_wrap_Swig_malloc_omswig_ddda8f401a41d967(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_ddda8f401a41d967() {
+_gostring_ _wrap_om_version_string_omswig_94f10204df935398() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -249,7 +249,7 @@ _gostring_ _wrap_om_version_string_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_om_version_number_omswig_ddda8f401a41d967() {
+intgo _wrap_om_version_number_omswig_94f10204df935398() {
   int result;
   intgo _swig_go_result;
   
@@ -260,7 +260,7 @@ intgo _wrap_om_version_number_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_OK_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_OK_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -272,7 +272,7 @@ intgo _wrap_OM_OK_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -284,7 +284,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -296,7 +296,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_PARSE_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -308,7 +308,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_IO_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -320,7 +320,7 @@ intgo _wrap_OM_ERR_IO_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -332,7 +332,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -344,7 +344,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -356,7 +356,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -368,7 +368,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -380,7 +380,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -392,7 +392,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -404,7 +404,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_94f10204df935398() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -416,7 +416,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_ddda8f401a41d967() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_ddda8f401a41d967(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_94f10204df935398(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -429,7 +429,7 @@ _gostring_ _wrap_om_status_string_omswig_ddda8f401a41d967(intgo _swig_go_0) {
 }
 
 
-void _wrap_om_error_clear_omswig_ddda8f401a41d967(om_error *_swig_go_0) {
+void _wrap_om_error_clear_omswig_94f10204df935398(om_error *_swig_go_0) {
   om_error *arg1 = (om_error *) 0 ;
   
   arg1 = (om_error *)_swig_go_0; 
@@ -439,7 +439,7 @@ void _wrap_om_error_clear_omswig_ddda8f401a41d967(om_error *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_new_checked_omswig_ddda8f401a41d967(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_new_checked_omswig_94f10204df935398(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -491,7 +491,7 @@ intgo _wrap_om_mesh_new_checked_omswig_ddda8f401a41d967(_gostring_ _swig_go_0, _
 }
 
 
-void _wrap_om_mesh_free_omswig_ddda8f401a41d967(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_94f10204df935398(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = (om_mesh *)_swig_go_0; 
@@ -501,7 +501,7 @@ void _wrap_om_mesh_free_omswig_ddda8f401a41d967(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_ddda8f401a41d967(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_94f10204df935398(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -514,7 +514,7 @@ intgo _wrap_om_mesh_ndim_omswig_ddda8f401a41d967(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -529,7 +529,7 @@ _gostring_ _wrap_om_mesh_name_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -544,7 +544,7 @@ intgo _wrap_om_mesh_dim_size_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_ddda8f401a41d967(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_94f10204df935398(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -557,7 +557,7 @@ intgo _wrap_om_mesh_size_omswig_ddda8f401a41d967(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -577,7 +577,7 @@ intgo _wrap_om_mesh_size_of_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -597,7 +597,7 @@ intgo _wrap_om_mesh_index_of_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostr
 }
 
 
-intgo _wrap_om_mesh_get_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_get_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -621,7 +621,7 @@ intgo _wrap_om_mesh_get_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostring_ 
 }
 
 
-bool _wrap_om_mesh_equal_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_94f10204df935398(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -636,7 +636,7 @@ bool _wrap_om_mesh_equal_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_ddda8f401a41d967(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_94f10204df935398(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -649,7 +649,7 @@ long long _wrap_om_mesh_hash_omswig_ddda8f401a41d967(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_to_json_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_json_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -676,7 +676,7 @@ intgo _wrap_om_mesh_to_json_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_from_json_omswig_ddda8f401a41d967(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_json_omswig_94f10204df935398(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -697,7 +697,7 @@ intgo _wrap_om_mesh_from_json_omswig_ddda8f401a41d967(_goslice_ _swig_go_0, om_m
 }
 
 
-intgo _wrap_om_mesh_from_spec_omswig_ddda8f401a41d967(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_spec_omswig_94f10204df935398(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -719,7 +719,7 @@ intgo _wrap_om_mesh_from_spec_omswig_ddda8f401a41d967(_gostring_ _swig_go_0, om_
 }
 
 
-intgo _wrap_om_mesh_to_spec_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_spec_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -746,7 +746,7 @@ intgo _wrap_om_mesh_to_spec_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_DIM_DP_omswig_94f10204df935398() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -758,7 +758,7 @@ intgo _wrap_OM_DIM_DP_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_DIM_TP_omswig_94f10204df935398() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -770,7 +770,7 @@ intgo _wrap_OM_DIM_TP_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_DIM_CP_omswig_94f10204df935398() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -782,7 +782,7 @@ intgo _wrap_OM_DIM_CP_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_DIM_EP_omswig_94f10204df935398() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -794,7 +794,7 @@ intgo _wrap_OM_DIM_EP_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_DIM_PP_omswig_94f10204df935398() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -806,7 +806,7 @@ intgo _wrap_OM_DIM_PP_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_94f10204df935398() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -818,7 +818,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_ddda8f401a41d967() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_94f10204df935398() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -830,7 +830,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_ddda8f401a41d967() {
 }
 
 
-intgo _wrap_om_dims_new_omswig_ddda8f401a41d967(om_dims **_swig_go_0, om_error *_swig_go_1) {
+intgo _wrap_om_dims_new_omswig_94f10204df935398(om_dims **_swig_go_0, om_error *_swig_go_1) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_status result;
@@ -845,7 +845,7 @@ intgo _wrap_om_dims_new_omswig_ddda8f401a41d967(om_dims **_swig_go_0, om_error *
 }
 
 
-intgo _wrap_om_dims_copy_omswig_ddda8f401a41d967(om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_copy_omswig_94f10204df935398(om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -862,7 +862,7 @@ intgo _wrap_om_dims_copy_omswig_ddda8f401a41d967(om_dims *_swig_go_0, om_dims **
 }
 
 
-void _wrap_om_dims_free_omswig_ddda8f401a41d967(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_94f10204df935398(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = (om_dims *)_swig_go_0; 
@@ -872,7 +872,7 @@ void _wrap_om_dims_free_omswig_ddda8f401a41d967(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_ddda8f401a41d967(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_94f10204df935398(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -885,7 +885,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_ddda8f401a41d967(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_ddda8f401a41d967(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_94f10204df935398(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -898,7 +898,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_ddda8f401a41d967(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_ddda8f401a41d967(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_94f10204df935398(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -911,7 +911,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_ddda8f401a41d967(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_ddda8f401a41d967(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -926,7 +926,7 @@ intgo _wrap_om_dims_get_omswig_ddda8f401a41d967(om_dims *_swig_go_0, intgo _swig
 }
 
 
-intgo _wrap_om_dims_set_omswig_ddda8f401a41d967(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -945,7 +945,7 @@ intgo _wrap_om_dims_set_omswig_ddda8f401a41d967(om_dims *_swig_go_0, intgo _swig
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_ddda8f401a41d967(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -960,7 +960,7 @@ bool _wrap_om_dims_get_flag_omswig_ddda8f401a41d967(om_dims *_swig_go_0, intgo _
 }
 
 
-intgo _wrap_om_dims_set_flag_omswig_ddda8f401a41d967(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_flag_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -979,7 +979,7 @@ intgo _wrap_om_dims_set_flag_omswig_ddda8f401a41d967(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_equal_omswig_ddda8f401a41d967(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_94f10204df935398(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -994,7 +994,7 @@ bool _wrap_om_dims_equal_omswig_ddda8f401a41d967(om_dims *_swig_go_0, om_dims *_
 }
 
 
-intgo _wrap_om_dims_to_json_omswig_ddda8f401a41d967(om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_to_json_omswig_94f10204df935398(om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1021,7 +1021,7 @@ intgo _wrap_om_dims_to_json_omswig_ddda8f401a41d967(om_dims *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_build_offline_mesh_omswig_ddda8f401a41d967(om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_build_offline_mesh_omswig_94f10204df935398(om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1038,7 +1038,7 @@ intgo _wrap_om_build_offline_mesh_omswig_ddda8f401a41d967(om_dims *_swig_go_0, o
 }
 
 
-intgo _wrap_om_build_runtime_mesh_omswig_ddda8f401a41d967(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_build_runtime_mesh_omswig_94f10204df935398(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1062,7 +1062,7 @@ intgo _wrap_om_build_runtime_mesh_omswig_ddda8f401a41d967(om_dims *_swig_go_0, _
 }
 
 
-intgo _wrap_om_order_normalize_omswig_ddda8f401a41d967(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_order_normalize_omswig_94f10204df935398(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1094,7 +1094,7 @@ intgo _wrap_om_order_normalize_omswig_ddda8f401a41d967(_gostring_ _swig_go_0, _g
 }
 
 
-intgo _wrap_om_world_size_from_env_omswig_ddda8f401a41d967(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_world_size_from_env_omswig_94f10204df935398(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1111,7 +1111,7 @@ intgo _wrap_om_world_size_from_env_omswig_ddda8f401a41d967(intgo *_swig_go_0, bo
 }
 
 
-intgo _wrap_om_dims_from_yaml_omswig_ddda8f401a41d967(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_from_yaml_omswig_94f10204df935398(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1134,7 +1134,7 @@ intgo _wrap_om_dims_from_yaml_omswig_ddda8f401a41d967(_goslice_ _swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_load_yaml_omswig_ddda8f401a41d967(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_load_yaml_omswig_94f10204df935398(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1158,7 +1158,7 @@ intgo _wrap_om_dims_load_yaml_omswig_ddda8f401a41d967(_gostring_ _swig_go_0, int
 }
 
 
-intgo _wrap_om_mesh_axes_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_axes_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   uint64_t *arg3 = (uint64_t *) 0 ;
@@ -1182,7 +1182,7 @@ intgo _wrap_om_mesh_axes_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _gostring_
 }
 
 
-intgo _wrap_om_mesh_coordinate_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_coordinate_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1205,7 +1205,7 @@ intgo _wrap_om_mesh_coordinate_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_mesh_rank_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_rank_omswig_94f10204df935398(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1228,7 +1228,7 @@ intgo _wrap_om_mesh_rank_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, _goslice_ 
 }
 
 
-intgo _wrap_om_mesh_group_shape_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_shape_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1249,7 +1249,7 @@ intgo _wrap_om_mesh_group_shape_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, lon
 }
 
 
-intgo _wrap_om_mesh_groups_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_mesh_groups_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1272,11 +1272,24 @@ intgo _wrap_om_mesh_groups_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, long lon
   
   result = (om_status)om_mesh_groups((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6,arg7);
   _swig_go_result = (intgo)result; 
+  
+  if (result == OM_OK) {
+    size_t i = arg6;
+    while (i-- > 0) {
+      /* memcpy: the two views alias */
+      int32_t narrow;
+      int64_t wide;
+      memcpy(&narrow, (char *)arg5 + 4 * i, 4);
+      wide = narrow;
+      memcpy((char *)arg5 + 8 * i, &wide, 8);
+    }
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_group_index_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_index_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1297,7 +1310,7 @@ intgo _wrap_om_mesh_group_index_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, lon
 }
 
 
-intgo _wrap_om_mesh_group_of_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_of_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1318,11 +1331,24 @@ intgo _wrap_om_mesh_group_of_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, long l
   
   result = (om_status)om_mesh_group_of((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
   _swig_go_result = (intgo)result; 
+  
+  if (result == OM_OK) {
+    size_t i = arg5;
+    while (i-- > 0) {
+      /* memcpy: the two views alias */
+      int32_t narrow;
+      int64_t wide;
+      memcpy(&narrow, (char *)arg4 + 4 * i, 4);
+      wide = narrow;
+      memcpy((char *)arg4 + 8 * i, &wide, 8);
+    }
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_locality_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+intgo _wrap_om_mesh_locality_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1347,7 +1373,7 @@ intgo _wrap_om_mesh_locality_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, long l
 }
 
 
-intgo _wrap_om_validate_axes_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_validate_axes_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1368,7 +1394,7 @@ intgo _wrap_om_validate_axes_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_plan_dim_names_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_plan_dim_names_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1401,7 +1427,7 @@ intgo _wrap_om_plan_dim_names_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_expert_mesh_omswig_ddda8f401a41d967(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_expert_mesh_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
