@@ -84,11 +84,16 @@ func (m *Mesh) call(f func(p omswig.Mesh, e *omswig.Error) int) error {
 			return errorf(ErrInvalidArgument, "mesh is closed")
 		}
 	}
-	var e omswig.Error
-	st := f(p, &e)
+	e := errPool.Get().(*omswig.Error) // a cgo argument: heap-allocated otherwise
+	e.Status = 0
+	st := f(p, e)
 	runtime.KeepAlive(m.c)
-	return fromC(st, &e)
+	err := fromC(st, e)
+	errPool.Put(e)
+	return err
 }
+
+var errPool = sync.Pool{New: func() any { return new(omswig.Error) }}
 
 // Close releases the C mesh now instead of at garbage collection. Further
 // calls that need it fail; Close itself may be called again (a no-op).

@@ -81,14 +81,19 @@ public final class OfflineMesh implements AutoCloseable {
         return new OfflineMesh(out);
     }
 
-    /** Runs a native call on this mesh, keeping it reachable until it returns. */
-    private <T> T call(LongFunction<T> f) {
+    /** The native mesh; IllegalStateException once closed. */
+    private long open() {
         long p = handle.pointer;
         if (p == 0) {
             throw new IllegalStateException("mesh is closed");
         }
+        return p;
+    }
+
+    /** Runs a native call on this mesh, keeping it reachable until it returns. */
+    private <T> T call(LongFunction<T> f) {
         try {
-            return f.apply(p);
+            return f.apply(open());
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -150,22 +155,26 @@ public final class OfflineMesh implements AutoCloseable {
 
     /** The axis names in mesh order (unmodifiable). */
     public List<String> dimNames() {
-        return call(p -> names);
+        open();
+        return names;
     }
 
     /** The axis sizes in mesh order (a fresh copy). */
     public int[] shape() {
-        return call(p -> shape.clone());
+        open();
+        return shape.clone();
     }
 
     /** Number of axes (0 for the empty mesh). */
     public int ndim() {
-        return call(p -> shape.length);
+        open();
+        return shape.length;
     }
 
     /** Total number of ranks, the product of all sizes (1 for the empty mesh). */
     public int size() {
-        return call(p -> size);
+        open();
+        return size;
     }
 
     /** Size of the axis {@code dim}, or 1 when the mesh has no such axis. */
@@ -177,7 +186,8 @@ public final class OfflineMesh implements AutoCloseable {
     /** Index of the axis {@code dim}, or -1 when absent. */
     public int indexOf(String dim) {
         Objects.requireNonNull(dim, "dim");
-        return call(p -> names.indexOf(dim));
+        open();
+        return names.indexOf(dim);
     }
 
     /** True when the mesh has an axis called {@code dim}. */
@@ -197,15 +207,13 @@ public final class OfflineMesh implements AutoCloseable {
         }
         List<String> selected = new ArrayList<>();
         List<Long> sizes = new ArrayList<>();
-        call(p -> {
-            for (int i = 0; i < shape.length; i++) {
-                if (Arrays.asList(dims).contains(names.get(i))) {
-                    selected.add(names.get(i));
-                    sizes.add((long) shape[i]);
-                }
+        open();
+        for (int i = 0; i < shape.length; i++) {
+            if (Arrays.asList(dims).contains(names.get(i))) {
+                selected.add(names.get(i));
+                sizes.add((long) shape[i]);
             }
-            return null;
-        });
+        }
         return of(selected, sizes.stream().mapToLong(Long::longValue).toArray());
     }
 
