@@ -1,5 +1,5 @@
-/* Internal: strided layouts of rank enumerations, shared by topology.c and
- * locality.c. */
+/* Internal: strided layouts of rank enumerations, shared by topology.c,
+ * locality.c and the group kernel (group_kernel.c). */
 #ifndef OFFLINE_MESH_TOPOLOGY_LAYOUT_H
 #define OFFLINE_MESH_TOPOLOGY_LAYOUT_H
 

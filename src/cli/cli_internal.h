@@ -91,5 +91,8 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv);
 int cli_cmd_experts(const cli_io *io, int argc, char **argv);
 int cli_cmd_locality(const cli_io *io, int argc, char **argv);
 int cli_cmd_show(const cli_io *io, int argc, char **argv);
+/* cmd_views.c: the views command; check with --preset (else cli_cmd_check). */
+int cli_cmd_views(const cli_io *io, int argc, char **argv);
+int cli_cmd_check_any(const cli_io *io, int argc, char **argv);
 
 #endif
