@@ -35,9 +35,10 @@ func (d *ParallelDims) fields() ([]*int, []*bool) {
 // withC runs f on a C copy of d; the library checks every value (negative:
 // ErrInvalidArgument, over 2^31-1: ErrOutOfRange).
 func (d ParallelDims) withC(f func(h omswig.Dims, e *omswig.Error) int) error {
-	var h omswig.Dims
+	var p uintptr
 	var e omswig.Error
-	st := omswig.Om_dims_new(&h, &e)
+	st := omswig.Om_dims_new(&p, &e)
+	h := omswig.SwigcptrDims(p)
 	defer omswig.Om_dims_free(h)
 	sizes, flags := d.fields()
 	for i := 0; st == 0 && i < len(sizes); i++ {
@@ -53,13 +54,14 @@ func (d ParallelDims) withC(f func(h omswig.Dims, e *omswig.Error) int) error {
 }
 
 // newDims runs a C constructor of dims and copies the result out.
-func newDims(f func(out *omswig.Dims, e *omswig.Error) int) (ParallelDims, error) {
+func newDims(f func(out *uintptr, e *omswig.Error) int) (ParallelDims, error) {
 	var d ParallelDims
-	var h omswig.Dims
+	var p uintptr
 	var e omswig.Error
-	if err := fromC(f(&h, &e), &e); err != nil {
+	if err := fromC(f(&p, &e), &e); err != nil {
 		return d, err
 	}
+	h := omswig.SwigcptrDims(p)
 	defer omswig.Om_dims_free(h)
 	sizes, flags := d.fields()
 	for i, p := range sizes {
@@ -94,7 +96,7 @@ func (d ParallelDims) String() string {
 func BuildOfflineMesh(d ParallelDims) (*Mesh, error) {
 	var m *Mesh
 	err := d.withC(func(h omswig.Dims, e *omswig.Error) int {
-		var p omswig.Mesh
+		var p uintptr
 		st := omswig.Om_build_offline_mesh(h, &p, e)
 		if st == 0 {
 			m = adopt(p)
@@ -118,7 +120,7 @@ func BuildRuntimeMesh(d ParallelDims, order string) (*Mesh, error) {
 	}
 	var m *Mesh
 	err := d.withC(func(h omswig.Dims, e *omswig.Error) int {
-		var p omswig.Mesh
+		var p uintptr
 		st := omswig.Om_build_runtime_mesh(h, order, &p, e)
 		if st == 0 {
 			m = adopt(p)
@@ -173,7 +175,7 @@ func ParseParallelDims(yaml []byte, worldSize int) (ParallelDims, error) {
 	if err := checkWorldSize(worldSize); err != nil {
 		return ParallelDims{}, err
 	}
-	return newDims(func(out *omswig.Dims, e *omswig.Error) int {
+	return newDims(func(out *uintptr, e *omswig.Error) int {
 		return omswig.Om_dims_from_yaml(yaml, worldSize, out, e)
 	})
 }
@@ -188,7 +190,7 @@ func LoadParallelDims(path string, worldSize int) (ParallelDims, error) {
 	if err := checkWorldSize(worldSize); err != nil {
 		return ParallelDims{}, err
 	}
-	return newDims(func(out *omswig.Dims, e *omswig.Error) int {
+	return newDims(func(out *uintptr, e *omswig.Error) int {
 		return omswig.Om_dims_load_yaml(path, worldSize, out, e)
 	})
 }

@@ -79,7 +79,7 @@ func TestFromC(t *testing.T) {
 		t.Fatal("status 0 is an error")
 	}
 	// The message and status come from the om_error the failing call filled.
-	var h omswig.Mesh
+	var h uintptr
 	st := omswig.Om_mesh_new_checked([]string{"a"}, []int{1, 2}, &h, &e)
 	err := fromC(st, &e)
 	wantErr(t, err, ErrLengthMismatch)

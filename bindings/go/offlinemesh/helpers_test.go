@@ -68,10 +68,10 @@ func equalGroups(a, b [][]int) bool {
 }
 
 // handle is the C mesh of m for tests that call the SWIG layer directly
-// (0 for the zero Mesh).
+// (the shared empty mesh for the zero Mesh).
 func (m *Mesh) handle() (omswig.Mesh, *handle, error) {
 	if m.c == nil {
-		return 0, nil, nil
+		return omswig.SwigcptrMesh(emptyMesh()), nil, nil
 	}
-	return m.c.p, m.c, nil
+	return omswig.SwigcptrMesh(m.c.p), m.c, nil
 }

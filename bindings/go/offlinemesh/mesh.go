@@ -30,25 +30,26 @@ type Mesh struct {
 // handle owns one C mesh; the cleanup frees it when the last copy of the
 // Mesh is unreachable, unless Close did so first.
 type handle struct {
-	p       omswig.Mesh
+	p       uintptr
 	cleanup runtime.Cleanup
 }
 
 // liveHandles counts C meshes not yet freed (the cleanup test reads it).
 var liveHandles atomic.Int64
 
-func freeMesh(p omswig.Mesh) {
-	omswig.Om_mesh_free(p)
+func freeMesh(p uintptr) {
+	omswig.DeleteMesh(omswig.SwigcptrMesh(p))
 	liveHandles.Add(-1)
 }
 
 // adopt copies names and shape out of a mesh the library returned and takes
 // ownership of it.
-func adopt(p omswig.Mesh) *Mesh {
-	n := omswig.Om_mesh_ndim(p)
+func adopt(p uintptr) *Mesh {
+	c := omswig.SwigcptrMesh(p)
+	n := omswig.Om_mesh_ndim(c)
 	m := &Mesh{c: &handle{p: p}, names: make([]string, n), shape: make([]int, n)}
 	for i := range n {
-		m.names[i], m.shape[i] = omswig.Om_mesh_name(p, i), omswig.Om_mesh_dim_size(p, i)
+		m.names[i], m.shape[i] = omswig.Om_mesh_name(c, i), omswig.Om_mesh_dim_size(c, i)
 	}
 	liveHandles.Add(1)
 	m.c.cleanup = runtime.AddCleanup(m.c, freeMesh, p)
@@ -56,8 +57,8 @@ func adopt(p omswig.Mesh) *Mesh {
 }
 
 // newMesh runs a C constructor that returns a mesh through `om_mesh **out`.
-func newMesh(f func(out *omswig.Mesh, e *omswig.Error) int) (*Mesh, error) {
-	var p omswig.Mesh
+func newMesh(f func(out *uintptr, e *omswig.Error) int) (*Mesh, error) {
+	var p uintptr
 	var e omswig.Error
 	if err := fromC(f(&p, &e), &e); err != nil {
 		return nil, err
@@ -66,8 +67,8 @@ func newMesh(f func(out *omswig.Mesh, e *omswig.Error) int) (*Mesh, error) {
 }
 
 // emptyMesh is the C mesh of every zero Mesh (the empty mesh), never freed.
-var emptyMesh = sync.OnceValue(func() omswig.Mesh {
-	var p omswig.Mesh
+var emptyMesh = sync.OnceValue(func() uintptr {
+	var p uintptr
 	var e omswig.Error
 	omswig.Om_mesh_new_checked(nil, nil, &p, &e)
 	return p
@@ -86,7 +87,7 @@ func (m *Mesh) call(f func(p omswig.Mesh, e *omswig.Error) int) error {
 	}
 	e := errPool.Get().(*omswig.Error) // a cgo argument: heap-allocated otherwise
 	e.Status = 0
-	st := f(p, e)
+	st := f(omswig.SwigcptrMesh(p), e)
 	runtime.KeepAlive(m.c)
 	err := fromC(st, e)
 	errPool.Put(e)
@@ -116,7 +117,7 @@ func NewMesh(names []string, shape []int) (*Mesh, error) {
 			return nil, errorf(ErrInvalidName, "axis name %q contains a NUL byte", n)
 		}
 	}
-	return newMesh(func(out *omswig.Mesh, e *omswig.Error) int {
+	return newMesh(func(out *uintptr, e *omswig.Error) int {
 		return omswig.Om_mesh_new_checked(names, shape, out, e)
 	})
 }
@@ -135,7 +136,7 @@ func MustMesh(names []string, shape []int) *Mesh {
 // exactly one valid mesh object fails: ErrParse for wrong types, missing or
 // duplicate keys, other keys or trailing bytes, then the errors of NewMesh.
 func ParseMesh(data []byte) (*Mesh, error) {
-	return newMesh(func(out *omswig.Mesh, e *omswig.Error) int { return omswig.Om_mesh_from_json(data, out, e) })
+	return newMesh(func(out *uintptr, e *omswig.Error) int { return omswig.Om_mesh_from_json(data, out, e) })
 }
 
 // ParseMeshSpec parses the text form "dp=2,cp=2,tp=8" (spaces around items
@@ -144,7 +145,7 @@ func ParseMeshSpec(spec string) (*Mesh, error) {
 	if strings.IndexByte(spec, 0) >= 0 {
 		return nil, errorf(ErrParse, "mesh spec %q contains a NUL byte", spec)
 	}
-	return newMesh(func(out *omswig.Mesh, e *omswig.Error) int { return omswig.Om_mesh_from_spec(spec, out, e) })
+	return newMesh(func(out *uintptr, e *omswig.Error) int { return omswig.Om_mesh_from_spec(spec, out, e) })
 }
 
 // Names returns a copy of the axis names, in mesh order.

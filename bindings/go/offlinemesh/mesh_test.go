@@ -134,7 +134,7 @@ func TestSizeOfAndSub(t *testing.T) {
 	// The C library's own om_mesh_get agrees.
 	h, c, _ := m.handle()
 	for _, dim := range []string{"dp", "tp", "ep"} {
-		var out omswig.Mesh
+		var out uintptr
 		var e omswig.Error
 		if st := omswig.Om_mesh_get(h, dim, &out, &e); st != 0 {
 			t.Fatal(e.Text())

@@ -50,7 +50,7 @@ type Experts struct {
 func ExpertLayout(m *Mesh, ep, numExperts int) (*Experts, error) {
 	var x *Experts
 	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
-		var out omswig.Mesh
+		var out uintptr
 		st := omswig.Om_expert_mesh(p, ep, numExperts, &out, e)
 		if st == 0 {
 			x = &Experts{adopt(out), numExperts}

@@ -28,103 +28,108 @@ typedef struct { void* array; intgo len; intgo cap; } _goslice_;
 
 
 typedef _gostring_ swig_type_1;
-typedef _gostring_ swig_type_2;
+typedef _goslice_ swig_type_2;
 typedef _gostring_ swig_type_3;
-typedef _goslice_ swig_type_4;
+typedef _gostring_ swig_type_4;
 typedef _gostring_ swig_type_5;
-typedef _gostring_ swig_type_6;
+typedef _goslice_ swig_type_6;
 typedef _gostring_ swig_type_7;
 typedef _gostring_ swig_type_8;
-typedef long long swig_type_9;
-typedef _goslice_ swig_type_10;
-typedef _gostring_ swig_type_11;
-typedef _gostring_ swig_type_12;
+typedef _gostring_ swig_type_9;
+typedef _gostring_ swig_type_10;
+typedef long long swig_type_11;
+typedef _goslice_ swig_type_12;
 typedef _gostring_ swig_type_13;
 typedef _gostring_ swig_type_14;
 typedef _gostring_ swig_type_15;
 typedef _gostring_ swig_type_16;
-typedef _goslice_ swig_type_17;
+typedef _gostring_ swig_type_17;
 typedef _gostring_ swig_type_18;
-typedef _gostring_ swig_type_19;
-typedef _goslice_ swig_type_20;
-typedef _goslice_ swig_type_21;
-typedef long long swig_type_22;
-typedef long long swig_type_23;
-typedef _goslice_ swig_type_24;
+typedef _goslice_ swig_type_19;
+typedef _gostring_ swig_type_20;
+typedef _gostring_ swig_type_21;
+typedef _goslice_ swig_type_22;
+typedef _goslice_ swig_type_23;
+typedef long long swig_type_24;
 typedef long long swig_type_25;
-typedef long long swig_type_26;
-typedef _goslice_ swig_type_27;
+typedef _goslice_ swig_type_26;
+typedef long long swig_type_27;
 typedef long long swig_type_28;
-extern void _wrap_Swig_free_omswig_94f10204df935398(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_omswig_94f10204df935398(swig_intgo arg1);
-extern swig_type_1 _wrap_om_version_string_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_om_version_number_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_OK_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_PARSE_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_IO_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_94f10204df935398(void);
-extern swig_type_2 _wrap_om_status_string_omswig_94f10204df935398(swig_intgo arg1);
-extern void _wrap_om_error_clear_omswig_94f10204df935398(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_new_checked_omswig_94f10204df935398(swig_type_3 arg1, swig_type_4 arg2, swig_voidp arg3, swig_voidp arg4);
-extern void _wrap_om_mesh_free_omswig_94f10204df935398(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_ndim_omswig_94f10204df935398(swig_voidp arg1);
-extern swig_type_5 _wrap_om_mesh_name_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_dim_size_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_size_omswig_94f10204df935398(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_size_of_omswig_94f10204df935398(swig_voidp arg1, swig_type_6 arg2);
-extern swig_intgo _wrap_om_mesh_index_of_omswig_94f10204df935398(swig_voidp arg1, swig_type_7 arg2);
-extern swig_intgo _wrap_om_mesh_get_omswig_94f10204df935398(swig_voidp arg1, swig_type_8 arg2, swig_voidp arg3, swig_voidp arg4);
-extern _Bool _wrap_om_mesh_equal_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_9 _wrap_om_mesh_hash_omswig_94f10204df935398(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_to_json_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_json_omswig_94f10204df935398(swig_type_10 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_spec_omswig_94f10204df935398(swig_type_11 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_to_spec_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_OM_DIM_DP_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_DIM_TP_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_DIM_CP_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_DIM_EP_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_DIM_PP_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_94f10204df935398(void);
-extern swig_intgo _wrap_om_dims_new_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_om_dims_copy_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern void _wrap_om_dims_free_omswig_94f10204df935398(swig_voidp arg1);
-extern swig_type_12 _wrap_om_dim_field_name_omswig_94f10204df935398(swig_intgo arg1);
-extern swig_type_13 _wrap_om_dim_axis_name_omswig_94f10204df935398(swig_intgo arg1);
-extern swig_type_14 _wrap_om_flag_field_name_omswig_94f10204df935398(swig_intgo arg1);
-extern swig_intgo _wrap_om_dims_get_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_dims_set_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern _Bool _wrap_om_dims_get_flag_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_dims_set_flag_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
-extern _Bool _wrap_om_dims_equal_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_om_dims_to_json_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_offline_mesh_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_runtime_mesh_omswig_94f10204df935398(swig_voidp arg1, swig_type_15 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_order_normalize_omswig_94f10204df935398(swig_type_16 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_world_size_from_env_omswig_94f10204df935398(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_dims_from_yaml_omswig_94f10204df935398(swig_type_17 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_dims_load_yaml_omswig_94f10204df935398(swig_type_18 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_axes_omswig_94f10204df935398(swig_voidp arg1, swig_type_19 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_coordinate_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_type_20 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_rank_omswig_94f10204df935398(swig_voidp arg1, swig_type_21 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_group_shape_omswig_94f10204df935398(swig_voidp arg1, swig_type_22 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_groups_omswig_94f10204df935398(swig_voidp arg1, swig_type_23 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_24 arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_mesh_group_index_omswig_94f10204df935398(swig_voidp arg1, swig_type_25 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_group_of_omswig_94f10204df935398(swig_voidp arg1, swig_type_26 arg2, swig_intgo arg3, swig_type_27 arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_locality_omswig_94f10204df935398(swig_voidp arg1, swig_type_28 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_validate_axes_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_plan_dim_names_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_expert_mesh_omswig_94f10204df935398(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+typedef _goslice_ swig_type_29;
+typedef long long swig_type_30;
+extern void _wrap_Swig_free_omswig_d248b2f255051371(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_omswig_d248b2f255051371(swig_intgo arg1);
+extern void _wrap_delete_Mesh_omswig_d248b2f255051371(uintptr_t arg1);
+extern uintptr_t _wrap_new_Mesh_omswig_d248b2f255051371(swig_type_1 arg1, swig_type_2 arg2, swig_voidp arg3);
+extern void _wrap_delete_Dims_omswig_d248b2f255051371(uintptr_t arg1);
+extern uintptr_t _wrap_new_Dims_omswig_d248b2f255051371(swig_voidp arg1);
+extern swig_type_3 _wrap_om_version_string_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_om_version_number_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_OK_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_PARSE_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_IO_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_d248b2f255051371(void);
+extern swig_type_4 _wrap_om_status_string_omswig_d248b2f255051371(swig_intgo arg1);
+extern swig_intgo _wrap_om_mesh_new_checked_omswig_d248b2f255051371(swig_type_5 arg1, swig_type_6 arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_om_mesh_free_omswig_d248b2f255051371(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_ndim_omswig_d248b2f255051371(uintptr_t arg1);
+extern swig_type_7 _wrap_om_mesh_name_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_dim_size_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_size_omswig_d248b2f255051371(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_size_of_omswig_d248b2f255051371(uintptr_t arg1, swig_type_8 arg2);
+extern swig_intgo _wrap_om_mesh_index_of_omswig_d248b2f255051371(uintptr_t arg1, swig_type_9 arg2);
+extern swig_intgo _wrap_om_mesh_get_omswig_d248b2f255051371(uintptr_t arg1, swig_type_10 arg2, swig_voidp arg3, swig_voidp arg4);
+extern _Bool _wrap_om_mesh_equal_omswig_d248b2f255051371(uintptr_t arg1, uintptr_t arg2);
+extern swig_type_11 _wrap_om_mesh_hash_omswig_d248b2f255051371(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_to_json_omswig_d248b2f255051371(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_json_omswig_d248b2f255051371(swig_type_12 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_spec_omswig_d248b2f255051371(swig_type_13 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_to_spec_omswig_d248b2f255051371(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_OM_DIM_DP_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_DIM_TP_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_DIM_CP_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_DIM_EP_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_DIM_PP_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_d248b2f255051371(void);
+extern swig_intgo _wrap_om_dims_new_omswig_d248b2f255051371(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_om_dims_copy_omswig_d248b2f255051371(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern void _wrap_om_dims_free_omswig_d248b2f255051371(uintptr_t arg1);
+extern swig_type_14 _wrap_om_dim_field_name_omswig_d248b2f255051371(swig_intgo arg1);
+extern swig_type_15 _wrap_om_dim_axis_name_omswig_d248b2f255051371(swig_intgo arg1);
+extern swig_type_16 _wrap_om_flag_field_name_omswig_d248b2f255051371(swig_intgo arg1);
+extern swig_intgo _wrap_om_dims_get_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_dims_set_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern _Bool _wrap_om_dims_get_flag_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_dims_set_flag_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
+extern _Bool _wrap_om_dims_equal_omswig_d248b2f255051371(uintptr_t arg1, uintptr_t arg2);
+extern swig_intgo _wrap_om_dims_to_json_omswig_d248b2f255051371(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_offline_mesh_omswig_d248b2f255051371(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_runtime_mesh_omswig_d248b2f255051371(uintptr_t arg1, swig_type_17 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_order_normalize_omswig_d248b2f255051371(swig_type_18 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_world_size_from_env_omswig_d248b2f255051371(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_from_yaml_omswig_d248b2f255051371(swig_type_19 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_dims_load_yaml_omswig_d248b2f255051371(swig_type_20 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_axes_omswig_d248b2f255051371(uintptr_t arg1, swig_type_21 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_coordinate_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2, swig_type_22 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_rank_omswig_d248b2f255051371(uintptr_t arg1, swig_type_23 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_group_shape_omswig_d248b2f255051371(uintptr_t arg1, swig_type_24 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_groups_omswig_d248b2f255051371(uintptr_t arg1, swig_type_25 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_26 arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_group_index_omswig_d248b2f255051371(uintptr_t arg1, swig_type_27 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_group_of_omswig_d248b2f255051371(uintptr_t arg1, swig_type_28 arg2, swig_intgo arg3, swig_type_29 arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_locality_omswig_d248b2f255051371(uintptr_t arg1, swig_type_30 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_validate_axes_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_plan_dim_names_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_expert_mesh_omswig_d248b2f255051371(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
 #undef intgo
 */
 import "C"
@@ -167,19 +172,82 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_omswig_94f10204df935398(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_94f10204df935398(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_d248b2f255051371(C.swig_intgo(_swig_i_0)))
 	return swig_r
+}
+
+type SwigcptrMesh uintptr
+
+func (p SwigcptrMesh) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrMesh) SwigIsMesh() {
+}
+
+func DeleteMesh(arg1 Mesh) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_Mesh_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0))
+}
+
+func NewMesh(arg1 []string, arg2 []int, arg3 *Error) (_swig_ret Mesh) {
+	var swig_r Mesh
+	var _swig_i_0 string
+
+	_swig_i_0 = packNames(arg1)
+
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (Mesh)(SwigcptrMesh(C._wrap_new_Mesh_omswig_d248b2f255051371(*(*C.swig_type_1)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_2)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))))
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_0
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	return swig_r
+}
+
+type Mesh interface {
+	Swigcptr() uintptr
+	SwigIsMesh()
+}
+
+type SwigcptrDims uintptr
+
+func (p SwigcptrDims) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrDims) SwigIsDims() {
+}
+
+func DeleteDims(arg1 Dims) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_Dims_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0))
+}
+
+func NewDims(arg1 *Error) (_swig_ret Dims) {
+	var swig_r Dims
+	_swig_i_0 := arg1
+	swig_r = (Dims)(SwigcptrDims(C._wrap_new_Dims_omswig_d248b2f255051371(C.swig_voidp(_swig_i_0))))
+	return swig_r
+}
+
+type Dims interface {
+	Swigcptr() uintptr
+	SwigIsDims()
 }
 
 func Om_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_om_version_string_omswig_94f10204df935398()
+	swig_r_p := C._wrap_om_version_string_omswig_d248b2f255051371()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -188,98 +256,98 @@ func Om_version_string() (_swig_ret string) {
 
 func Om_version_number() (_swig_ret int) {
 	var swig_r int
-	swig_r = (int)(C._wrap_om_version_number_omswig_94f10204df935398())
+	swig_r = (int)(C._wrap_om_version_number_omswig_d248b2f255051371())
 	return swig_r
 }
 
 type Enum_SS_om_status int
 func _swig_getOM_OK() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_OK Enum_SS_om_status = _swig_getOM_OK()
 func _swig_getOM_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_INVALID_ARGUMENT Enum_SS_om_status = _swig_getOM_ERR_INVALID_ARGUMENT()
 func _swig_getOM_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_OUT_OF_RANGE Enum_SS_om_status = _swig_getOM_ERR_OUT_OF_RANGE()
 func _swig_getOM_ERR_PARSE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_PARSE Enum_SS_om_status = _swig_getOM_ERR_PARSE()
 func _swig_getOM_ERR_IO() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_IO Enum_SS_om_status = _swig_getOM_ERR_IO()
 func _swig_getOM_ERR_NO_MEMORY() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_NO_MEMORY Enum_SS_om_status = _swig_getOM_ERR_NO_MEMORY()
 func _swig_getOM_ERR_LENGTH_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_LENGTH_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_LENGTH_MISMATCH()
 func _swig_getOM_ERR_DUPLICATE_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_DUPLICATE_NAME Enum_SS_om_status = _swig_getOM_ERR_DUPLICATE_NAME()
 func _swig_getOM_ERR_EMPTY_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_EMPTY_NAME Enum_SS_om_status = _swig_getOM_ERR_EMPTY_NAME()
 func _swig_getOM_ERR_BAD_SIZE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_BAD_SIZE Enum_SS_om_status = _swig_getOM_ERR_BAD_SIZE()
 func _swig_getOM_ERR_MESH_TOO_LARGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_MESH_TOO_LARGE Enum_SS_om_status = _swig_getOM_ERR_MESH_TOO_LARGE()
 func _swig_getOM_ERR_INVALID_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_ERR_INVALID_NAME Enum_SS_om_status = _swig_getOM_ERR_INVALID_NAME()
 func _swig_getOM_ERR_BUFFER_TOO_SMALL() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_d248b2f255051371())
 	return swig_r
 }
 
@@ -288,20 +356,15 @@ const OM_ERROR_MESSAGE_SIZE int = 256
 func Om_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_string_omswig_94f10204df935398(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_string_omswig_d248b2f255051371(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
 	return swig_r_1
 }
 
-func Om_error_clear(arg1 *Error) {
-	_swig_i_0 := arg1
-	C._wrap_om_error_clear_omswig_94f10204df935398(C.swig_voidp(_swig_i_0))
-}
-
 const OM_MAX_RANKS int = 2147483647
-func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Mesh, arg4 *Error) (_swig_ret int) {
+func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 string
 
@@ -310,7 +373,7 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Mesh, arg4 *Error) (_s
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_new_checked_omswig_94f10204df935398(*(*C.swig_type_3)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_4)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_new_checked_omswig_d248b2f255051371(*(*C.swig_type_5)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_6)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
 	}
@@ -321,22 +384,22 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Mesh, arg4 *Error) (_s
 }
 
 func Om_mesh_free(arg1 Mesh) {
-	_swig_i_0 := arg1
-	C._wrap_om_mesh_free_omswig_94f10204df935398(C.swig_voidp(_swig_i_0))
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_om_mesh_free_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0))
 }
 
 func Om_mesh_ndim(arg1 Mesh) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_94f10204df935398(C.swig_voidp(_swig_i_0)))
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Om_mesh_name(arg1 Mesh, arg2 int) (_swig_ret string) {
 	var swig_r string
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_mesh_name_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_name_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -345,24 +408,24 @@ func Om_mesh_name(arg1 Mesh, arg2 int) (_swig_ret string) {
 
 func Om_mesh_dim_size(arg1 Mesh, arg2 int) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_size(arg1 Mesh) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_mesh_size_omswig_94f10204df935398(C.swig_voidp(_swig_i_0)))
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_mesh_size_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Om_mesh_size_of(arg1 Mesh, arg2 string) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_6)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -371,22 +434,22 @@ func Om_mesh_size_of(arg1 Mesh, arg2 string) (_swig_ret int) {
 
 func Om_mesh_index_of(arg1 Mesh, arg2 string) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
 	return swig_r
 }
 
-func Om_mesh_get(arg1 Mesh, arg2 string, arg3 *Mesh, arg4 *Error) (_swig_ret int) {
+func Om_mesh_get(arg1 Mesh, arg2 string, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_get_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_get_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -395,25 +458,25 @@ func Om_mesh_get(arg1 Mesh, arg2 string, arg3 *Mesh, arg4 *Error) (_swig_ret int
 
 func Om_mesh_equal(arg1 Mesh, arg2 Mesh) (_swig_ret bool) {
 	var swig_r bool
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := getSwigcptr(arg2)
+	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_hash(arg1 Mesh) (_swig_ret uint64) {
 	var swig_r uint64
-	_swig_i_0 := arg1
-	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_94f10204df935398(C.swig_voidp(_swig_i_0)))
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Om_mesh_to_json(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_to_json_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_to_json_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -422,24 +485,24 @@ func Om_mesh_to_json(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	return swig_r
 }
 
-func Om_mesh_from_json(arg1 []byte, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
+func Om_mesh_from_json(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_json_omswig_94f10204df935398(*(*C.swig_type_10)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_json_omswig_d248b2f255051371(*(*C.swig_type_12)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
 	return swig_r
 }
 
-func Om_mesh_from_spec(arg1 string, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
+func Om_mesh_from_spec(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_94f10204df935398(*(*C.swig_type_11)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_d248b2f255051371(*(*C.swig_type_13)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -448,10 +511,10 @@ func Om_mesh_from_spec(arg1 string, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
 
 func Om_mesh_to_spec(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_to_spec_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_to_spec_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -463,35 +526,35 @@ func Om_mesh_to_spec(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 type Enum_SS_om_dim int
 func _swig_getOM_DIM_DP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_DIM_DP Enum_SS_om_dim = _swig_getOM_DIM_DP()
 func _swig_getOM_DIM_TP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_DIM_TP Enum_SS_om_dim = _swig_getOM_DIM_TP()
 func _swig_getOM_DIM_CP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_DIM_CP Enum_SS_om_dim = _swig_getOM_DIM_CP()
 func _swig_getOM_DIM_EP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_DIM_EP Enum_SS_om_dim = _swig_getOM_DIM_EP()
 func _swig_getOM_DIM_PP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_d248b2f255051371())
 	return swig_r
 }
 
@@ -499,44 +562,44 @@ var OM_DIM_PP Enum_SS_om_dim = _swig_getOM_DIM_PP()
 type Enum_SS_om_flag int
 func _swig_getOM_FLAG_SEQUENCE_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_FLAG_SEQUENCE_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_SEQUENCE_PARALLEL()
 func _swig_getOM_FLAG_LOSS_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_94f10204df935398())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_d248b2f255051371())
 	return swig_r
 }
 
 var OM_FLAG_LOSS_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_LOSS_PARALLEL()
-func Om_dims_new(arg1 *Dims, arg2 *Error) (_swig_ret int) {
+func Om_dims_new(arg1 *uintptr, arg2 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_new_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_new_omswig_d248b2f255051371(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
-func Om_dims_copy(arg1 Dims, arg2 *Dims, arg3 *Error) (_swig_ret int) {
+func Om_dims_copy(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_dims_copy_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_dims_copy_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
 func Om_dims_free(arg1 Dims) {
-	_swig_i_0 := arg1
-	C._wrap_om_dims_free_omswig_94f10204df935398(C.swig_voidp(_swig_i_0))
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_om_dims_free_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0))
 }
 
 func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_field_name_omswig_94f10204df935398(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_field_name_omswig_d248b2f255051371(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -546,7 +609,7 @@ func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_axis_name_omswig_94f10204df935398(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_axis_name_omswig_d248b2f255051371(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -556,7 +619,7 @@ func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_flag_field_name(arg1 Enum_SS_om_flag) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_flag_field_name_omswig_94f10204df935398(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_flag_field_name_omswig_d248b2f255051371(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -565,54 +628,54 @@ func Om_flag_field_name(arg1 Enum_SS_om_flag) (_swig_ret string) {
 
 func Om_dims_get(arg1 Dims, arg2 Enum_SS_om_dim) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_get_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_get_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_dims_set(arg1 Dims, arg2 Enum_SS_om_dim, arg3 int, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_set_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_set_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	return swig_r
 }
 
 func Om_dims_get_flag(arg1 Dims, arg2 Enum_SS_om_flag) (_swig_ret bool) {
 	var swig_r bool
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_dims_set_flag(arg1 Dims, arg2 Enum_SS_om_flag, arg3 bool, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_set_flag_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_set_flag_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	return swig_r
 }
 
 func Om_dims_equal(arg1 Dims, arg2 Dims) (_swig_ret bool) {
 	var swig_r bool
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_equal_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := getSwigcptr(arg2)
+	swig_r = (bool)(C._wrap_om_dims_equal_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	return swig_r
 }
 
 func Om_dims_to_json(arg1 Dims, arg2 *string, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_dims_to_json_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_dims_to_json_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -621,22 +684,22 @@ func Om_dims_to_json(arg1 Dims, arg2 *string, arg3 *Error) (_swig_ret int) {
 	return swig_r
 }
 
-func Om_build_offline_mesh(arg1 Dims, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
+func Om_build_offline_mesh(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_build_offline_mesh_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_build_offline_mesh_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
-func Om_build_runtime_mesh(arg1 Dims, arg2 string, arg3 *Mesh, arg4 *Error) (_swig_ret int) {
+func Om_build_runtime_mesh(arg1 Dims, arg2 string, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_15)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), *(*C.swig_type_17)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -648,7 +711,7 @@ func Om_order_normalize(arg1 string, arg2 *string, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_order_normalize_omswig_94f10204df935398(*(*C.swig_type_16)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_order_normalize_omswig_d248b2f255051371(*(*C.swig_type_18)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -665,30 +728,30 @@ func Om_world_size_from_env(arg1 *int, arg2 *bool, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_world_size_from_env_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_world_size_from_env_omswig_d248b2f255051371(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
-func Om_dims_from_yaml(arg1 []byte, arg2 int, arg3 *Dims, arg4 *Error) (_swig_ret int) {
+func Om_dims_from_yaml(arg1 []byte, arg2 int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_94f10204df935398(*(*C.swig_type_17)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_d248b2f255051371(*(*C.swig_type_19)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
 	return swig_r
 }
 
-func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *Dims, arg4 *Error) (_swig_ret int) {
+func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_94f10204df935398(*(*C.swig_type_18)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_d248b2f255051371(*(*C.swig_type_20)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -697,11 +760,11 @@ func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *Dims, arg4 *Error) (_swig_re
 
 func Om_mesh_axes(arg1 Mesh, arg2 string, arg3 *uint64, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_axes_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_19)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_axes_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), *(*C.swig_type_21)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -710,11 +773,11 @@ func Om_mesh_axes(arg1 Mesh, arg2 string, arg3 *uint64, arg4 *Error) (_swig_ret 
 
 func Om_mesh_coordinate(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_20)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_22)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
 	}
@@ -723,11 +786,11 @@ func Om_mesh_coordinate(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_ret
 
 func Om_mesh_rank(arg1 Mesh, arg2 []int, arg3 *int, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_rank_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), *(*C.swig_type_21)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_rank_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), *(*C.swig_type_23)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -736,24 +799,24 @@ func Om_mesh_rank(arg1 Mesh, arg2 []int, arg3 *int, arg4 *Error) (_swig_ret int)
 
 func Om_mesh_group_shape(arg1 Mesh, arg2 uint64, arg3 *int, arg4 *int, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_22(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_type_24(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
 func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int, arg4 int, arg5 []int, arg6 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_mesh_groups_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_23(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_mesh_groups_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_type_25(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_26)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg5
 	}
@@ -762,23 +825,23 @@ func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int, arg4 int, arg5 []int, arg6
 
 func Om_mesh_group_index(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_25(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_type_27(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
 func Om_mesh_group_of(arg1 Mesh, arg2 uint64, arg3 int, arg4 []int, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_26(_swig_i_1), C.swig_intgo(_swig_i_2), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1), C.swig_intgo(_swig_i_2), *(*C.swig_type_29)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg4
 	}
@@ -787,37 +850,37 @@ func Om_mesh_group_of(arg1 Mesh, arg2 uint64, arg3 int, arg4 []int, arg5 *Error)
 
 func Om_mesh_locality(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *int, arg6 *int, arg7 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_mesh_locality_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_type_28(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_mesh_locality_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_type_30(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 	return swig_r
 }
 
 func Om_validate_axes(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_validate_axes_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_validate_axes_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
 func Om_plan_dim_names(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *string, arg6 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_plan_dim_names_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_plan_dim_names_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
 
 	if len(*arg5) > 0 {
 		*arg5 = swigCopyString(*arg5)
@@ -826,14 +889,14 @@ func Om_plan_dim_names(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *string, ar
 	return swig_r
 }
 
-func Om_expert_mesh(arg1 Mesh, arg2 int, arg3 int, arg4 *Mesh, arg5 *Error) (_swig_ret int) {
+func Om_expert_mesh(arg1 Mesh, arg2 int, arg3 int, arg4 *uintptr, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_expert_mesh_omswig_94f10204df935398(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_expert_mesh_omswig_d248b2f255051371(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 

@@ -206,16 +206,43 @@ _Static_assert(sizeof(om_error) == 4 + OM_ERROR_MESSAGE_SIZE,
 
 /* Target of empty Go slices (their data pointer may be NULL). */
 static int64_t omgo_empty_i64[1];
-static int32_t omgo_empty_i32[1];
+
+/* Widens n int32s at the start of buf to int64s in place, from the last one
+ * down, so no value is overwritten before it is read (memcpy: the two views
+ * alias). */
+static void omgo_widen(void *buf, size_t n) {
+  while (n-- > 0) {
+    int32_t narrow;
+    int64_t wide;
+    memcpy(&narrow, (char *)buf + 4 * n, 4);
+    wide = narrow;
+    memcpy((char *)buf + 8 * n, &wide, 8);
+  }
+}
 
 
 #include "offline_mesh.h"
 
+SWIGINTERN void delete_om_mesh(struct om_mesh *self){ om_mesh_free(self); }
+SWIGINTERN struct om_mesh *new_om_mesh(char const *const *names,size_t names_len,int64_t const *sizes,size_t sizes_len,om_error *err){
+        om_mesh *mesh = NULL;
+        if (om_mesh_new_checked(names, names_len, sizes, sizes_len, &mesh,
+                                err) != OM_OK)
+            return NULL;
+        return mesh;
+    }
+SWIGINTERN void delete_om_dims(struct om_dims *self){ om_dims_free(self); }
+SWIGINTERN struct om_dims *new_om_dims(om_error *err){
+        om_dims *dims = NULL;
+        if (om_dims_new(&dims, err) != OM_OK)
+            return NULL;
+        return dims;
+    }
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_94f10204df935398(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_d248b2f255051371(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -225,7 +252,7 @@ void _wrap_Swig_free_omswig_94f10204df935398(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_94f10204df935398(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_d248b2f255051371(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -238,7 +265,83 @@ void *_wrap_Swig_malloc_omswig_94f10204df935398(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_94f10204df935398() {
+void _wrap_delete_Mesh_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
+  struct om_mesh *arg1 = (struct om_mesh *) 0 ;
+  
+  arg1 = *(struct om_mesh **)&_swig_go_0; 
+  
+  delete_om_mesh(arg1);
+  
+}
+
+
+struct om_mesh *_wrap_new_Mesh_omswig_d248b2f255051371(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
+  char **arg1 = (char **) 0 ;
+  size_t arg2 ;
+  int64_t *arg3 = (int64_t *) 0 ;
+  size_t arg4 ;
+  om_error *arg5 = (om_error *) 0 ;
+  char const *stack1[64] ;
+  char const **heap1 = NULL ;
+  struct om_mesh *result = 0 ;
+  struct om_mesh *_swig_go_result;
+  
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_0.p;
+    const char **dst = stack1;
+    for (i = 0; i < (size_t)_swig_go_0.n; i++)
+    count += _swig_go_0.p[i] == '\0';
+    if (count > 64)
+    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
+      if (_swig_go_0.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_0.p + i + 1;
+      }
+    }
+    arg1 = (char **)dst;
+    arg2 = count;
+  }
+  
+  
+  arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
+  arg4 = (size_t)_swig_go_1.len;
+  
+  arg5 = (om_error *)_swig_go_2; 
+  
+  result = (struct om_mesh *)new_om_mesh((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5);
+  *(struct om_mesh **)&_swig_go_result = (struct om_mesh *)result; 
+  free(heap1); 
+  return _swig_go_result;
+}
+
+
+void _wrap_delete_Dims_omswig_d248b2f255051371(struct om_dims *_swig_go_0) {
+  struct om_dims *arg1 = (struct om_dims *) 0 ;
+  
+  arg1 = *(struct om_dims **)&_swig_go_0; 
+  
+  delete_om_dims(arg1);
+  
+}
+
+
+struct om_dims *_wrap_new_Dims_omswig_d248b2f255051371(om_error *_swig_go_0) {
+  om_error *arg1 = (om_error *) 0 ;
+  struct om_dims *result = 0 ;
+  struct om_dims *_swig_go_result;
+  
+  arg1 = (om_error *)_swig_go_0; 
+  
+  result = (struct om_dims *)new_om_dims(arg1);
+  *(struct om_dims **)&_swig_go_result = (struct om_dims *)result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_version_string_omswig_d248b2f255051371() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -249,7 +352,7 @@ _gostring_ _wrap_om_version_string_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_om_version_number_omswig_94f10204df935398() {
+intgo _wrap_om_version_number_omswig_d248b2f255051371() {
   int result;
   intgo _swig_go_result;
   
@@ -260,7 +363,7 @@ intgo _wrap_om_version_number_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_OK_omswig_94f10204df935398() {
+intgo _wrap_OM_OK_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -272,7 +375,7 @@ intgo _wrap_OM_OK_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -284,7 +387,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -296,7 +399,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_PARSE_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -308,7 +411,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_IO_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -320,7 +423,7 @@ intgo _wrap_OM_ERR_IO_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -332,7 +435,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -344,7 +447,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -356,7 +459,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -368,7 +471,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -380,7 +483,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -392,7 +495,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -404,7 +507,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_94f10204df935398() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_d248b2f255051371() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -416,7 +519,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_94f10204df935398() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_94f10204df935398(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_d248b2f255051371(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -429,25 +532,15 @@ _gostring_ _wrap_om_status_string_omswig_94f10204df935398(intgo _swig_go_0) {
 }
 
 
-void _wrap_om_error_clear_omswig_94f10204df935398(om_error *_swig_go_0) {
-  om_error *arg1 = (om_error *) 0 ;
-  
-  arg1 = (om_error *)_swig_go_0; 
-  
-  om_error_clear(arg1);
-  
-}
-
-
-intgo _wrap_om_mesh_new_checked_omswig_94f10204df935398(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_new_checked_omswig_d248b2f255051371(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
   size_t arg4 ;
   om_mesh **arg5 = (om_mesh **) 0 ;
   om_error *arg6 = (om_error *) 0 ;
-  char const *names_stack1[64] ;
-  char const **names_heap1 = NULL ;
+  char const *stack1[64] ;
+  char const **heap1 = NULL ;
   om_status result;
   intgo _swig_go_result;
   
@@ -455,22 +548,15 @@ intgo _wrap_om_mesh_new_checked_omswig_94f10204df935398(_gostring_ _swig_go_0, _
   {
     size_t count = 0, i, k = 0;
     const char *start = _swig_go_0.p;
-    const char **dst = names_stack1;
-    for (i = 0; i < (size_t)_swig_go_0.n; i++) {
+    const char **dst = stack1;
+    for (i = 0; i < (size_t)_swig_go_0.n; i++)
+    count += _swig_go_0.p[i] == '\0';
+    if (count > 64)
+    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
       if (_swig_go_0.p[i] == '\0') {
-        count++;
-      }
-    }
-    if (count > 64) {
-      names_heap1 = (const char **)malloc(count * sizeof *names_heap1);
-      dst = names_heap1;
-    }
-    if (dst != NULL) {
-      for (i = 0; i < (size_t)_swig_go_0.n; i++) {
-        if (_swig_go_0.p[i] == '\0') {
-          dst[k++] = start;
-          start = _swig_go_0.p + i + 1;
-        }
+        dst[k++] = start;
+        start = _swig_go_0.p + i + 1;
       }
     }
     arg1 = (char **)dst;
@@ -486,27 +572,27 @@ intgo _wrap_om_mesh_new_checked_omswig_94f10204df935398(_gostring_ _swig_go_0, _
   
   result = (om_status)om_mesh_new_checked((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5,arg6);
   _swig_go_result = (intgo)result; 
-  free(names_heap1); 
+  free(heap1); 
   return _swig_go_result;
 }
 
 
-void _wrap_om_mesh_free_omswig_94f10204df935398(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   om_mesh_free(arg1);
   
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_94f10204df935398(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   result = om_mesh_ndim((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -514,13 +600,13 @@ intgo _wrap_om_mesh_ndim_omswig_94f10204df935398(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (char *)om_mesh_name((struct om_mesh const *)arg1,arg2);
@@ -529,13 +615,13 @@ _gostring_ _wrap_om_mesh_name_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (int64_t)om_mesh_dim_size((struct om_mesh const *)arg1,arg2);
@@ -544,12 +630,12 @@ intgo _wrap_om_mesh_dim_size_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_94f10204df935398(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   result = (int64_t)om_mesh_size((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -557,13 +643,13 @@ intgo _wrap_om_mesh_size_omswig_94f10204df935398(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -577,13 +663,13 @@ intgo _wrap_om_mesh_size_of_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -597,7 +683,7 @@ intgo _wrap_om_mesh_index_of_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostr
 }
 
 
-intgo _wrap_om_mesh_get_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_get_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -605,7 +691,7 @@ intgo _wrap_om_mesh_get_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ 
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -621,14 +707,14 @@ intgo _wrap_om_mesh_get_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ 
 }
 
 
-bool _wrap_om_mesh_equal_omswig_94f10204df935398(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
-  arg2 = (om_mesh *)_swig_go_1; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = *(om_mesh **)&_swig_go_1; 
   
   result = (bool)om_mesh_equal((struct om_mesh const *)arg1,(struct om_mesh const *)arg2);
   _swig_go_result = result; 
@@ -636,12 +722,12 @@ bool _wrap_om_mesh_equal_omswig_94f10204df935398(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_94f10204df935398(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   result = (uint64_t)om_mesh_hash((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -649,7 +735,7 @@ long long _wrap_om_mesh_hash_omswig_94f10204df935398(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_to_json_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_json_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -657,7 +743,7 @@ intgo _wrap_om_mesh_to_json_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostri
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = &str2; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -666,9 +752,8 @@ intgo _wrap_om_mesh_to_json_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostri
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
-    if (len > 0) {
-      *_swig_go_1 = Swig_AllocateString(str2, len);
-    }
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
     om_string_free(str2);
   }
   
@@ -676,7 +761,7 @@ intgo _wrap_om_mesh_to_json_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_from_json_omswig_94f10204df935398(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_json_omswig_d248b2f255051371(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -697,7 +782,7 @@ intgo _wrap_om_mesh_from_json_omswig_94f10204df935398(_goslice_ _swig_go_0, om_m
 }
 
 
-intgo _wrap_om_mesh_from_spec_omswig_94f10204df935398(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_spec_omswig_d248b2f255051371(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -719,7 +804,7 @@ intgo _wrap_om_mesh_from_spec_omswig_94f10204df935398(_gostring_ _swig_go_0, om_
 }
 
 
-intgo _wrap_om_mesh_to_spec_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_spec_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -727,7 +812,7 @@ intgo _wrap_om_mesh_to_spec_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostri
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = &str2; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -736,9 +821,8 @@ intgo _wrap_om_mesh_to_spec_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostri
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
-    if (len > 0) {
-      *_swig_go_1 = Swig_AllocateString(str2, len);
-    }
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
     om_string_free(str2);
   }
   
@@ -746,7 +830,7 @@ intgo _wrap_om_mesh_to_spec_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_94f10204df935398() {
+intgo _wrap_OM_DIM_DP_omswig_d248b2f255051371() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -758,7 +842,7 @@ intgo _wrap_OM_DIM_DP_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_94f10204df935398() {
+intgo _wrap_OM_DIM_TP_omswig_d248b2f255051371() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -770,7 +854,7 @@ intgo _wrap_OM_DIM_TP_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_94f10204df935398() {
+intgo _wrap_OM_DIM_CP_omswig_d248b2f255051371() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -782,7 +866,7 @@ intgo _wrap_OM_DIM_CP_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_94f10204df935398() {
+intgo _wrap_OM_DIM_EP_omswig_d248b2f255051371() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -794,7 +878,7 @@ intgo _wrap_OM_DIM_EP_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_94f10204df935398() {
+intgo _wrap_OM_DIM_PP_omswig_d248b2f255051371() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -806,7 +890,7 @@ intgo _wrap_OM_DIM_PP_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_94f10204df935398() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_d248b2f255051371() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -818,7 +902,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_94f10204df935398() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_d248b2f255051371() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -830,7 +914,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_94f10204df935398() {
 }
 
 
-intgo _wrap_om_dims_new_omswig_94f10204df935398(om_dims **_swig_go_0, om_error *_swig_go_1) {
+intgo _wrap_om_dims_new_omswig_d248b2f255051371(om_dims **_swig_go_0, om_error *_swig_go_1) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_status result;
@@ -845,14 +929,14 @@ intgo _wrap_om_dims_new_omswig_94f10204df935398(om_dims **_swig_go_0, om_error *
 }
 
 
-intgo _wrap_om_dims_copy_omswig_94f10204df935398(om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_copy_omswig_d248b2f255051371(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_dims **)_swig_go_1; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -862,17 +946,17 @@ intgo _wrap_om_dims_copy_omswig_94f10204df935398(om_dims *_swig_go_0, om_dims **
 }
 
 
-void _wrap_om_dims_free_omswig_94f10204df935398(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_d248b2f255051371(struct om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   
   om_dims_free(arg1);
   
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_94f10204df935398(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_d248b2f255051371(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -885,7 +969,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_94f10204df935398(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_94f10204df935398(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_d248b2f255051371(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -898,7 +982,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_94f10204df935398(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_94f10204df935398(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_d248b2f255051371(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -911,13 +995,13 @@ _gostring_ _wrap_om_flag_field_name_omswig_94f10204df935398(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_dim)_swig_go_1; 
   
   result = (int64_t)om_dims_get((struct om_dims const *)arg1,arg2);
@@ -926,7 +1010,7 @@ intgo _wrap_om_dims_get_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig
 }
 
 
-intgo _wrap_om_dims_set_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -934,7 +1018,7 @@ intgo _wrap_om_dims_set_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_dim)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (om_error *)_swig_go_3; 
@@ -945,13 +1029,13 @@ intgo _wrap_om_dims_set_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_flag)_swig_go_1; 
   
   result = (bool)om_dims_get_flag((struct om_dims const *)arg1,arg2);
@@ -960,7 +1044,7 @@ bool _wrap_om_dims_get_flag_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _
 }
 
 
-intgo _wrap_om_dims_set_flag_omswig_94f10204df935398(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_flag_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -968,7 +1052,7 @@ intgo _wrap_om_dims_set_flag_omswig_94f10204df935398(om_dims *_swig_go_0, intgo 
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_flag)_swig_go_1; 
   arg3 = (bool)_swig_go_2; 
   arg4 = (om_error *)_swig_go_3; 
@@ -979,14 +1063,14 @@ intgo _wrap_om_dims_set_flag_omswig_94f10204df935398(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_equal_omswig_94f10204df935398(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_d248b2f255051371(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
-  arg2 = (om_dims *)_swig_go_1; 
+  arg1 = *(om_dims **)&_swig_go_0; 
+  arg2 = *(om_dims **)&_swig_go_1; 
   
   result = (bool)om_dims_equal((struct om_dims const *)arg1,(struct om_dims const *)arg2);
   _swig_go_result = result; 
@@ -994,7 +1078,7 @@ bool _wrap_om_dims_equal_omswig_94f10204df935398(om_dims *_swig_go_0, om_dims *_
 }
 
 
-intgo _wrap_om_dims_to_json_omswig_94f10204df935398(om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_to_json_omswig_d248b2f255051371(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1002,7 +1086,7 @@ intgo _wrap_om_dims_to_json_omswig_94f10204df935398(om_dims *_swig_go_0, _gostri
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = &str2; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -1011,9 +1095,8 @@ intgo _wrap_om_dims_to_json_omswig_94f10204df935398(om_dims *_swig_go_0, _gostri
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
-    if (len > 0) {
-      *_swig_go_1 = Swig_AllocateString(str2, len);
-    }
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
     om_string_free(str2);
   }
   
@@ -1021,14 +1104,14 @@ intgo _wrap_om_dims_to_json_omswig_94f10204df935398(om_dims *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_build_offline_mesh_omswig_94f10204df935398(om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_build_offline_mesh_omswig_d248b2f255051371(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_mesh **)_swig_go_1; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -1038,7 +1121,7 @@ intgo _wrap_om_build_offline_mesh_omswig_94f10204df935398(om_dims *_swig_go_0, o
 }
 
 
-intgo _wrap_om_build_runtime_mesh_omswig_94f10204df935398(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_build_runtime_mesh_omswig_d248b2f255051371(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1046,7 +1129,7 @@ intgo _wrap_om_build_runtime_mesh_omswig_94f10204df935398(om_dims *_swig_go_0, _
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -1062,7 +1145,7 @@ intgo _wrap_om_build_runtime_mesh_omswig_94f10204df935398(om_dims *_swig_go_0, _
 }
 
 
-intgo _wrap_om_order_normalize_omswig_94f10204df935398(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_order_normalize_omswig_d248b2f255051371(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1083,9 +1166,8 @@ intgo _wrap_om_order_normalize_omswig_94f10204df935398(_gostring_ _swig_go_0, _g
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
-    if (len > 0) {
-      *_swig_go_1 = Swig_AllocateString(str2, len);
-    }
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
     om_string_free(str2);
   }
   
@@ -1094,7 +1176,7 @@ intgo _wrap_om_order_normalize_omswig_94f10204df935398(_gostring_ _swig_go_0, _g
 }
 
 
-intgo _wrap_om_world_size_from_env_omswig_94f10204df935398(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_world_size_from_env_omswig_d248b2f255051371(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1111,7 +1193,7 @@ intgo _wrap_om_world_size_from_env_omswig_94f10204df935398(intgo *_swig_go_0, bo
 }
 
 
-intgo _wrap_om_dims_from_yaml_omswig_94f10204df935398(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_from_yaml_omswig_d248b2f255051371(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1134,7 +1216,7 @@ intgo _wrap_om_dims_from_yaml_omswig_94f10204df935398(_goslice_ _swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_load_yaml_omswig_94f10204df935398(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_load_yaml_omswig_d248b2f255051371(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1158,7 +1240,7 @@ intgo _wrap_om_dims_load_yaml_omswig_94f10204df935398(_gostring_ _swig_go_0, int
 }
 
 
-intgo _wrap_om_mesh_axes_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_axes_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   uint64_t *arg3 = (uint64_t *) 0 ;
@@ -1166,7 +1248,7 @@ intgo _wrap_om_mesh_axes_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -1182,7 +1264,7 @@ intgo _wrap_om_mesh_axes_omswig_94f10204df935398(om_mesh *_swig_go_0, _gostring_
 }
 
 
-intgo _wrap_om_mesh_coordinate_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_coordinate_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1191,7 +1273,7 @@ intgo _wrap_om_mesh_coordinate_omswig_94f10204df935398(om_mesh *_swig_go_0, intg
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (int64_t)_swig_go_1; 
   
   arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
@@ -1205,7 +1287,7 @@ intgo _wrap_om_mesh_coordinate_omswig_94f10204df935398(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_mesh_rank_omswig_94f10204df935398(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_rank_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1214,7 +1296,7 @@ intgo _wrap_om_mesh_rank_omswig_94f10204df935398(om_mesh *_swig_go_0, _goslice_ 
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
   arg3 = (size_t)_swig_go_1.len;
@@ -1228,7 +1310,7 @@ intgo _wrap_om_mesh_rank_omswig_94f10204df935398(om_mesh *_swig_go_0, _goslice_ 
 }
 
 
-intgo _wrap_om_mesh_group_shape_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_shape_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1237,7 +1319,7 @@ intgo _wrap_om_mesh_group_shape_omswig_94f10204df935398(om_mesh *_swig_go_0, lon
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t *)_swig_go_2; 
   arg4 = (int64_t *)_swig_go_3; 
@@ -1249,7 +1331,7 @@ intgo _wrap_om_mesh_group_shape_omswig_94f10204df935398(om_mesh *_swig_go_0, lon
 }
 
 
-intgo _wrap_om_mesh_groups_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_mesh_groups_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1260,12 +1342,12 @@ intgo _wrap_om_mesh_groups_omswig_94f10204df935398(om_mesh *_swig_go_0, long lon
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
   
-  arg5 = _swig_go_4.array != NULL ? (int32_t *)_swig_go_4.array : omgo_empty_i32;
+  arg5 = _swig_go_4.array != NULL ? (int32_t *)_swig_go_4.array : (int32_t *)omgo_empty_i64;
   arg6 = (size_t)_swig_go_4.len;
   
   arg7 = (om_error *)_swig_go_5; 
@@ -1273,23 +1355,14 @@ intgo _wrap_om_mesh_groups_omswig_94f10204df935398(om_mesh *_swig_go_0, long lon
   result = (om_status)om_mesh_groups((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6,arg7);
   _swig_go_result = (intgo)result; 
   
-  if (result == OM_OK) {
-    size_t i = arg6;
-    while (i-- > 0) {
-      /* memcpy: the two views alias */
-      int32_t narrow;
-      int64_t wide;
-      memcpy(&narrow, (char *)arg5 + 4 * i, 4);
-      wide = narrow;
-      memcpy((char *)arg5 + 8 * i, &wide, 8);
-    }
-  }
+  if (result == OM_OK)
+  omgo_widen(arg5, arg6);
   
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_group_index_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_index_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1298,7 +1371,7 @@ intgo _wrap_om_mesh_group_index_omswig_94f10204df935398(om_mesh *_swig_go_0, lon
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t *)_swig_go_3; 
@@ -1310,7 +1383,7 @@ intgo _wrap_om_mesh_group_index_omswig_94f10204df935398(om_mesh *_swig_go_0, lon
 }
 
 
-intgo _wrap_om_mesh_group_of_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1320,11 +1393,11 @@ intgo _wrap_om_mesh_group_of_omswig_94f10204df935398(om_mesh *_swig_go_0, long l
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   
-  arg4 = _swig_go_3.array != NULL ? (int32_t *)_swig_go_3.array : omgo_empty_i32;
+  arg4 = _swig_go_3.array != NULL ? (int32_t *)_swig_go_3.array : (int32_t *)omgo_empty_i64;
   arg5 = (size_t)_swig_go_3.len;
   
   arg6 = (om_error *)_swig_go_4; 
@@ -1332,23 +1405,14 @@ intgo _wrap_om_mesh_group_of_omswig_94f10204df935398(om_mesh *_swig_go_0, long l
   result = (om_status)om_mesh_group_of((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
   _swig_go_result = (intgo)result; 
   
-  if (result == OM_OK) {
-    size_t i = arg5;
-    while (i-- > 0) {
-      /* memcpy: the two views alias */
-      int32_t narrow;
-      int64_t wide;
-      memcpy(&narrow, (char *)arg4 + 4 * i, 4);
-      wide = narrow;
-      memcpy((char *)arg4 + 8 * i, &wide, 8);
-    }
-  }
+  if (result == OM_OK)
+  omgo_widen(arg4, arg5);
   
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_locality_omswig_94f10204df935398(om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+intgo _wrap_om_mesh_locality_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1359,7 +1423,7 @@ intgo _wrap_om_mesh_locality_omswig_94f10204df935398(om_mesh *_swig_go_0, long l
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t *)_swig_go_3; 
@@ -1373,7 +1437,7 @@ intgo _wrap_om_mesh_locality_omswig_94f10204df935398(om_mesh *_swig_go_0, long l
 }
 
 
-intgo _wrap_om_validate_axes_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_validate_axes_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1382,7 +1446,7 @@ intgo _wrap_om_validate_axes_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo 
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
@@ -1394,7 +1458,7 @@ intgo _wrap_om_validate_axes_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_plan_dim_names_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_plan_dim_names_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1405,7 +1469,7 @@ intgo _wrap_om_plan_dim_names_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
@@ -1417,9 +1481,8 @@ intgo _wrap_om_plan_dim_names_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo
   
   if (str5 != NULL) {
     size_t len = strlen(str5);
-    if (len > 0) {
-      *_swig_go_4 = Swig_AllocateString(str5, len);
-    }
+    if (len > 0)
+    *_swig_go_4 = Swig_AllocateString(str5, len);
     om_string_free(str5);
   }
   
@@ -1427,7 +1490,7 @@ intgo _wrap_om_plan_dim_names_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_expert_mesh_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_expert_mesh_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1436,7 +1499,7 @@ intgo _wrap_om_expert_mesh_omswig_94f10204df935398(om_mesh *_swig_go_0, intgo _s
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (om_mesh **)_swig_go_3; 
