@@ -6,7 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.LongFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * An offline device mesh: named axes with sizes, e.g. {@code (dp=2, cp=2,
@@ -38,43 +39,26 @@ public final class OfflineMesh implements AutoCloseable {
     private final List<String> names;
     private final int[] shape;
     private final int size;
-    private final Handle handle;
+    private final Mesh mesh;
     private final Cleaner.Cleanable cleanable;
-
-    /** The native mesh; freed once, by close() or by the cleaner. */
-    private static final class Handle implements Runnable {
-        volatile long pointer;
-
-        Handle(long pointer) {
-            this.pointer = pointer;
-        }
-
-        @Override
-        public void run() {
-            long p = pointer;
-            pointer = 0;
-            OfflineMeshNative.omMeshFree(p);
-        }
-    }
 
     /** Takes ownership of the native mesh a {@code om_mesh **out} call produced. */
     OfflineMesh(long[] out) {
-        long h = out[0];
-        int ndim = (int) OfflineMeshNative.omMeshNdim(h);
+        mesh = new Mesh(out[0], true);
+        cleanable = CLEANER.register(this, mesh::delete);
+        int ndim = (int) OfflineMeshNative.omMeshNdim(mesh);
         List<String> dimNames = new ArrayList<>(ndim);
         shape = new int[ndim];
         for (int i = 0; i < ndim; i++) {
-            dimNames.add(Text.decode(OfflineMeshNative.omMeshName(h, i)));
-            shape[i] = (int) OfflineMeshNative.omMeshDimSize(h, i);
+            dimNames.add(Text.decode(OfflineMeshNative.omMeshName(mesh, i)));
+            shape[i] = (int) OfflineMeshNative.omMeshDimSize(mesh, i);
         }
         names = List.copyOf(dimNames);
-        size = (int) OfflineMeshNative.omMeshSize(h);
-        handle = new Handle(h);
-        cleanable = CLEANER.register(this, handle);
+        size = (int) OfflineMeshNative.omMeshSize(mesh);
     }
 
     /** Runs a native constructor that fills a {@code om_mesh **out} holder. */
-    static OfflineMesh create(java.util.function.Consumer<long[]> constructor) {
+    static OfflineMesh create(Consumer<long[]> constructor) {
         NativeLibrary.load();
         long[] out = new long[1];
         constructor.accept(out);
@@ -82,16 +66,15 @@ public final class OfflineMesh implements AutoCloseable {
     }
 
     /** The native mesh; IllegalStateException once closed. */
-    private long open() {
-        long p = handle.pointer;
-        if (p == 0) {
+    private Mesh open() {
+        if (Mesh.getCPtr(mesh) == 0) {
             throw new IllegalStateException("mesh is closed");
         }
-        return p;
+        return mesh;
     }
 
     /** Runs a native call on this mesh, keeping it reachable until it returns. */
-    private <T> T call(LongFunction<T> f) {
+    private <T> T call(Function<Mesh, T> f) {
         try {
             return f.apply(open());
         } finally {
@@ -264,14 +247,14 @@ public final class OfflineMesh implements AutoCloseable {
     }
 
     /** The native axis mask of {@code axes} on mesh {@code p}. */
-    private static long mask(long p, String[] axes) {
+    private static long mask(Mesh p, String[] axes) {
         long[] mask = new long[1];
         OfflineMeshNative.omMeshAxes(p, Text.axisList(axes), mask);
         return mask[0];
     }
 
     /** {count, size} of the groups over mask. */
-    private static long[] groupShape(long p, long mask) {
+    private static long[] groupShape(Mesh p, long mask) {
         long[] count = new long[1];
         long[] groupSize = new long[1];
         OfflineMeshNative.omMeshGroupShape(p, mask, count, groupSize);

@@ -1,6 +1,7 @@
 package org.offlinemesh;
 
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The parallelism of a training config: dp, tp, cp, ep and pp sizes
@@ -51,20 +52,21 @@ public record ParallelDims(int dpSize, int tpSize, int cpSize, int epSize, int p
     }
 
     /** Runs f on a native copy of these dims, freed afterwards; the C setters check each value. */
-    <T> T withNative(java.util.function.LongFunction<T> f) {
+    <T> T withNative(Function<Dims, T> f) {
         NativeLibrary.load();
         long[] out = new long[1];
         OfflineMeshNative.omDimsNew(out);
+        Dims h = new Dims(out[0], true);
         try {
             int[] sizes = {dpSize, tpSize, cpSize, epSize, ppSize};
             for (int d = 0; d < sizes.length; d++) {
-                OfflineMeshNative.omDimsSet(out[0], d, sizes[d]);
+                OfflineMeshNative.omDimsSet(h, d, sizes[d]);
             }
-            OfflineMeshNative.omDimsSetFlag(out[0], om_flag.OM_FLAG_SEQUENCE_PARALLEL, sequenceParallel);
-            OfflineMeshNative.omDimsSetFlag(out[0], om_flag.OM_FLAG_LOSS_PARALLEL, lossParallel);
-            return f.apply(out[0]);
+            OfflineMeshNative.omDimsSetFlag(h, om_flag.OM_FLAG_SEQUENCE_PARALLEL, sequenceParallel);
+            OfflineMeshNative.omDimsSetFlag(h, om_flag.OM_FLAG_LOSS_PARALLEL, lossParallel);
+            return f.apply(h);
         } finally {
-            OfflineMeshNative.omDimsFree(out[0]);
+            h.delete();
         }
     }
 
@@ -73,7 +75,7 @@ public record ParallelDims(int dpSize, int tpSize, int cpSize, int epSize, int p
         NativeLibrary.load();
         long[] out = new long[1];
         constructor.accept(out);
-        long h = out[0];
+        Dims h = new Dims(out[0], true);
         try {
             int[] s = new int[5];
             for (int d = 0; d < s.length; d++) {
@@ -83,7 +85,7 @@ public record ParallelDims(int dpSize, int tpSize, int cpSize, int epSize, int p
                     OfflineMeshNative.omDimsGetFlag(h, om_flag.OM_FLAG_SEQUENCE_PARALLEL),
                     OfflineMeshNative.omDimsGetFlag(h, om_flag.OM_FLAG_LOSS_PARALLEL));
         } finally {
-            OfflineMeshNative.omDimsFree(h);
+            h.delete();
         }
     }
 
