@@ -4,24 +4,8 @@
 
 #include "cli_internal.h"
 
-/* Most --param options one command line may carry. */
-#define CLI_MAX_PARAMS 32
-/* Most arguments one command line may carry. */
-#define CLI_MAX_ARGS 256
-
-typedef struct {
-    const char *preset;
-    const char *keys[CLI_MAX_PARAMS];
-    const char *values[CLI_MAX_PARAMS];
-    char key_text[CLI_MAX_PARAMS][80];
-    size_t nparams;
-    bool world_param; /* a --param world_size was given */
-} preset_args;
-
-/* Takes --preset NAME and every --param KEY=VALUE out of argv (both
- * "--opt value" and "--opt=value"), leaving the rest for cli_parse(). */
-static int take_preset_args(const cli_io *io, int argc, char **argv,
-                            preset_args *pa, int *rest_argc, char **rest)
+int cli_take_preset_args(const cli_io *io, int argc, char **argv,
+                         cli_preset_args *pa, int *rest_argc, char **rest)
 {
     memset(pa, 0, sizeof *pa);
     int n = 0;
@@ -76,7 +60,7 @@ static int take_preset_args(const cli_io *io, int argc, char **argv,
 /* The world size handed to the library: --world-size, else 0 when a
  * world_size parameter decides, else the environment (1 when unset). */
 static int world_size(const cli_io *io, const cli_options *opt,
-                      const preset_args *pa, int64_t *world)
+                      const cli_preset_args *pa, int64_t *world)
 {
     *world = opt->world_size;
     if (*world > 0 || pa->world_param)
@@ -89,10 +73,10 @@ static int world_size(const cli_io *io, const cli_options *opt,
 }
 
 static int parse(const cli_io *io, const char *command, int argc, char **argv,
-                 preset_args *pa, cli_options *opt, char **rest)
+                 cli_preset_args *pa, cli_options *opt, char **rest)
 {
     int rest_argc = 0;
-    int rc = take_preset_args(io, argc, argv, pa, &rest_argc, rest);
+    int rc = cli_take_preset_args(io, argc, argv, pa, &rest_argc, rest);
     if (rc == CLI_OK)
         rc = cli_parse(io, command, rest_argc, rest, 2,
                        OPT_CONFIG | OPT_WORLD_SIZE, opt);
@@ -109,9 +93,25 @@ static int parse(const cli_io *io, const char *command, int argc, char **argv,
     return CLI_OK;
 }
 
+int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
+                    const cli_options *opt, om_preset **preset)
+{
+    *preset = NULL;
+    int64_t world;
+    int rc = world_size(io, opt, pa, &world);
+    if (rc != CLI_OK)
+        return rc;
+    om_error e;
+    om_status st = opt->config
+                       ? om_preset_load_yaml(opt->config, world, preset, &e)
+                       : om_preset_new(pa->preset, pa->keys, pa->values, pa->nparams,
+                                       world, preset, &e);
+    return st == OM_OK ? CLI_OK : cli_lib_error(io, &e);
+}
+
 int cli_cmd_views(const cli_io *io, int argc, char **argv)
 {
-    preset_args pa;
+    cli_preset_args pa;
     cli_options opt;
     char *rest[CLI_MAX_ARGS + 1];
     if (argc > CLI_MAX_ARGS)
@@ -123,19 +123,13 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
         return cli_error(io, CLI_USAGE,
                          "give --preset NAME [--param KEY=VALUE]... or a "
                          "hyper-parallel CONFIG.yaml");
-    int64_t world;
-    rc = world_size(io, &opt, &pa, &world);
+    om_preset *preset = NULL;
+    rc = cli_load_preset(io, &pa, &opt, &preset);
     if (rc != CLI_OK)
         return rc;
     om_error e;
-    om_preset *preset = NULL;
-    om_status st = opt.config
-                       ? om_preset_load_yaml(opt.config, world, &preset, &e)
-                       : om_preset_new(pa.preset, pa.keys, pa.values, pa.nparams,
-                                       world, &preset, &e);
     char *json = NULL;
-    if (st == OM_OK)
-        st = om_preset_to_json(preset, &json, &e);
+    om_status st = om_preset_to_json(preset, &json, &e);
     om_preset_free(preset);
     if (st != OM_OK)
         return cli_lib_error(io, &e);
@@ -160,7 +154,7 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
 {
     if (!has_preset(argc, argv))
         return cli_cmd_check(io, argc, argv);
-    preset_args pa;
+    cli_preset_args pa;
     cli_options opt;
     char *rest[CLI_MAX_ARGS + 1];
     if (argc > CLI_MAX_ARGS)
