@@ -116,29 +116,26 @@ static void omgo_widen(void *buf, size_t n) {
 /* With a needed length: a Go []int ONE LONGER than the buffer, whose last
  * element receives the needed length (so it takes one cgo call and no Go
  * pointer is stored in C memory). The library writes nothing when short. */
-%typemap(gotype) (int32_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED),
-                 (int64_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) "[]int"
-%typemap(in) (int32_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED),
-             (int64_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
-     (size_t needed = 0, size_t len = 0)
+%define OMGO_BUFFER(CTYPE, WIDEN)
+%typemap(gotype) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) "[]int"
+%typemap(in) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
+     (size_t needed = 0, size_t buflen = 0)
 %{
-  len = $input.len > 0 ? (size_t)$input.len - 1 : 0;
+  buflen = $input.len > 0 ? (size_t)$input.len - 1 : 0;
   $1 = $input.array != NULL ? ($1_ltype)$input.array : ($1_ltype)omgo_empty_i64;
-  $2 = len;
+  $2 = buflen;
   $3 = &needed;
 %}
-%typemap(argout) (int32_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
+%typemap(argout) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
 %{
-  if (result == OM_OK)
-    omgo_widen($1, needed$argnum < len$argnum ? needed$argnum : len$argnum);
+  if (WIDEN && result == OM_OK)
+    omgo_widen($1, needed$argnum < buflen$argnum ? needed$argnum : buflen$argnum);
   if ($input.len > 0)
-    ((int64_t *)$input.array)[len$argnum] = (int64_t)needed$argnum;
+    ((int64_t *)$input.array)[buflen$argnum] = (int64_t)needed$argnum;
 %}
-%typemap(argout) (int64_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
-%{
-  if ($input.len > 0)
-    ((int64_t *)$input.array)[len$argnum] = (int64_t)needed$argnum;
-%}
+%enddef
+OMGO_BUFFER(int32_t, 1)
+OMGO_BUFFER(int64_t, 0)
 
 %typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
 %typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN)

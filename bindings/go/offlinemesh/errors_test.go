@@ -97,3 +97,14 @@ func TestFromC(t *testing.T) {
 		t.Fatalf("message not shortened: %d bytes", len(err.Error()))
 	}
 }
+
+func TestStatusNames(t *testing.T) {
+	for s, want := range map[Status]string{OK: "OM_OK", ErrParse: "OM_ERR_PARSE", ErrUnknownAxis: "OM_ERR_UNKNOWN_AXIS"} {
+		if s.Name() != want {
+			t.Errorf("Status(%d).Name() = %q, want %q", s, s.Name(), want)
+		}
+	}
+	if ErrUnknownAxis.String() == "" || ErrUnknownAxis.String() == ErrInvalidArgument.String() {
+		t.Errorf("ErrUnknownAxis has no text of its own: %q", ErrUnknownAxis)
+	}
+}

@@ -7,24 +7,64 @@ import (
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
 
+// Axis sets: the topology methods take axis names (Groups("dp", "cp")), in
+// any order (groups and members are in mesh order); no names is the empty
+// set, one single-rank group per rank. A name the mesh lacks is
+// ErrUnknownAxis, a name given twice ErrDuplicateName.
+
 // MaxGroupRanks is the largest number of ranks Groups and GroupRange
 // materialise at once (2^27, 1 GiB of ints); page through bigger meshes.
 const MaxGroupRanks = 1 << 27
 
-// withAxes runs f with the C axis mask of dims (names, each possibly a
-// comma-separated list) on the C mesh.
-func (m *Mesh) withAxes(dims []string, f func(p omswig.Mesh, mask uint64, e *omswig.Error) int) error {
-	joined := strings.Join(dims, ",")
-	if strings.IndexByte(joined, 0) >= 0 {
-		return errorf(ErrInvalidArgument, "axis names %q contain a NUL byte", joined)
-	}
-	return m.call(func(p omswig.Mesh, e *omswig.Error) int {
-		var mask uint64
-		if st := omswig.Om_mesh_axes(p, joined, &mask, e); st != 0 {
-			return st
+// names refuses axis names C cannot receive (a NUL byte would cut them).
+func names(dims []string) error {
+	for _, d := range dims {
+		if strings.IndexByte(d, 0) >= 0 {
+			return errorf(ErrInvalidArgument, "axis name %q contains a NUL byte", d)
 		}
-		return f(p, mask, e)
+	}
+	return nil
+}
+
+// bulk runs a 1.1 bulk call (OM_BUFFER: a buffer one longer than the
+// result, whose last element receives the needed length) with room for
+// guess values, and once more with the needed length if that was short.
+func bulk(guess int, e *omswig.Error, f func(buf []int) int) ([]int, int) {
+	buf := make([]int, guess+1)
+	st := f(buf)
+	if Status(st) == ErrBufferTooSmall {
+		buf = make([]int, buf[guess]+1)
+		st = f(buf)
+	}
+	n := buf[len(buf)-1]
+	return buf[:n:n], st
+}
+
+// groupSize is the size of the groups over dims as the Go copy sees it (the
+// library checks the names).
+func (m *Mesh) groupSize(dims []string) int {
+	n := 1
+	for i, name := range m.Names() {
+		for _, d := range dims {
+			if d == name {
+				n *= m.shape[i]
+				break
+			}
+		}
+	}
+	return n
+}
+
+// AxisIndices returns the indices of the named axes, in mesh order (the
+// canonical form of an axis set).
+func (m *Mesh) AxisIndices(dims ...string) ([]int, error) {
+	var out []int
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var st int
+		out, st = bulk(len(dims), e, func(b []int) int { return omswig.Om_mesh_axis_indices(p, dims, b, e) })
+		return st
 	})
+	return orNil(out, err)
 }
 
 // orNil returns v, or the zero value when err is set.
@@ -39,10 +79,13 @@ func orNil[T any](v T, err error) (T, error) {
 // Coordinate returns the coordinates of rank, one per axis in mesh order.
 // ErrOutOfRange when rank is not in 0..Size()-1.
 func (m *Mesh) Coordinate(rank int) ([]int, error) {
-	coord := make([]int, m.NDim())
-	return orNil(coord, m.call(func(p omswig.Mesh, e *omswig.Error) int {
-		return omswig.Om_mesh_coordinate(p, rank, coord, e)
-	}))
+	var out []int
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var st int
+		out, st = bulk(m.NDim(), e, func(b []int) int { return omswig.Om_mesh_coordinate_of(p, rank, b, e) })
+		return st
+	})
+	return orNil(out, err)
 }
 
 // Rank returns the rank at coord (one value per axis, in mesh order), the
@@ -57,9 +100,11 @@ func (m *Mesh) Rank(coord []int) (int, error) {
 // GroupShape returns the number of groups over dims and the size of each
 // (count * size == Size()).
 func (m *Mesh) GroupShape(dims ...string) (count, size int, err error) {
-	err = m.withAxes(dims, func(p omswig.Mesh, mask uint64, e *omswig.Error) int {
-		return omswig.Om_mesh_group_shape(p, mask, &count, &size, e)
-	})
+	if err = names(dims); err == nil {
+		err = m.call(func(p omswig.Mesh, e *omswig.Error) int {
+			return omswig.Om_mesh_group_shape_named(p, dims, &count, &size, e)
+		})
+	}
 	return count, size, err
 }
 
@@ -68,76 +113,65 @@ func (m *Mesh) GroupShape(dims ...string) (count, size int, err error) {
 // increasing. Meshes of more than MaxGroupRanks ranks fail with
 // ErrOutOfRange: page through them with GroupRange.
 func (m *Mesh) Groups(dims ...string) ([][]int, error) {
-	return m.groupRange(0, -1, dims)
+	return m.GroupRange(0, m.Size()/m.groupSize(dims), dims...)
 }
 
 // GroupRange returns groups first .. first+count-1 over dims, to page through
 // meshes too big for Groups. ErrOutOfRange when the range is not inside the
 // groups, or holds more than MaxGroupRanks ranks.
 func (m *Mesh) GroupRange(first, count int, dims ...string) ([][]int, error) {
-	if count == -1 {
-		count = -2 // -1 means "every group" to groupRange; negative counts are refused
+	if err := names(dims); err != nil {
+		return nil, err
 	}
-	return m.groupRange(first, count, dims)
-}
-
-func (m *Mesh) groupRange(first, count int, dims []string) ([][]int, error) { // count -1: all
-	var out [][]int
-	err := m.withAxes(dims, func(p omswig.Mesh, mask uint64, e *omswig.Error) int {
-		var total, size int
-		if st := omswig.Om_mesh_group_shape(p, mask, &total, &size, e); st != 0 {
-			return st
-		}
-		if count == -1 {
-			count = total
-		}
-		if first < 0 || count < 0 || first > total || count > total-first {
-			return fail(e, ErrOutOfRange, "%d groups from group %d are outside the %d groups", count, first, total)
-		}
-		if count*size > MaxGroupRanks {
-			return fail(e, ErrOutOfRange, "groups hold %d ranks, more than MaxGroupRanks (%d): page with GroupRange", count*size, MaxGroupRanks)
-		}
-		out = make([][]int, count)
-		all := make([]int, count*size)
-		if st := omswig.Om_mesh_groups(p, mask, first, count, all, e); st != 0 {
-			return st
-		}
-		for g := range out {
-			out[g] = all[g*size : (g+1)*size : (g+1)*size]
-		}
-		return 0
+	size, guess := m.groupSize(dims), 0
+	if count > 0 && count <= m.Size() { // else the library reports the range
+		guess = count * size
+	}
+	if guess > MaxGroupRanks {
+		return nil, errorf(ErrOutOfRange, "groups hold %d ranks, more than MaxGroupRanks (%d): page with GroupRange", guess, MaxGroupRanks)
+	}
+	var all []int
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var st int
+		all, st = bulk(guess, e, func(b []int) int {
+			return omswig.Om_mesh_groups_named(p, dims, first, count, b, e)
+		})
+		return st
 	})
-	return orNil(out, err)
-}
-
-// fail reports a check done on the Go side through e, as C would.
-func fail(e *omswig.Error, s Status, format string, args ...any) int {
-	e.Status = int32(s)
-	copy(e.Message[:len(e.Message)-1], fmt.Sprintf(format, args...))
-	return int(s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]int, len(all)/size)
+	for g := range out {
+		out[g] = all[g*size : (g+1)*size : (g+1)*size]
+	}
+	return out, nil
 }
 
 // GroupIndex returns the index, in Groups(dims...), of the group holding
 // rank. ErrOutOfRange for a rank outside the mesh.
 func (m *Mesh) GroupIndex(rank int, dims ...string) (int, error) {
 	var idx int
-	err := m.withAxes(dims, func(p omswig.Mesh, mask uint64, e *omswig.Error) int {
-		return omswig.Om_mesh_group_index(p, mask, rank, &idx, e)
-	})
+	err := names(dims)
+	if err == nil {
+		err = m.call(func(p omswig.Mesh, e *omswig.Error) int {
+			return omswig.Om_mesh_group_index_named(p, dims, rank, &idx, e)
+		})
+	}
 	return idx, err
 }
 
 // GroupOf returns the members of the group over dims that holds rank.
 // ErrOutOfRange for a rank outside the mesh.
 func (m *Mesh) GroupOf(rank int, dims ...string) ([]int, error) {
+	if err := names(dims); err != nil {
+		return nil, err
+	}
 	var out []int
-	err := m.withAxes(dims, func(p omswig.Mesh, mask uint64, e *omswig.Error) int {
-		var count, size int
-		if st := omswig.Om_mesh_group_shape(p, mask, &count, &size, e); st != 0 {
-			return st
-		}
-		out = make([]int, size)
-		return omswig.Om_mesh_group_of(p, mask, rank, out, e)
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var st int
+		out, st = bulk(m.groupSize(dims), e, func(b []int) int { return omswig.Om_mesh_group_of_named(p, dims, rank, b, e) })
+		return st
 	})
 	return orNil(out, err)
 }
@@ -158,8 +192,11 @@ func (l Locality) String() string {
 // ErrInvalidArgument when ranksPerHost < 1.
 func (m *Mesh) Locality(ranksPerHost int, dims ...string) (Locality, error) {
 	var l Locality
-	err := m.withAxes(dims, func(p omswig.Mesh, mask uint64, e *omswig.Error) int {
-		return omswig.Om_mesh_locality(p, mask, ranksPerHost, &l.Groups, &l.LocalGroups, &l.MaxHosts, e)
-	})
+	err := names(dims)
+	if err == nil {
+		err = m.call(func(p omswig.Mesh, e *omswig.Error) int {
+			return omswig.Om_mesh_locality_named(p, dims, ranksPerHost, &l.Groups, &l.LocalGroups, &l.MaxHosts, e)
+		})
+	}
 	return orNil(l, err)
 }

@@ -242,7 +242,7 @@ SWIGINTERN struct om_dims *new_om_dims(om_error *err){
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_d248b2f255051371(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_5e79151691cd1caf(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -252,7 +252,7 @@ void _wrap_Swig_free_omswig_d248b2f255051371(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_d248b2f255051371(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -265,7 +265,7 @@ void *_wrap_Swig_malloc_omswig_d248b2f255051371(intgo _swig_go_0) {
 }
 
 
-void _wrap_delete_Mesh_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
+void _wrap_delete_Mesh_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   struct om_mesh *arg1 = (struct om_mesh *) 0 ;
   
   arg1 = *(struct om_mesh **)&_swig_go_0; 
@@ -275,7 +275,7 @@ void _wrap_delete_Mesh_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
 }
 
 
-struct om_mesh *_wrap_new_Mesh_omswig_d248b2f255051371(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
+struct om_mesh *_wrap_new_Mesh_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -318,7 +318,7 @@ struct om_mesh *_wrap_new_Mesh_omswig_d248b2f255051371(_gostring_ _swig_go_0, _g
 }
 
 
-void _wrap_delete_Dims_omswig_d248b2f255051371(struct om_dims *_swig_go_0) {
+void _wrap_delete_Dims_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0) {
   struct om_dims *arg1 = (struct om_dims *) 0 ;
   
   arg1 = *(struct om_dims **)&_swig_go_0; 
@@ -328,7 +328,7 @@ void _wrap_delete_Dims_omswig_d248b2f255051371(struct om_dims *_swig_go_0) {
 }
 
 
-struct om_dims *_wrap_new_Dims_omswig_d248b2f255051371(om_error *_swig_go_0) {
+struct om_dims *_wrap_new_Dims_omswig_5e79151691cd1caf(om_error *_swig_go_0) {
   om_error *arg1 = (om_error *) 0 ;
   struct om_dims *result = 0 ;
   struct om_dims *_swig_go_result;
@@ -341,7 +341,7 @@ struct om_dims *_wrap_new_Dims_omswig_d248b2f255051371(om_error *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_d248b2f255051371() {
+_gostring_ _wrap_om_version_string_omswig_5e79151691cd1caf() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -352,7 +352,7 @@ _gostring_ _wrap_om_version_string_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_om_version_number_omswig_d248b2f255051371() {
+intgo _wrap_om_version_number_omswig_5e79151691cd1caf() {
   int result;
   intgo _swig_go_result;
   
@@ -363,7 +363,7 @@ intgo _wrap_om_version_number_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_OK_omswig_d248b2f255051371() {
+intgo _wrap_OM_OK_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -375,7 +375,7 @@ intgo _wrap_OM_OK_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -387,7 +387,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -399,7 +399,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_PARSE_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -411,7 +411,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_IO_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -423,7 +423,7 @@ intgo _wrap_OM_ERR_IO_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -435,7 +435,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -447,7 +447,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -459,7 +459,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -471,7 +471,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -483,7 +483,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -495,7 +495,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -507,7 +507,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_d248b2f255051371() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -519,7 +519,19 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_d248b2f255051371() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_d248b2f255051371(intgo _swig_go_0) {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_UNKNOWN_AXIS;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_status_string_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -532,7 +544,20 @@ _gostring_ _wrap_om_status_string_omswig_d248b2f255051371(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_new_checked_omswig_d248b2f255051371(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_status_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
+  om_status arg1 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = (om_status)_swig_go_0; 
+  
+  result = (char *)om_status_name(arg1);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_new_checked_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -577,7 +602,7 @@ intgo _wrap_om_mesh_new_checked_omswig_d248b2f255051371(_gostring_ _swig_go_0, _
 }
 
 
-void _wrap_om_mesh_free_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = *(om_mesh **)&_swig_go_0; 
@@ -587,7 +612,7 @@ void _wrap_om_mesh_free_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -600,7 +625,7 @@ intgo _wrap_om_mesh_ndim_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -615,7 +640,7 @@ _gostring_ _wrap_om_mesh_name_omswig_d248b2f255051371(struct om_mesh *_swig_go_0
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -630,7 +655,7 @@ intgo _wrap_om_mesh_dim_size_omswig_d248b2f255051371(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_size_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -643,7 +668,7 @@ intgo _wrap_om_mesh_size_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -663,7 +688,7 @@ intgo _wrap_om_mesh_size_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -683,7 +708,7 @@ intgo _wrap_om_mesh_index_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_get_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_get_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -707,7 +732,7 @@ intgo _wrap_om_mesh_get_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gos
 }
 
 
-bool _wrap_om_mesh_equal_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -722,7 +747,7 @@ bool _wrap_om_mesh_equal_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, str
 }
 
 
-long long _wrap_om_mesh_hash_omswig_d248b2f255051371(struct om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -735,7 +760,7 @@ long long _wrap_om_mesh_hash_omswig_d248b2f255051371(struct om_mesh *_swig_go_0)
 }
 
 
-intgo _wrap_om_mesh_to_json_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_json_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -761,7 +786,7 @@ intgo _wrap_om_mesh_to_json_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_om_mesh_from_json_omswig_d248b2f255051371(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_json_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -782,7 +807,7 @@ intgo _wrap_om_mesh_from_json_omswig_d248b2f255051371(_goslice_ _swig_go_0, om_m
 }
 
 
-intgo _wrap_om_mesh_from_spec_omswig_d248b2f255051371(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -804,7 +829,7 @@ intgo _wrap_om_mesh_from_spec_omswig_d248b2f255051371(_gostring_ _swig_go_0, om_
 }
 
 
-intgo _wrap_om_mesh_to_spec_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_spec_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -830,7 +855,7 @@ intgo _wrap_om_mesh_to_spec_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_d248b2f255051371() {
+intgo _wrap_OM_DIM_DP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -842,7 +867,7 @@ intgo _wrap_OM_DIM_DP_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_d248b2f255051371() {
+intgo _wrap_OM_DIM_TP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -854,7 +879,7 @@ intgo _wrap_OM_DIM_TP_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_d248b2f255051371() {
+intgo _wrap_OM_DIM_CP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -866,7 +891,7 @@ intgo _wrap_OM_DIM_CP_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_d248b2f255051371() {
+intgo _wrap_OM_DIM_EP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -878,7 +903,7 @@ intgo _wrap_OM_DIM_EP_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_d248b2f255051371() {
+intgo _wrap_OM_DIM_PP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -890,7 +915,7 @@ intgo _wrap_OM_DIM_PP_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_d248b2f255051371() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5e79151691cd1caf() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -902,7 +927,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_d248b2f255051371() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5e79151691cd1caf() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -914,7 +939,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_d248b2f255051371() {
 }
 
 
-intgo _wrap_om_dims_new_omswig_d248b2f255051371(om_dims **_swig_go_0, om_error *_swig_go_1) {
+intgo _wrap_om_dims_new_omswig_5e79151691cd1caf(om_dims **_swig_go_0, om_error *_swig_go_1) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_status result;
@@ -929,7 +954,7 @@ intgo _wrap_om_dims_new_omswig_d248b2f255051371(om_dims **_swig_go_0, om_error *
 }
 
 
-intgo _wrap_om_dims_copy_omswig_d248b2f255051371(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_copy_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -946,7 +971,7 @@ intgo _wrap_om_dims_copy_omswig_d248b2f255051371(struct om_dims *_swig_go_0, om_
 }
 
 
-void _wrap_om_dims_free_omswig_d248b2f255051371(struct om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = *(om_dims **)&_swig_go_0; 
@@ -956,7 +981,7 @@ void _wrap_om_dims_free_omswig_d248b2f255051371(struct om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_d248b2f255051371(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -969,7 +994,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_d248b2f255051371(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_d248b2f255051371(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -982,7 +1007,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_d248b2f255051371(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_d248b2f255051371(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -995,7 +1020,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_d248b2f255051371(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1010,7 +1035,7 @@ intgo _wrap_om_dims_get_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_set_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1029,7 +1054,7 @@ intgo _wrap_om_dims_set_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intg
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1044,7 +1069,7 @@ bool _wrap_om_dims_get_flag_omswig_d248b2f255051371(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_dims_set_flag_omswig_d248b2f255051371(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_flag_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1063,7 +1088,7 @@ intgo _wrap_om_dims_set_flag_omswig_d248b2f255051371(struct om_dims *_swig_go_0,
 }
 
 
-bool _wrap_om_dims_equal_omswig_d248b2f255051371(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1078,7 +1103,7 @@ bool _wrap_om_dims_equal_omswig_d248b2f255051371(struct om_dims *_swig_go_0, str
 }
 
 
-intgo _wrap_om_dims_to_json_omswig_d248b2f255051371(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_to_json_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1104,7 +1129,7 @@ intgo _wrap_om_dims_to_json_omswig_d248b2f255051371(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_build_offline_mesh_omswig_d248b2f255051371(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_build_offline_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1121,7 +1146,7 @@ intgo _wrap_om_build_offline_mesh_omswig_d248b2f255051371(struct om_dims *_swig_
 }
 
 
-intgo _wrap_om_build_runtime_mesh_omswig_d248b2f255051371(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1145,7 +1170,7 @@ intgo _wrap_om_build_runtime_mesh_omswig_d248b2f255051371(struct om_dims *_swig_
 }
 
 
-intgo _wrap_om_order_normalize_omswig_d248b2f255051371(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_order_normalize_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1176,7 +1201,7 @@ intgo _wrap_om_order_normalize_omswig_d248b2f255051371(_gostring_ _swig_go_0, _g
 }
 
 
-intgo _wrap_om_world_size_from_env_omswig_d248b2f255051371(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_world_size_from_env_omswig_5e79151691cd1caf(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1193,7 +1218,7 @@ intgo _wrap_om_world_size_from_env_omswig_d248b2f255051371(intgo *_swig_go_0, bo
 }
 
 
-intgo _wrap_om_dims_from_yaml_omswig_d248b2f255051371(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1216,7 +1241,7 @@ intgo _wrap_om_dims_from_yaml_omswig_d248b2f255051371(_goslice_ _swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_load_yaml_omswig_d248b2f255051371(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1240,7 +1265,7 @@ intgo _wrap_om_dims_load_yaml_omswig_d248b2f255051371(_gostring_ _swig_go_0, int
 }
 
 
-intgo _wrap_om_mesh_axes_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_axes_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   uint64_t *arg3 = (uint64_t *) 0 ;
@@ -1264,7 +1289,7 @@ intgo _wrap_om_mesh_axes_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _go
 }
 
 
-intgo _wrap_om_mesh_coordinate_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1287,7 +1312,7 @@ intgo _wrap_om_mesh_coordinate_omswig_d248b2f255051371(struct om_mesh *_swig_go_
 }
 
 
-intgo _wrap_om_mesh_rank_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_rank_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1310,7 +1335,7 @@ intgo _wrap_om_mesh_rank_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, _go
 }
 
 
-intgo _wrap_om_mesh_group_shape_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1331,7 +1356,7 @@ intgo _wrap_om_mesh_group_shape_omswig_d248b2f255051371(struct om_mesh *_swig_go
 }
 
 
-intgo _wrap_om_mesh_groups_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_mesh_groups_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1362,7 +1387,7 @@ intgo _wrap_om_mesh_groups_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, l
 }
 
 
-intgo _wrap_om_mesh_group_index_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_index_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1383,7 +1408,7 @@ intgo _wrap_om_mesh_group_index_omswig_d248b2f255051371(struct om_mesh *_swig_go
 }
 
 
-intgo _wrap_om_mesh_group_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1412,7 +1437,7 @@ intgo _wrap_om_mesh_group_of_omswig_d248b2f255051371(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_locality_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+intgo _wrap_om_mesh_locality_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1437,7 +1462,348 @@ intgo _wrap_om_mesh_locality_omswig_d248b2f255051371(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_validate_axes_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t *arg4 = (int64_t *) 0 ;
+  size_t arg5 ;
+  size_t *arg6 = (size_t *) 0 ;
+  om_error *arg7 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  size_t needed4 = 0 ;
+  size_t buflen4 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  
+  buflen4 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
+  arg4 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : (int64_t *)omgo_empty_i64;
+  arg5 = buflen4;
+  arg6 = &needed4;
+  
+  arg7 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_mesh_axis_indices((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7);
+  _swig_go_result = (intgo)result; 
+  
+  if (0 && result == OM_OK)
+  omgo_widen(arg4, needed4 < buflen4 ? needed4 : buflen4);
+  if (_swig_go_2.len > 0)
+  ((int64_t *)_swig_go_2.array)[buflen4] = (int64_t)needed4;
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  int64_t *arg3 = (int64_t *) 0 ;
+  size_t arg4 ;
+  size_t *arg5 = (size_t *) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  size_t needed3 = 0 ;
+  size_t buflen3 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  
+  buflen3 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
+  arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : (int64_t *)omgo_empty_i64;
+  arg4 = buflen3;
+  arg5 = &needed3;
+  
+  arg6 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_mesh_coordinate_of((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  
+  if (0 && result == OM_OK)
+  omgo_widen(arg3, needed3 < buflen3 ? needed3 : buflen3);
+  if (_swig_go_2.len > 0)
+  ((int64_t *)_swig_go_2.array)[buflen3] = (int64_t)needed3;
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t *arg4 = (int64_t *) 0 ;
+  int64_t *arg5 = (int64_t *) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t *)_swig_go_2; 
+  arg5 = (int64_t *)_swig_go_3; 
+  arg6 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_group_shape_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  int64_t arg5 ;
+  int32_t *arg6 = (int32_t *) 0 ;
+  size_t arg7 ;
+  size_t *arg8 = (size_t *) 0 ;
+  om_error *arg9 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  size_t needed6 = 0 ;
+  size_t buflen6 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = (int64_t)_swig_go_3; 
+  
+  buflen6 = _swig_go_4.len > 0 ? (size_t)_swig_go_4.len - 1 : 0;
+  arg6 = _swig_go_4.array != NULL ? (int32_t *)_swig_go_4.array : (int32_t *)omgo_empty_i64;
+  arg7 = buflen6;
+  arg8 = &needed6;
+  
+  arg9 = (om_error *)_swig_go_5; 
+  
+  result = (om_status)om_mesh_groups_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8,arg9);
+  _swig_go_result = (intgo)result; 
+  
+  if (1 && result == OM_OK)
+  omgo_widen(arg6, needed6 < buflen6 ? needed6 : buflen6);
+  if (_swig_go_4.len > 0)
+  ((int64_t *)_swig_go_4.array)[buflen6] = (int64_t)needed6;
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  int64_t *arg5 = (int64_t *) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = (int64_t *)_swig_go_3; 
+  arg6 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_group_index_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  int32_t *arg5 = (int32_t *) 0 ;
+  size_t arg6 ;
+  size_t *arg7 = (size_t *) 0 ;
+  om_error *arg8 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  size_t needed5 = 0 ;
+  size_t buflen5 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  
+  buflen5 = _swig_go_3.len > 0 ? (size_t)_swig_go_3.len - 1 : 0;
+  arg5 = _swig_go_3.array != NULL ? (int32_t *)_swig_go_3.array : (int32_t *)omgo_empty_i64;
+  arg6 = buflen5;
+  arg7 = &needed5;
+  
+  arg8 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_group_of_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8);
+  _swig_go_result = (intgo)result; 
+  
+  if (1 && result == OM_OK)
+  omgo_widen(arg5, needed5 < buflen5 ? needed5 : buflen5);
+  if (_swig_go_3.len > 0)
+  ((int64_t *)_swig_go_3.array)[buflen5] = (int64_t)needed5;
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  int64_t *arg5 = (int64_t *) 0 ;
+  int64_t *arg6 = (int64_t *) 0 ;
+  int64_t *arg7 = (int64_t *) 0 ;
+  om_error *arg8 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = (int64_t *)_swig_go_3; 
+  arg6 = (int64_t *)_swig_go_4; 
+  arg7 = (int64_t *)_swig_go_5; 
+  arg8 = (om_error *)_swig_go_6; 
+  
+  result = (om_status)om_mesh_locality_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8);
+  _swig_go_result = (intgo)result; 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_validate_axes_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1458,7 +1824,7 @@ intgo _wrap_om_validate_axes_omswig_d248b2f255051371(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_plan_dim_names_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_plan_dim_names_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1490,7 +1856,7 @@ intgo _wrap_om_plan_dim_names_omswig_d248b2f255051371(struct om_mesh *_swig_go_0
 }
 
 
-intgo _wrap_om_expert_mesh_omswig_d248b2f255051371(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_expert_mesh_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
