@@ -44,8 +44,11 @@
 %typemap(javaclassmodifiers) enum SWIGTYPE, SWIGTYPE "final class"
 %typemap(javafinalize) SWIGTYPE ""   /* Cleaner in OfflineMesh instead */
 
-%ignore OM_ERROR_MESSAGE_SIZE;   /* no public constants interface */
+/* No public constants interface: Java has its own values for these. */
+%ignore OM_ERROR_MESSAGE_SIZE;
 %ignore OM_MAX_RANKS;
+%ignore OM_STATUS_COUNT;        /* Status.values() */
+
 
 %{
 #include "offline_mesh.h"

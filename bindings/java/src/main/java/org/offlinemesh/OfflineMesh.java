@@ -218,16 +218,46 @@ public final class OfflineMesh implements AutoCloseable {
     // ---- topology -------------------------------------------------------
 
     /**
+     * Runs a bulk call whose buffer is one longer than the result (its last
+     * element receives the needed length), with room for {@code guess}
+     * values and once more with the needed length if that was short.
+     */
+    private static int[] bulk(int guess, Consumer<int[]> call) {
+        int[] buf = new int[guess + 1];
+        try {
+            call.accept(buf);
+        } catch (OfflineMeshException e) {
+            if (e.status() != Status.BUFFER_TOO_SMALL) {
+                throw e;
+            }
+            buf = new int[buf[guess] + 1];
+            call.accept(buf);
+        }
+        return buf;
+    }
+
+    /** The size of the groups over {@code axes}, from the Java copy (the library checks the names). */
+    private int guessGroupSize(String[] axes) {
+        int n = 1;
+        for (int i = 0; i < shape.length; i++) {
+            n *= Arrays.asList(axes).contains(names.get(i)) ? shape[i] : 1;
+        }
+        return n;
+    }
+
+    /**
      * Coordinates of {@code rank}, one per axis in mesh order.
      *
      * @throws OfflineMeshException ({@link Status#OUT_OF_RANGE}) for a rank outside 0..size-1
      */
     public int[] coordinate(int rank) {
+        long[] out = new long[shape.length + 1];
+        call(p -> OfflineMeshNative.omMeshCoordinateOf(p, rank, out));
         int[] coord = new int[shape.length];
-        return call(p -> {
-            OfflineMeshNative.omMeshCoordinate(p, rank, coord);
-            return coord;
-        });
+        for (int i = 0; i < coord.length; i++) {
+            coord[i] = (int) out[i];
+        }
+        return coord;
     }
 
     /**
@@ -240,40 +270,45 @@ public final class OfflineMesh implements AutoCloseable {
     public int rank(int... coordinate) {
         long[] coord = Arrays.stream(Objects.requireNonNull(coordinate, "coordinate")).asLongStream().toArray();
         long[] rank = new long[1];
-        return call(p -> {
-            OfflineMeshNative.omMeshRank(p, coord, rank);
-            return (int) rank[0];
-        });
+        call(p -> OfflineMeshNative.omMeshRank(p, coord, rank));
+        return (int) rank[0];
     }
 
-    /** The native axis mask of {@code axes} on mesh {@code p}. */
-    private static long mask(Mesh p, String[] axes) {
-        long[] mask = new long[1];
-        OfflineMeshNative.omMeshAxes(p, Text.axisList(axes), mask);
-        return mask[0];
+    /**
+     * The indices of the named axes, in mesh order (the canonical form of the set).
+     *
+     * @throws OfflineMeshException {@link Status#UNKNOWN_AXIS} for a name
+     *     the mesh lacks, {@link Status#DUPLICATE_NAME} for a name given twice
+     */
+    public int[] axisIndices(String... axes) {
+        byte[][] names = Text.axes(axes);
+        long[] out = new long[axes.length + 1];
+        call(p -> OfflineMeshNative.omMeshAxisIndices(p, names, out));
+        return Arrays.stream(out, 0, (int) out[axes.length]).mapToInt(v -> (int) v).toArray();
     }
 
-    /** {count, size} of the groups over mask. */
-    private static long[] groupShape(Mesh p, long mask) {
+    /** {count, size} of the groups over axes. */
+    private long[] groupShape(String[] axes) {
+        byte[][] names = Text.axes(axes);
         long[] count = new long[1];
         long[] groupSize = new long[1];
-        OfflineMeshNative.omMeshGroupShape(p, mask, count, groupSize);
+        call(p -> OfflineMeshNative.omMeshGroupShapeNamed(p, names, count, groupSize));
         return new long[] {count[0], groupSize[0]};
     }
 
     /**
      * Number of process groups over {@code axes}.
      *
-     * @throws OfflineMeshException ({@link Status#INVALID_ARGUMENT}) for an
-     *     unknown or repeated axis or an empty item
+     * @throws OfflineMeshException {@link Status#UNKNOWN_AXIS} for an axis
+     *     the mesh lacks, {@link Status#DUPLICATE_NAME} for an axis named twice
      */
     public int groupCount(String... axes) {
-        return call(p -> (int) groupShape(p, mask(p, axes))[0]);
+        return (int) groupShape(axes)[0];
     }
 
     /** Number of ranks in each group over {@code axes}; errors as {@link #groupCount}. */
     public int groupSize(String... axes) {
-        return call(p -> (int) groupShape(p, mask(p, axes))[1]);
+        return (int) groupShape(axes)[1];
     }
 
     /**
@@ -287,17 +322,14 @@ public final class OfflineMesh implements AutoCloseable {
      * @throws OfflineMeshException as {@link #groupCount}
      */
     public int[][] groups(String... axes) {
-        return call(p -> {
-            long mask = mask(p, axes);
-            int count = (int) groupShape(p, mask)[0];
-            int[] flat = new int[size];
-            OfflineMeshNative.omMeshGroups(p, mask, 0, count, flat);
-            int[][] groups = new int[count][];
-            for (int g = 0, n = size / count; g < count; g++) {
-                groups[g] = Arrays.copyOfRange(flat, g * n, (g + 1) * n);
-            }
-            return groups;
-        });
+        byte[][] names = Text.axes(axes);
+        int n = guessGroupSize(axes);
+        int[] flat = bulk(size, b -> call(p -> OfflineMeshNative.omMeshGroupsNamed(p, names, 0, size / n, b)));
+        int[][] groups = new int[size / n][];
+        for (int g = 0; g < groups.length; g++) {
+            groups[g] = Arrays.copyOfRange(flat, g * n, (g + 1) * n);
+        }
+        return groups;
     }
 
     /**
@@ -307,12 +339,9 @@ public final class OfflineMesh implements AutoCloseable {
      *     outside 0..groupCount-1, or as {@link #groupCount}
      */
     public int[] group(int index, String... axes) {
-        return call(p -> {
-            long mask = mask(p, axes);
-            int[] members = new int[(int) groupShape(p, mask)[1]];
-            OfflineMeshNative.omMeshGroups(p, mask, index, 1, members);
-            return members;
-        });
+        byte[][] names = Text.axes(axes);
+        int n = guessGroupSize(axes);
+        return Arrays.copyOf(bulk(n, b -> call(p -> OfflineMeshNative.omMeshGroupsNamed(p, names, index, 1, b))), n);
     }
 
     /**
@@ -322,11 +351,10 @@ public final class OfflineMesh implements AutoCloseable {
      *     outside the mesh, or as {@link #groupCount}
      */
     public int groupIndex(int rank, String... axes) {
+        byte[][] names = Text.axes(axes);
         long[] index = new long[1];
-        return call(p -> {
-            OfflineMeshNative.omMeshGroupIndex(p, mask(p, axes), rank, index);
-            return (int) index[0];
-        });
+        call(p -> OfflineMeshNative.omMeshGroupIndexNamed(p, names, rank, index));
+        return (int) index[0];
     }
 
     /**
@@ -335,12 +363,9 @@ public final class OfflineMesh implements AutoCloseable {
      * @throws OfflineMeshException as {@link #groupIndex}
      */
     public int[] groupOf(int rank, String... axes) {
-        return call(p -> {
-            long mask = mask(p, axes);
-            int[] members = new int[(int) groupShape(p, mask)[1]];
-            OfflineMeshNative.omMeshGroupOf(p, mask, rank, members);
-            return members;
-        });
+        byte[][] names = Text.axes(axes);
+        int[] out = bulk(guessGroupSize(axes), b -> call(p -> OfflineMeshNative.omMeshGroupOfNamed(p, names, rank, b)));
+        return Arrays.copyOf(out, out[out.length - 1]);
     }
 
     /**
@@ -351,11 +376,10 @@ public final class OfflineMesh implements AutoCloseable {
      *     {@code ranksPerHost} below 1, or as {@link #groupCount}
      */
     public Locality locality(int ranksPerHost, String... axes) {
+        byte[][] names = Text.axes(axes);
         long[][] r = {new long[1], new long[1], new long[1]};
-        return call(p -> {
-            OfflineMeshNative.omMeshLocality(p, mask(p, axes), ranksPerHost, r[0], r[1], r[2]);
-            return new Locality((int) r[0][0], (int) r[1][0], (int) r[2][0]);
-        });
+        call(p -> OfflineMeshNative.omMeshLocalityNamed(p, names, ranksPerHost, r[0], r[1], r[2]));
+        return new Locality((int) r[0][0], (int) r[1][0], (int) r[2][0]);
     }
 
     // ---- preflight ------------------------------------------------------

@@ -58,16 +58,15 @@ final class Text {
         return decode(out[0]);
     }
 
-    /**
-     * The comma-separated axis list of C ({@code om_mesh_axes}) for the
-     * given names; each item may itself be a comma-separated list.
-     */
-    static byte[] axisList(String[] axes) {
+    /** UTF-8 axis names for an axis set (OM_STRINGS); null items named. */
+    static byte[][] axes(String[] axes) {
         Objects.requireNonNull(axes, "axes");
+        byte[][] out = new byte[axes.length][];
         for (int i = 0; i < axes.length; i++) {
-            Objects.requireNonNull(axes[i], "axes[" + i + "]");
+            out[i] = cString(Objects.requireNonNull(axes[i], "axes[" + i + "]"), "axes[" + i + "]",
+                    Status.INVALID_ARGUMENT);
         }
-        return cString(String.join(",", axes), "axes", Status.INVALID_ARGUMENT);
+        return out;
     }
 
     /** Checks a list and its elements for null, naming the parameter. */
