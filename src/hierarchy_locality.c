@@ -263,39 +263,6 @@ static om_status explicit_level(const omi_layout *members,
     return OM_OK;
 }
 
-/* Mask of the named axes. */
-static om_status axes_mask(const om_mesh *mesh, const char *const *axes,
-                           size_t naxes, uint64_t *mask, om_error *err)
-{
-    *mask = 0;
-    if (naxes > 0 && !axes)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "axis list is NULL");
-    for (size_t i = 0; i < naxes; i++) {
-        if (!axes[i])
-            return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "axis %zu is NULL", i);
-        char quoted[96];
-        omi_quote(quoted, sizeof quoted, axes[i], strlen(axes[i]));
-        int found = omi_mesh_find(mesh, axes[i], strlen(axes[i]));
-        if (found < 0) {
-            char *spec = NULL;
-            om_status st = om_mesh_to_spec(mesh, &spec, NULL);
-            omi_fail(err, OM_ERR_INVALID_ARGUMENT, "axis %s is not in the mesh %s",
-                     quoted, st == OM_OK ? spec : "");
-            om_string_free(spec);
-            return OM_ERR_INVALID_ARGUMENT;
-        }
-        if (found >= 64)
-            return omi_fail(err, OM_ERR_OUT_OF_RANGE,
-                            "axis %s is at index %d; only the first 64 axes can "
-                            "be selected", quoted, found);
-        if ((*mask >> found) & 1u)
-            return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "axis %s is named twice",
-                            quoted);
-        *mask |= UINT64_C(1) << found;
-    }
-    return OM_OK;
-}
-
 om_status om_hierarchy_locality(const om_mesh *mesh, const om_hierarchy *h,
                                 const char *const *axes, size_t naxes,
                                 om_locality **out, om_error *err)
@@ -310,8 +277,8 @@ om_status om_hierarchy_locality(const om_mesh *mesh, const om_hierarchy *h,
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "the hierarchy describes %lld ranks but the mesh has %lld",
                         (long long)h->nranks, (long long)mesh->size);
-    uint64_t mask;
-    om_status st = axes_mask(mesh, axes, naxes, &mask, err);
+    omi_axis_set set;
+    om_status st = omi_axis_set_from_names(mesh, axes, naxes, &set, err);
     if (st != OM_OK)
         return st;
     om_locality *loc = omi_malloc(sizeof *loc);
@@ -319,15 +286,17 @@ om_status om_hierarchy_locality(const om_mesh *mesh, const om_hierarchy *h,
     if (!loc || !values) {
         omi_free(loc);
         omi_free(values);
+        omi_axis_set_release(&set);
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory for a locality report");
     }
     loc->values = values;
     loc->nlevels = h->nlevels;
     int64_t size;
-    omi_group_shape(mesh, mask, &loc->groups, &size);
+    omi_group_shape(mesh, &set, &loc->groups, &size);
     omi_layout members, bases;
-    omi_layout_build(mesh, mask, false, true, &members);
-    omi_layout_build(mesh, mask, true, false, &bases);
+    omi_layout_build(mesh, &set, false, true, &members);
+    omi_layout_build(mesh, &set, true, false, &bases);
+    omi_axis_set_release(&set);
     for (size_t l = 0; l < h->nlevels; l++) {
         level_totals t;
         totals_start(&t);
@@ -393,13 +362,14 @@ om_status omi_group_preview(const om_mesh *mesh, const char *const *axes,
                             size_t naxes, int64_t group, int32_t *out,
                             size_t max, size_t *written, om_error *err)
 {
-    uint64_t mask;
-    om_status st = axes_mask(mesh, axes, naxes, &mask, err);
+    omi_axis_set set;
+    om_status st = omi_axis_set_from_names(mesh, axes, naxes, &set, err);
     if (st != OM_OK)
         return st;
     omi_layout members, bases;
-    omi_layout_build(mesh, mask, false, true, &members);
-    omi_layout_build(mesh, mask, true, false, &bases);
+    omi_layout_build(mesh, &set, false, true, &members);
+    omi_layout_build(mesh, &set, true, false, &bases);
+    omi_axis_set_release(&set);
     /* The group's first member: its index read row-major over the bases. */
     int64_t base = 0, rest = group;
     for (size_t j = bases.n; j-- > 0;) {

@@ -335,14 +335,14 @@ static void test_locality_errors(void)
     om_error err;
     const char *bad[] = {"ep"}, *twice[] = {"tp", "tp"}, *null_axis[] = {NULL};
     OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, bad, 1, &loc, &err), &err,
-                  OM_ERR_INVALID_ARGUMENT, "axis \"ep\" is not in the mesh dp=2,tp=2");
+                  OM_ERR_UNKNOWN_AXIS, "axis \"ep\" is not in the mesh (dp, tp)");
     OM_EXPECT(loc == NULL);
     OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, twice, 2, &loc, &err), &err,
-                  OM_ERR_INVALID_ARGUMENT, "axis \"tp\" is named twice");
+                  OM_ERR_DUPLICATE_NAME, "axis \"tp\" is named twice");
     OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, null_axis, 1, &loc, &err), &err,
-                  OM_ERR_INVALID_ARGUMENT, "axis 0 is NULL");
+                  OM_ERR_INVALID_ARGUMENT, "axis name 0 is NULL");
     OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, NULL, 1, &loc, &err), &err,
-                  OM_ERR_INVALID_ARGUMENT, "axis list is NULL");
+                  OM_ERR_INVALID_ARGUMENT, "axis name array is NULL");
     OM_EXPECT_ERR(om_hierarchy_locality(mesh, four, NULL, 0, &loc, &err), &err,
                   OM_ERR_INVALID_ARGUMENT,
                   "the hierarchy describes 2 ranks but the mesh has 4");
@@ -614,7 +614,7 @@ static void test_check(void)
                   &err, OM_ERR_INVALID_ARGUMENT, "unknown level \"rack\"");
     OM_EXPECT(lines == NULL);
     OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "ep:host", &lines, &count, &err),
-                  &err, OM_ERR_INVALID_ARGUMENT, "axis \"ep\" is not in the mesh");
+                  &err, OM_ERR_UNKNOWN_AXIS, "axis \"ep\" is not in the mesh");
     OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "tp", &lines, &count, &err), &err,
                   OM_ERR_PARSE, "\"tp\" is not AXES:LEVEL");
     OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "tp:host,", &lines, &count, &err),

@@ -167,9 +167,9 @@ typedef enum om_locality_field {
  * differs modulo the domain size, each walked run by run (never more than
  * the group enumeration); memory O(ndim + levels). Explicit hierarchies
  * walk every member and use O(domains) scratch memory.
- * Errors: OM_ERR_INVALID_ARGUMENT (NULL, an axis not in the mesh or named
- * twice, an explicit hierarchy of another number of ranks),
- * OM_ERR_NO_MEMORY.
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL, an explicit hierarchy of another
+ * number of ranks), OM_ERR_UNKNOWN_AXIS (an axis not in the mesh),
+ * OM_ERR_DUPLICATE_NAME (an axis named twice), OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_hierarchy_locality(
     const om_mesh *mesh, const om_hierarchy *hierarchy,
@@ -203,8 +203,8 @@ OM_API OM_NODISCARD om_status om_locality_get(const om_locality *locality,
  * the first of its ranks outside its first member's domain, e.g.
  * "tp:host broken: tp group 1 (ranks 6, 7, 8, 9) crosses host domains:
  * rank 8 is in host 1, rank 6 in host 0 (groups span up to 2 domains)".
- * Errors: OM_ERR_INVALID_ARGUMENT (NULL, an unknown level or axis, an
- * empty rule), OM_ERR_PARSE (a rule that is not AXES:LEVEL), and those of
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL, an unknown level, an empty
+ * rule), OM_ERR_PARSE (a rule that is not AXES:LEVEL), and those of
  * om_hierarchy_locality().
  */
 OM_API OM_NODISCARD om_status om_hierarchy_check(const om_mesh *mesh,
