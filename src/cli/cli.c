@@ -29,8 +29,8 @@ static const command commands[] = {
      "every planner preflight check; exit 1 on the first failure (with\n"
      "--preset: every rule of the framework and the views' consistency)"},
     {"locality", cli_cmd_locality,
-     "locality SOURCE --ranks-per-host K [--dims AXES]...",
-     "how many groups stay inside one host"},
+     "locality SOURCE (--ranks-per-host K | --hierarchy LEVELS [--require AXES:LEVEL,...] [--examples]) [--dims AXES]...",
+     "how many groups stay inside one host (or each domain of LEVELS)"},
     {"dump", cli_cmd_dump, "dump SOURCE [--dims AXES]...",
      "JSON Lines: the groups once, then each rank's place in them"},
     {"order", cli_cmd_order, "order AXES",
@@ -39,6 +39,9 @@ static const command commands[] = {
      "views --preset NAME [--param KEY=VALUE]... [--world-size N] | views CONFIG.yaml [--world-size N]",
      "every view (and named group) a framework builds: torchtitan, megatron,\n"
      "deepspeed, hyper-parallel (CONFIG.yaml: hyper-parallel's keys)"},
+    {"launch", cli_cmd_launch,
+     "launch SOURCE --nnodes N --nproc-per-node P [--format torchrun|slurm|openmpi] [--master-addr HOST --master-port PORT] [--hosts LIST|HOSTFILE] [--hierarchy LEVELS] [--require AXES:LEVEL,...]",
+     "per-node launch plan with each process's launcher environment"},
     {"show", cli_cmd_show,
      "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg]",
      "a picture of the ranks, their groups and hosts (terminal or SVG)"},
