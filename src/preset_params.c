@@ -1,4 +1,4 @@
-/* Preset parameters: (key, value) strings read against a framework's
+/* Preset parameters: "KEY=VALUE" strings read against a framework's
  * parameter table, with the closest key suggested for a misspelt one. */
 #include <stdio.h>
 #include <string.h>
