@@ -19,5 +19,7 @@
 #include "offline_mesh/dims.h"
 #include "offline_mesh/topology.h"
 #include "offline_mesh/preflight.h"
+#include "offline_mesh/view.h"
+#include "offline_mesh/world.h"
 
 #endif /* OFFLINE_MESH_H */

@@ -20,6 +20,13 @@ const char *om_status_string(om_status status)
     case OM_ERR_MESH_TOO_LARGE: return "mesh too large";
     case OM_ERR_INVALID_NAME: return "invalid axis name";
     case OM_ERR_BUFFER_TOO_SMALL: return "buffer too small";
+    case OM_ERR_RANK_COLLISION: return "rank collision";
+    case OM_ERR_OUTSIDE_WORLD: return "rank outside the world";
+    case OM_ERR_AXIS_ORDER: return "axes out of order";
+    case OM_ERR_SIZE_MISMATCH: return "size mismatch";
+    case OM_ERR_UNALIGNED: return "unaligned unflatten";
+    case OM_ERR_VIEW_CONFLICT: return "views disagree";
+    case OM_ERR_NOT_FOUND: return "not found";
     }
     return "unknown status";
 }

@@ -12,42 +12,6 @@
 /* Inner block size: the pattern lives on the stack (4 KiB). */
 #define OMI_PATTERN 1024
 
-/* Appends an axis, dropping size 1 and merging with a contiguous
- * predecessor. */
-static void layout_push(omi_layout *layout, int64_t len, int64_t stride)
-{
-    if (len == 1)
-        return;
-    if (layout->n > 0 && layout->ax[layout->n - 1].stride == len * stride) {
-        /* Contiguous with the axis before it: merge the two. */
-        layout->ax[layout->n - 1].len *= len;
-        layout->ax[layout->n - 1].stride = stride;
-        return;
-    }
-    layout->ax[layout->n].len = len;
-    layout->ax[layout->n].stride = stride;
-    layout->n++;
-}
-
-static bool selected(uint64_t axes, size_t index)
-{
-    return index < 64 && ((axes >> index) & 1u);
-}
-
-void omi_layout_build(const om_mesh *mesh, uint64_t axes, bool outside,
-                      bool inside, omi_layout *layout)
-{
-    layout->n = 0;
-    if (outside)
-        for (size_t i = 0; i < mesh->ndim; i++)
-            if (!selected(axes, i))
-                layout_push(layout, mesh->sizes[i], mesh->strides[i]);
-    if (inside)
-        for (size_t i = 0; i < mesh->ndim; i++)
-            if (selected(axes, i))
-                layout_push(layout, mesh->sizes[i], mesh->strides[i]);
-}
-
 /* The two inner loops run at memory speed only with wide vector stores:
  * on x86-64 GCC builds an AVX2 copy beside the baseline one and picks at
  * load time (an ifunc; both copies are local to the library). */
@@ -185,17 +149,6 @@ om_status omi_check_axes(const om_mesh *mesh, uint64_t axes, om_error *err)
     return OM_OK;
 }
 
-void omi_group_shape(const om_mesh *mesh, uint64_t axes, int64_t *count,
-                     int64_t *size)
-{
-    int64_t inside = 1;
-    for (size_t i = 0; i < mesh->ndim; i++)
-        if (selected(axes, i))
-            inside *= mesh->sizes[i];
-    *size = inside;
-    *count = mesh->size / inside;
-}
-
 /* Writes "dp, cp, tp" (shortened) for messages. */
 static void describe_names(const om_mesh *mesh, char *buf, size_t size)
 {
@@ -273,14 +226,17 @@ om_status om_mesh_coordinate(const om_mesh *mesh, int64_t rank, int64_t *coord,
     if (!mesh || (!coord && mesh->ndim > 0))
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
                         mesh ? "coordinate buffer" : "mesh");
-    if (rank < 0 || rank >= mesh->size)
-        return omi_fail(err, OM_ERR_OUT_OF_RANGE,
-                        "rank %lld is outside the mesh of %lld ranks",
-                        (long long)rank, (long long)mesh->size);
+    om_status st = omi_check_rank(mesh, rank, err);
+    if (st != OM_OK)
+        return st;
     if (coord_len < mesh->ndim)
         return omi_fail(err, OM_ERR_BUFFER_TOO_SMALL,
                         "coordinate buffer holds %zu values; the mesh has %zu "
                         "axes", coord_len, mesh->ndim);
+    if (!mesh->plain) {
+        omi_view_coordinate(mesh, rank, coord, NULL);
+        return OM_OK;
+    }
     for (size_t i = 0; i < mesh->ndim; i++)
         coord[i] = (rank / mesh->strides[i]) % mesh->sizes[i];
     return OM_OK;
@@ -305,7 +261,7 @@ om_status om_mesh_rank(const om_mesh *mesh, const int64_t *coord,
                             (long long)mesh->sizes[i]);
         r += coord[i] * mesh->strides[i];
     }
-    *rank = r;
+    *rank = mesh->plain ? r : omi_view_rank(mesh, coord);
     return OM_OK;
 }
 
@@ -317,8 +273,9 @@ om_status om_mesh_group_shape(const om_mesh *mesh, uint64_t axes,
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
                         mesh ? "out pointer" : "mesh");
     om_status st = omi_check_axes(mesh, axes, err);
+    omi_sel sel = {axes, NULL};
     if (st == OM_OK)
-        omi_group_shape(mesh, axes, group_count, group_size);
+        omi_group_shape(mesh, &sel, group_count, group_size);
     return st;
 }
 
@@ -344,7 +301,8 @@ om_status om_mesh_groups(const om_mesh *mesh, uint64_t axes,
     if (st != OM_OK)
         return st;
     int64_t count, size;
-    omi_group_shape(mesh, axes, &count, &size);
+    omi_sel sel = {axes, NULL};
+    omi_group_shape(mesh, &sel, &count, &size);
     if (first_group < 0 || group_count < 0 || first_group > count ||
         group_count > count - first_group)
         return omi_fail(err, OM_ERR_OUT_OF_RANGE,
@@ -354,20 +312,7 @@ om_status om_mesh_groups(const om_mesh *mesh, uint64_t axes,
     st = check_buffer(out, out_len, group_count * size, err);
     if (st != OM_OK)
         return st;
-    omi_layout layout;
-    omi_layout_build(mesh, axes, true, true, &layout);
-    omi_emit(&layout, 0, first_group * size, (first_group + group_count) * size,
-             out);
-    return OM_OK;
-}
-
-static om_status check_rank(const om_mesh *mesh, int64_t rank, om_error *err)
-{
-    if (rank < 0 || rank >= mesh->size)
-        return omi_fail(err, OM_ERR_OUT_OF_RANGE,
-                        "rank %lld is outside the mesh of %lld ranks",
-                        (long long)rank, (long long)mesh->size);
-    return OM_OK;
+    return omi_groups_write(mesh, &sel, first_group, group_count, out, err);
 }
 
 om_status om_mesh_group_index(const om_mesh *mesh, uint64_t axes, int64_t rank,
@@ -378,14 +323,11 @@ om_status om_mesh_group_index(const om_mesh *mesh, uint64_t axes, int64_t rank,
                         mesh ? "index pointer" : "mesh");
     om_status st = omi_check_axes(mesh, axes, err);
     if (st == OM_OK)
-        st = check_rank(mesh, rank, err);
+        st = omi_check_rank(mesh, rank, err);
     if (st != OM_OK)
         return st;
-    int64_t g = 0;
-    for (size_t i = 0; i < mesh->ndim; i++)
-        if (!selected(axes, i))
-            g = g * mesh->sizes[i] + (rank / mesh->strides[i]) % mesh->sizes[i];
-    *index = g;
+    omi_sel sel = {axes, NULL};
+    *index = omi_group_index(mesh, &sel, rank);
     return OM_OK;
 }
 
@@ -396,20 +338,15 @@ om_status om_mesh_group_of(const om_mesh *mesh, uint64_t axes, int64_t rank,
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
     om_status st = omi_check_axes(mesh, axes, err);
     if (st == OM_OK)
-        st = check_rank(mesh, rank, err);
+        st = omi_check_rank(mesh, rank, err);
     if (st != OM_OK)
         return st;
     int64_t count, size;
-    omi_group_shape(mesh, axes, &count, &size);
+    omi_sel sel = {axes, NULL};
+    omi_group_shape(mesh, &sel, &count, &size);
     st = check_buffer(out, out_len, size, err);
     if (st != OM_OK)
         return st;
-    int64_t base = rank;
-    for (size_t i = 0; i < mesh->ndim; i++)
-        if (selected(axes, i))
-            base -= ((rank / mesh->strides[i]) % mesh->sizes[i]) * mesh->strides[i];
-    omi_layout layout;
-    omi_layout_build(mesh, axes, false, true, &layout);
-    omi_emit(&layout, base, 0, size, out);
+    omi_group_members(mesh, &sel, rank, out);
     return OM_OK;
 }

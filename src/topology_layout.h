@@ -20,10 +20,32 @@ typedef struct {
     omi_axis ax[OMI_MAX_LAYOUT];
 } omi_layout;
 
-/* The axes outside `axes` (when `outside`), then those inside (when
- * `inside`), each part in mesh order. */
-void omi_layout_build(const om_mesh *mesh, uint64_t axes, bool outside,
-                      bool inside, omi_layout *layout);
+/* An axis set: `flags` (one per axis) when not NULL, else bits of `mask`
+ * (the 1.0 masks: only the first 64 axes). */
+typedef struct {
+    uint64_t mask;
+    const bool *flags;
+} omi_sel;
+
+static inline bool omi_sel_has(const omi_sel *sel, size_t axis)
+{
+    return sel->flags ? sel->flags[axis]
+                      : axis < 64 && ((sel->mask >> axis) & 1u);
+}
+
+/* Parts of omi_layout_build(), outermost first. */
+#define OMI_OUTSIDE 1u       /* instance modes and the modes of the axes
+                                outside the set, largest stride first */
+#define OMI_INSIDE 2u        /* the set's modes in view order: member order */
+#define OMI_INSIDE_SORTED 4u /* the set's modes, largest stride first */
+
+/* The modes of `parts` of `mesh` for the axis set `sel`; for a plain mesh
+ * OUTSIDE and INSIDE are the axes in mesh order, as in 1.0. */
+void omi_layout_build(const om_mesh *mesh, const omi_sel *sel, unsigned parts,
+                      omi_layout *layout);
+/* True when the layout enumerates in ascending order (each stride exceeds
+ * everything the later axes reach). */
+bool omi_layout_ascending(const omi_layout *layout);
 /* Advances an odometer over axes ax[0..n) (last fastest) by one step,
  * keeping `*value` = sum(coord_i * stride_i) + its starting offset.
  * Returns false when it wraps back to all zeros. */
@@ -45,8 +67,24 @@ void omi_emit(const omi_layout *layout, int64_t base, int64_t e0, int64_t e1,
               int32_t *out);
 /* OM_ERR_OUT_OF_RANGE when `axes` selects an index >= ndim. */
 om_status omi_check_axes(const om_mesh *mesh, uint64_t axes, om_error *err);
-/* Number and size of the groups over `axes` (mask already checked). */
-void omi_group_shape(const om_mesh *mesh, uint64_t axes, int64_t *count,
+
+/* ---- groups of views (view_groups.c), for any axis set ---- */
+/* Number and size of the groups over `sel` (all instances). */
+void omi_group_shape(const om_mesh *mesh, const omi_sel *sel, int64_t *count,
                      int64_t *size);
+/* Writes groups first .. first+count-1 (ascending by first member) to out;
+ * fails only with OM_ERR_NO_MEMORY, for views whose groups do not come out
+ * in that order by themselves. */
+om_status omi_groups_write(const om_mesh *mesh, const omi_sel *sel,
+                           int64_t first, int64_t count, int32_t *out,
+                           om_error *err);
+/* Index of the group holding a held `rank`. */
+int64_t omi_group_index(const om_mesh *mesh, const omi_sel *sel, int64_t rank);
+/* Writes the members of the group holding a held `rank`. */
+void omi_group_members(const om_mesh *mesh, const omi_sel *sel, int64_t rank,
+                       int32_t *out);
+/* OM_ERR_OUT_OF_RANGE naming the rank when no instance of the view holds it
+ * (1.0's message for plain meshes). */
+om_status omi_check_rank(const om_mesh *mesh, int64_t rank, om_error *err);
 
 #endif

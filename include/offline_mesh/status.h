@@ -37,7 +37,18 @@ typedef enum om_status {
     OM_ERR_BAD_SIZE = 9,         /* an axis size is < 1 */
     OM_ERR_MESH_TOO_LARGE = 10,  /* the product of the sizes exceeds 2^31-1 */
     OM_ERR_INVALID_NAME = 11,    /* an axis name is NULL or not valid UTF-8 */
-    OM_ERR_BUFFER_TOO_SMALL = 12 /* a caller buffer cannot hold the result */
+    OM_ERR_BUFFER_TOO_SMALL = 12, /* a caller buffer cannot hold the result */
+    /* 1.1: views (view.h, world.h) */
+    OM_ERR_RANK_COLLISION = 13,  /* two coordinates of a view give one rank */
+    OM_ERR_OUTSIDE_WORLD = 14,   /* a view reaches a rank outside [0, world) */
+    OM_ERR_AXIS_ORDER = 15,      /* axes named out of view order (flatten) */
+    OM_ERR_SIZE_MISMATCH = 16,   /* unflatten sizes do not multiply to the
+                                    axis size */
+    OM_ERR_UNALIGNED = 17,       /* an unflatten would cut one of the
+                                    axis's modes */
+    OM_ERR_VIEW_CONFLICT = 18,   /* two views of a world give one axis
+                                    different groups */
+    OM_ERR_NOT_FOUND = 19        /* a named view or axis does not exist */
 } om_status;
 
 /* Size of om_error.message, including the terminating NUL. */

@@ -416,6 +416,90 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_1b96bd7d873896da() {
 }
 
 
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_1b96bd7d873896da() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_RANK_COLLISION;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_1b96bd7d873896da() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_OUTSIDE_WORLD;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_1b96bd7d873896da() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_AXIS_ORDER;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_1b96bd7d873896da() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_SIZE_MISMATCH;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_UNALIGNED_omswig_1b96bd7d873896da() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_UNALIGNED;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_1b96bd7d873896da() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_VIEW_CONFLICT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_NOT_FOUND_omswig_1b96bd7d873896da() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_NOT_FOUND;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_om_status_string_omswig_1b96bd7d873896da(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
