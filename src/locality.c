@@ -49,12 +49,11 @@ static om_status interleaved_locality(const om_mesh *mesh,
                                       const omi_layout *members,
                                       const omi_layout *bases, int64_t count,
                                       int64_t size, int64_t k,
-                                      int64_t *local_groups,
-                                      int64_t *max_hosts, om_error *err)
+                                      int64_t *local_groups, int64_t *max_hosts)
 {
     int32_t *group = omi_malloc((size_t)size * sizeof *group);
     if (!group)
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory for a group");
+        return OM_ERR_NO_MEMORY;
     int64_t local = 0, most = 0;
     int64_t coord[OMI_MAX_LAYOUT] = {0};
     int64_t base = mesh->offset;
@@ -74,34 +73,22 @@ static om_status interleaved_locality(const om_mesh *mesh,
     return OM_OK;
 }
 
-om_status om_mesh_locality(const om_mesh *mesh, uint64_t axes,
-                           int64_t ranks_per_host, int64_t *group_count,
-                           int64_t *local_groups, int64_t *max_hosts,
-                           om_error *err)
+/* Locality of the groups over an axis set. */
+static om_status locality_of_set(const om_mesh *mesh, const omi_axis_set *axes,
+                                 int64_t ranks_per_host, int64_t *group_count,
+                                 int64_t *local_groups, int64_t *max_hosts)
 {
-    if (!mesh || !group_count || !local_groups || !max_hosts)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
-                        mesh ? "out pointer" : "mesh");
-    if (ranks_per_host < 1)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "ranks per host must be >= 1, got %lld",
-                        (long long)ranks_per_host);
-    om_status st = omi_check_axes(mesh, axes, err);
-    if (st != OM_OK)
-        return st;
     int64_t count, size;
-    omi_sel sel = {axes, NULL};
-    omi_group_shape(mesh, &sel, &count, &size);
+    omi_group_shape(mesh, axes, &count, &size);
     /* Hosts depend on a group's member set only: enumerate it by stride,
      * largest first, so the members come out increasing. */
     omi_layout members, bases;
-    omi_layout_build(mesh, &sel, OMI_INSIDE_SORTED, &members);
-    omi_layout_build(mesh, &sel, OMI_OUTSIDE, &bases);
+    omi_layout_build_sorted(mesh, axes, &members);
+    omi_layout_build(mesh, axes, true, false, &bases);
     *group_count = count;
     if (!omi_layout_ascending(&members))
         return interleaved_locality(mesh, &members, &bases, count, size,
-                                    ranks_per_host, local_groups, max_hosts,
-                                    err);
+                                    ranks_per_host, local_groups, max_hosts);
     if (members.n == 0) {
         /* Single-rank groups never leave their host. */
         *local_groups = count;
@@ -120,4 +107,57 @@ om_status om_mesh_locality(const om_mesh *mesh, uint64_t axes,
     *local_groups = local;
     *max_hosts = most;
     return OM_OK;
+}
+
+static om_status check_arguments(const om_mesh *mesh, int64_t ranks_per_host,
+                                 const int64_t *group_count,
+                                 const int64_t *local_groups,
+                                 const int64_t *max_hosts, om_error *err)
+{
+    if (!mesh || !group_count || !local_groups || !max_hosts)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        mesh ? "out pointer" : "mesh");
+    if (ranks_per_host < 1)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "ranks per host must be >= 1, got %lld",
+                        (long long)ranks_per_host);
+    return OM_OK;
+}
+
+om_status om_mesh_locality(const om_mesh *mesh, uint64_t axes,
+                           int64_t ranks_per_host, int64_t *group_count,
+                           int64_t *local_groups, int64_t *max_hosts,
+                           om_error *err)
+{
+    om_status st = check_arguments(mesh, ranks_per_host, group_count,
+                                   local_groups, max_hosts, err);
+    omi_axis_set set;
+    if (st == OM_OK)
+        st = omi_axis_set_from_mask(mesh, axes, &set, err);
+    if (st == OM_OK)
+        st = locality_of_set(mesh, &set, ranks_per_host, group_count,
+                             local_groups, max_hosts);
+    if (st == OM_ERR_NO_MEMORY)
+        omi_fail(err, st, "out of memory for a group of an interleaved view");
+    return st;
+}
+
+om_status om_mesh_locality_named(const om_mesh *mesh, const char *const *axes,
+                                 size_t naxes, int64_t ranks_per_host,
+                                 int64_t *group_count, int64_t *local_groups,
+                                 int64_t *max_hosts, om_error *err)
+{
+    om_status st = check_arguments(mesh, ranks_per_host, group_count,
+                                   local_groups, max_hosts, err);
+    if (st != OM_OK)
+        return st;
+    omi_axis_set set;
+    st = omi_axis_set_from_names(mesh, axes, naxes, &set, err);
+    if (st == OM_OK)
+        st = locality_of_set(mesh, &set, ranks_per_host, group_count,
+                             local_groups, max_hosts);
+    if (st == OM_ERR_NO_MEMORY)
+        omi_fail(err, st, "out of memory for a group of an interleaved view");
+    omi_axis_set_release(&set);
+    return st;
 }

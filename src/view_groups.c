@@ -22,27 +22,32 @@ static void layout_push(omi_layout *layout, int64_t len, int64_t stride)
     layout->n++;
 }
 
-static bool digit_selected(const om_mesh *mesh, const omi_sel *sel,
+static bool digit_selected(const om_mesh *mesh, const omi_axis_set *sel,
                            const omi_digit *d)
 {
-    return d->axis < mesh->ndim && omi_sel_has(sel, d->axis);
+    return d->axis < mesh->ndim && omi_axis_set_has(sel, d->axis);
 }
 
-void omi_layout_build(const om_mesh *mesh, const omi_sel *sel, unsigned parts,
-                      omi_layout *layout)
+void omi_layout_build(const om_mesh *mesh, const omi_axis_set *sel,
+                      bool outside, bool inside, omi_layout *layout)
 {
     layout->n = 0;
-    if (parts & OMI_OUTSIDE)
+    if (outside)
         for (size_t j = 0; j < mesh->ndigits; j++)
             if (!digit_selected(mesh, sel, &mesh->digits[j]))
                 layout_push(layout, mesh->digits[j].size, mesh->digits[j].stride);
-    if (parts & OMI_INSIDE)
+    if (inside)
         for (size_t i = 0; i < mesh->ndim; i++)
-            if (omi_sel_has(sel, i))
+            if (omi_axis_set_has(sel, i))
                 for (size_t j = mesh->mode_first[i]; j < mesh->mode_first[i + 1]; j++)
                     layout_push(layout, mesh->modes[j].size, mesh->modes[j].stride);
-    if (parts & OMI_INSIDE_SORTED)
-        for (size_t j = 0; j < mesh->ndigits; j++)
+}
+
+void omi_layout_build_sorted(const om_mesh *mesh, const omi_axis_set *sel,
+                             omi_layout *layout)
+{
+    layout->n = 0;
+    for (size_t j = 0; j < mesh->ndigits; j++)
             if (digit_selected(mesh, sel, &mesh->digits[j]))
                 layout_push(layout, mesh->digits[j].size, mesh->digits[j].stride);
 }
@@ -58,12 +63,12 @@ bool omi_layout_ascending(const omi_layout *layout)
     return true;
 }
 
-void omi_group_shape(const om_mesh *mesh, const omi_sel *sel, int64_t *count,
+void omi_group_shape(const om_mesh *mesh, const omi_axis_set *sel, int64_t *count,
                      int64_t *size)
 {
     int64_t inside = 1;
     for (size_t i = 0; i < mesh->ndim; i++)
-        if (omi_sel_has(sel, i))
+        if (omi_axis_set_has(sel, i))
             inside *= mesh->sizes[i];
     *size = inside;
     *count = mesh->instances * (mesh->size / inside);
@@ -93,17 +98,17 @@ static int64_t *sorted_bases(const om_mesh *mesh, const omi_layout *outside,
     return bases;
 }
 
-om_status omi_groups_write(const om_mesh *mesh, const omi_sel *sel,
+om_status omi_groups_write(const om_mesh *mesh, const omi_axis_set *sel,
                            int64_t first, int64_t count, int32_t *out,
                            om_error *err)
 {
     int64_t total, size;
     omi_group_shape(mesh, sel, &total, &size);
     omi_layout outside, all;
-    omi_layout_build(mesh, sel, OMI_OUTSIDE, &outside);
+    omi_layout_build(mesh, sel, true, false, &outside);
     if (mesh->plain || omi_layout_ascending(&outside)) {
         /* Row-major over the outside modes is ascending by first member. */
-        omi_layout_build(mesh, sel, OMI_OUTSIDE | OMI_INSIDE, &all);
+        omi_layout_build(mesh, sel, true, true, &all);
         omi_emit(&all, mesh->offset, first * size, (first + count) * size, out);
         return OM_OK;
     }
@@ -111,7 +116,7 @@ om_status omi_groups_write(const om_mesh *mesh, const omi_sel *sel,
     if (!bases)
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory ordering groups");
     omi_layout inside;
-    omi_layout_build(mesh, sel, OMI_INSIDE, &inside);
+    omi_layout_build(mesh, sel, false, true, &inside);
     for (int64_t g = 0; g < count; g++)
         omi_emit(&inside, bases[first + g], 0, size, out + g * size);
     omi_free(bases);
@@ -119,7 +124,7 @@ om_status omi_groups_write(const om_mesh *mesh, const omi_sel *sel,
 }
 
 /* Digits of a held rank and the first member of its group. */
-static int64_t group_base(const om_mesh *mesh, const omi_sel *sel,
+static int64_t group_base(const om_mesh *mesh, const omi_axis_set *sel,
                           int64_t rank, int64_t *digits)
 {
     omi_view_decode(mesh, rank, digits);
@@ -130,20 +135,20 @@ static int64_t group_base(const om_mesh *mesh, const omi_sel *sel,
     return base;
 }
 
-int64_t omi_group_index(const om_mesh *mesh, const omi_sel *sel, int64_t rank)
+int64_t omi_group_index(const om_mesh *mesh, const omi_axis_set *sel, int64_t rank)
 {
     int64_t digits[OMI_MAX_DIGITS];
     if (mesh->plain) {
         /* 1.0: row-major over the outside axes. */
         int64_t g = 0;
         for (size_t i = 0; i < mesh->ndim; i++)
-            if (!omi_sel_has(sel, i))
+            if (!omi_axis_set_has(sel, i))
                 g = g * mesh->sizes[i] + (rank / mesh->strides[i]) % mesh->sizes[i];
         return g;
     }
     int64_t base = group_base(mesh, sel, rank, digits);
     omi_layout outside;
-    omi_layout_build(mesh, sel, OMI_OUTSIDE, &outside);
+    omi_layout_build(mesh, sel, true, false, &outside);
     if (omi_layout_ascending(&outside)) {
         int64_t g = 0;
         for (size_t j = 0; j < mesh->ndigits; j++)
@@ -163,7 +168,7 @@ int64_t omi_group_index(const om_mesh *mesh, const omi_sel *sel, int64_t rank)
     return below;
 }
 
-void omi_group_members(const om_mesh *mesh, const omi_sel *sel, int64_t rank,
+void omi_group_members(const om_mesh *mesh, const omi_axis_set *sel, int64_t rank,
                        int32_t *out)
 {
     int64_t digits[OMI_MAX_DIGITS];
@@ -171,7 +176,7 @@ void omi_group_members(const om_mesh *mesh, const omi_sel *sel, int64_t rank,
     omi_group_shape(mesh, sel, &total, &size);
     int64_t base = group_base(mesh, sel, rank, digits);
     omi_layout inside;
-    omi_layout_build(mesh, sel, OMI_INSIDE, &inside);
+    omi_layout_build(mesh, sel, false, true, &inside);
     omi_emit(&inside, base, 0, size, out);
 }
 
@@ -192,4 +197,11 @@ om_status omi_check_rank(const om_mesh *mesh, int64_t rank, om_error *err)
                         (long long)(mesh->instances * mesh->size),
                         (long long)mesh->offset, (long long)(mesh->extent - 1));
     return OM_OK;
+}
+
+om_status omi_axis_set_range(const om_mesh *mesh, size_t first, size_t n,
+                             omi_axis_set *set, om_error *err)
+{
+    return omi_axis_set_from_names(mesh, (const char *const *)mesh->names + first,
+                                   n, set, err);
 }

@@ -22,20 +22,27 @@ static void put_pairs(omi_buf *buf, const omi_mode *m, size_t n)
 }
 
 /* Every instance's ranks, row-major over the axes, instances ascending by
- * first rank: the groups over all axes. */
+ * first rank: the groups over all axes (caller frees *ranks). */
+static om_status all_instances(const om_mesh *v, int32_t **ranks, om_error *err)
+{
+    omi_axis_set set;
+    om_status st = omi_axis_set_range(v, 0, v->ndim, &set, err);
+    if (st != OM_OK)
+        return st;
+    *ranks = omi_malloc((size_t)(v->instances * v->size) * sizeof **ranks);
+    if (!*ranks)
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory listing instances");
+    else
+        st = omi_groups_write(v, &set, 0, v->instances, *ranks, err);
+    omi_axis_set_release(&set);
+    return st;
+}
+
+/* Writes "instances": every instance's ranks. */
 static om_status put_instances(omi_buf *buf, const om_mesh *v, om_error *err)
 {
-    bool *all = omi_malloc((v->ndim + 1) * sizeof *all);
-    int32_t *ranks = omi_malloc((size_t)(v->instances * v->size) * sizeof *ranks);
-    om_status st = OM_OK;
-    if (!all || !ranks)
-        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing a view");
-    if (st == OM_OK) {
-        for (size_t i = 0; i < v->ndim; i++)
-            all[i] = true;
-        omi_sel sel = {0, all};
-        st = omi_groups_write(v, &sel, 0, v->instances, ranks, err);
-    }
+    int32_t *ranks = NULL;
+    om_status st = all_instances(v, &ranks, err);
     if (st == OM_OK) {
         omi_buf_puts(buf, "\"instances\":[");
         for (int64_t g = 0; g < v->instances; g++) {
@@ -49,7 +56,6 @@ static om_status put_instances(omi_buf *buf, const om_mesh *v, om_error *err)
         }
         omi_buf_puts(buf, "],");
     }
-    omi_free(all);
     omi_free(ranks);
     return st;
 }
@@ -189,17 +195,8 @@ static om_status check_instances(const om_mesh *v, json_t *instances,
         return omi_fail(err, OM_ERR_PARSE,
                         "\"instances\" does not list a strided family of the "
                         "layout (%zu instances)", n);
-    bool *all = omi_malloc((v->ndim + 1) * sizeof *all);
-    int32_t *ranks = omi_malloc((size_t)(v->instances * v->size) * sizeof *ranks);
-    om_status st = OM_OK;
-    if (!all || !ranks)
-        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading a view");
-    if (st == OM_OK) {
-        for (size_t i = 0; i < v->ndim; i++)
-            all[i] = true;
-        omi_sel sel = {0, all};
-        st = omi_groups_write(v, &sel, 0, v->instances, ranks, err);
-    }
+    int32_t *ranks = NULL;
+    om_status st = all_instances(v, &ranks, err);
     for (size_t g = 0; st == OM_OK && g < n; g++) {
         json_t *inst = json_array_get(instances, g);
         if (json_array_size(inst) != (size_t)v->size)
@@ -215,7 +212,6 @@ static om_status check_instances(const om_mesh *v, json_t *instances,
                               "layout", g, k, ranks[g * (size_t)v->size + k]);
         }
     }
-    omi_free(all);
     omi_free(ranks);
     return st;
 }

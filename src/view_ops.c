@@ -85,7 +85,7 @@ static void view_names(const om_mesh *v, char *buf, size_t size)
         memcpy(buf + size - 4, "...", 4);
 }
 
-/* Resolves `n` axis names to indices: NOT_FOUND for an absent one,
+/* Resolves `n` axis names to indices: UNKNOWN_AXIS for an absent one,
  * INVALID_ARGUMENT for a repeat. */
 static om_status resolve(const om_mesh *v, const char *const *axes, size_t n,
                          size_t *index, om_error *err)
@@ -98,7 +98,7 @@ static om_status resolve(const om_mesh *v, const char *const *axes, size_t n,
         int found = omi_mesh_find(v, axes[k], strlen(axes[k]));
         if (found < 0) {
             view_names(v, names, sizeof names);
-            return omi_fail(err, OM_ERR_NOT_FOUND,
+            return omi_fail(err, OM_ERR_UNKNOWN_AXIS,
                             "axis %s is not in the view (%s)", quoted, names);
         }
         for (size_t j = 0; j < k; j++)

@@ -50,17 +50,15 @@ static void describe(const om_mesh *v, size_t axis, int64_t rank, char *buf,
         return;
     }
     int32_t members[256];
-    int64_t count, gsize;
-    omi_sel sel = {UINT64_C(1) << axis, NULL};
-    if (axis >= 64)
-        sel = (omi_sel){0, NULL};
-    omi_group_shape(v, &sel, &count, &gsize);
-    if (axis >= 64 || gsize > 256) {
+    int64_t gsize = v->sizes[axis];
+    omi_axis_set set;
+    if (gsize > 256 || omi_axis_set_range(v, axis, 1, &set, NULL) != OM_OK) {
         /* Messages only: rather than allocate, name the group's size. */
         snprintf(buf, size, "a group of %lld ranks", (long long)gsize);
         return;
     }
-    omi_group_members(v, &sel, rank, members);
+    omi_group_members(v, &set, rank, members);
+    omi_axis_set_release(&set);
     format_group(buf, size, members, gsize);
 }
 
@@ -92,12 +90,18 @@ static bool same_layout(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib
         (na && memcmp(a->modes + a->mode_first[ia], b->modes + b->mode_first[ib],
                       na * sizeof *a->modes) != 0))
         return false;
-    if (a->ndim > 64 || b->ndim > 64)
+    omi_axis_set sa, sb;
+    if (omi_axis_set_range(a, ia, 1, &sa, NULL) != OM_OK)
         return false;
-    omi_sel sa = {UINT64_C(1) << ia, NULL}, sb = {UINT64_C(1) << ib, NULL};
+    if (omi_axis_set_range(b, ib, 1, &sb, NULL) != OM_OK) {
+        omi_axis_set_release(&sa);
+        return false;
+    }
     omi_layout la, lb;
-    omi_layout_build(a, &sa, OMI_OUTSIDE, &la);
-    omi_layout_build(b, &sb, OMI_OUTSIDE, &lb);
+    omi_layout_build(a, &sa, true, false, &la);
+    omi_layout_build(b, &sb, true, false, &lb);
+    omi_axis_set_release(&sa);
+    omi_axis_set_release(&sb);
     if (la.n != lb.n)
         return false;
     for (size_t i = 0; i < la.n; i++)
@@ -108,18 +112,18 @@ static bool same_layout(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib
 
 /* True when rank `r` lies in the same group, in the same member order,
  * over axis `ia` of `a` and axis `ib` of `b` (or in neither view). */
-static bool same_group(const om_mesh *a, size_t ia, const om_mesh *b,
+static bool same_group(const om_mesh *a, const omi_axis_set *sa,
+                       const om_mesh *b, const omi_axis_set *sb, size_t ia,
                        size_t ib, int64_t r, int32_t *ga, int32_t *gb)
 {
     int64_t digits[OMI_MAX_DIGITS];
     bool in_a = omi_view_decode(a, r, digits), in_b = omi_view_decode(b, r, digits);
     if (!in_a || !in_b)
         return in_a == in_b;
-    omi_sel sa = {UINT64_C(1) << ia, NULL}, sb = {UINT64_C(1) << ib, NULL};
     if (a->sizes[ia] != b->sizes[ib])
         return false;
-    omi_group_members(a, &sa, r, ga);
-    omi_group_members(b, &sb, r, gb);
+    omi_group_members(a, sa, r, ga);
+    omi_group_members(b, sb, r, gb);
     return memcmp(ga, gb, (size_t)a->sizes[ia] * sizeof *ga) == 0;
 }
 
@@ -140,22 +144,29 @@ static om_status check_pair(const om_world *w, size_t x, size_t ia, size_t y,
     }
     if (agree)
         return OM_OK;
-    if (ia >= 64 || ib >= 64)
-        return omi_fail(err, OM_ERR_VIEW_CONFLICT,
-                        "views disagree on an axis beyond index 63");
     /* The message names the first rank whose two groups differ. */
+    omi_axis_set sa, sb;
+    om_status st = omi_axis_set_range(a, ia, 1, &sa, err);
+    if (st != OM_OK)
+        return st;
+    if ((st = omi_axis_set_range(b, ib, 1, &sb, err)) != OM_OK) {
+        omi_axis_set_release(&sa);
+        return st;
+    }
     int32_t *ga = omi_malloc((size_t)a->sizes[ia] * sizeof *ga);
     int32_t *gb = omi_malloc((size_t)b->sizes[ib] * sizeof *gb);
-    if (!ga || !gb) {
-        omi_free(ga);
-        omi_free(gb);
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory comparing views");
-    }
     int64_t r = 0;
-    while (r + 1 < w->size && same_group(a, ia, b, ib, r, ga, gb))
+    if (!ga || !gb)
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory comparing views");
+    while (st == OM_OK && r + 1 < w->size &&
+           same_group(a, &sa, b, &sb, ia, ib, r, ga, gb))
         r++;
     omi_free(ga);
     omi_free(gb);
+    omi_axis_set_release(&sa);
+    omi_axis_set_release(&sb);
+    if (st != OM_OK)
+        return st;
     char gta[96], gtb[96], va[80], vb[80], axis[80];
     describe(a, ia, r, gta, sizeof gta);
     describe(b, ib, r, gtb, sizeof gtb);
@@ -324,7 +335,7 @@ om_status om_world_view(const om_world *world, const char *name, om_mesh **out,
         char quoted[96], list[160];
         omi_squote(quoted, sizeof quoted, name, strlen(name));
         view_list(world, list, sizeof list);
-        return omi_fail(err, OM_ERR_NOT_FOUND, "no view %s in the world (%s)",
+        return omi_fail(err, OM_ERR_UNKNOWN_VIEW, "no view %s in the world (%s)",
                         quoted, list);
     }
     return omi_mesh_copy(world->views[i], out, err);
@@ -466,7 +477,7 @@ om_status om_world_slice(const om_world *world, const char *const *axes,
         if (axis_owner(world, axes[k]) < 0) {
             char list[160];
             view_list(world, list, sizeof list);
-            return omi_fail(err, OM_ERR_NOT_FOUND,
+            return omi_fail(err, OM_ERR_UNKNOWN_AXIS,
                             "no view of the world (%s) has axis %s", list, quoted);
         }
         for (size_t j = 0; j < k; j++)

@@ -126,7 +126,7 @@ static void test_lookups_and_slices(void)
     OM_EXPECT_OK(om_world_view(w, "root", &v, &err), &err);
     OM_EXPECT(om_mesh_equal(v, plain));
     om_mesh_free(v);
-    OM_EXPECT_ERR(om_world_view(w, "dense", &v, &err), &err, OM_ERR_NOT_FOUND,
+    OM_EXPECT_ERR(om_world_view(w, "dense", &v, &err), &err, OM_ERR_UNKNOWN_VIEW,
                   "no view 'dense' in the world (root, dp_tp)");
     /* Root slicing with a flattened name (lenient order). */
     OM_EXPECT_OK(om_world_slice(w, (const char *[]){"dp_tp", "cp"}, 2, &v, &err), &err);
@@ -151,7 +151,7 @@ static void test_lookups_and_slices(void)
                   OM_ERR_RANK_COLLISION,
                   "slicing overlapping axes ('dp', 'dp_tp') is not allowed: rank");
     OM_EXPECT_ERR(om_world_slice(w, (const char *[]){"dp", "ep"}, 2, &v, &err), &err,
-                  OM_ERR_NOT_FOUND, "axis 'ep'");
+                  OM_ERR_UNKNOWN_AXIS, "axis 'ep'");
     OM_EXPECT_ERR(om_world_slice(w, (const char *[]){"cp", "cp"}, 2, &v, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "'cp' is named twice");
     OM_EXPECT_ERR(om_world_slice(w, NULL, 0, &v, &err), &err, OM_ERR_INVALID_ARGUMENT,

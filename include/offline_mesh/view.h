@@ -136,7 +136,7 @@ OM_API OM_PURE bool om_view_holds(const om_mesh *view, int64_t rank);
  * distinct. `name` NULL or "" means the names joined by '_'. Flattening a
  * one-axis view into its own name returns an equal view.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, no axes, a repeated axis),
- * OM_ERR_NOT_FOUND (an axis not in the view), OM_ERR_AXIS_ORDER ("axes 'tp'
+ * OM_ERR_UNKNOWN_AXIS (an axis not in the view), OM_ERR_AXIS_ORDER ("axes 'tp'
  * and 'dp' are not in view order (dp, cp, tp)"), OM_ERR_DUPLICATE_NAME (the
  * name is an axis of the view: "tp already exists in the view (pp, dp,
  * tp)"), OM_ERR_NO_MEMORY.
@@ -150,7 +150,7 @@ OM_API OM_NODISCARD om_status om_view_flatten(const om_mesh *view,
  * unflatten(axis, sizes, names): replaces axis `axis` by `nsizes` axes,
  * the first slowest, composing its modes with the row-major layout of
  * `sizes` (VIEWS.md 1). `nnames` must equal `nsizes`.
- * Errors: OM_ERR_INVALID_ARGUMENT (NULL, no sizes), OM_ERR_NOT_FOUND,
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL, no sizes), OM_ERR_UNKNOWN_AXIS,
  * OM_ERR_LENGTH_MISMATCH, OM_ERR_BAD_SIZE, OM_ERR_SIZE_MISMATCH ("the
  * product of sizes (3, 2) is 6, but axis 'dp' has size 4"),
  * OM_ERR_UNALIGNED ("unflatten of 'a' into (2,3) does not align with its
@@ -165,7 +165,7 @@ OM_API OM_NODISCARD om_status om_view_unflatten(
  * view[(a, b, ...)]: the family of sub-views over the named axes, in the
  * order named (lenient: any order is accepted, VIEWS.md 4); the other axes
  * become instance modes. Errors: OM_ERR_INVALID_ARGUMENT (NULL, an empty
- * list, a name repeated), OM_ERR_NOT_FOUND (a name not in the view),
+ * list, a name repeated), OM_ERR_UNKNOWN_AXIS (a name not in the view),
  * OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_view_slice(const om_mesh *view,

@@ -69,7 +69,7 @@ OM_API OM_PURE int om_world_view_index(const om_world *world,
 
 /**
  * A copy of the view called `name` (caller frees). Errors:
- * OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_NOT_FOUND ("no view 'x' in the
+ * OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_UNKNOWN_VIEW ("no view 'x' in the
  * world (dense, sparse)"), OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_world_view(const om_world *world,
@@ -88,7 +88,7 @@ OM_API OM_PURE const char *om_world_axis_view(const om_world *world,
  * `dp_tp` and `cp`, combine, as torch's root-mesh slicing does); the result
  * is the family over those axes, in the order named, whose instances
  * tile the world. Errors: OM_ERR_INVALID_ARGUMENT (NULL, empty list, a
- * repeated name), OM_ERR_NOT_FOUND (a name no view holds),
+ * repeated name), OM_ERR_UNKNOWN_AXIS (a name no view holds),
  * OM_ERR_RANK_COLLISION (the axes share ranks: "slicing overlapping axes
  * ('dp', 'dp_tp') is not allowed: rank 4 appears twice: coords (1,0) and
  * (0,2)"), OM_ERR_UNALIGNED (the axes do not tile the world into strided

@@ -23,9 +23,11 @@ static const command commands[] = {
     {"experts", cli_cmd_experts,
      "experts (CONFIG.yaml [--world-size N] | --mesh SPEC) [--ep N] [--num-experts E]",
      "extended expert-parallel layout: EP and EDP groups"},
-    {"check", cli_cmd_check,
-     "check CONFIG.yaml [--world-size N] [--num-experts E]",
-     "every planner preflight check; exit 1 on the first failure"},
+    {"check", cli_cmd_check_any,
+     "check CONFIG.yaml [--world-size N] [--num-experts E]\n"
+     "       offline-mesh check --preset NAME [--param KEY=VALUE]... [--world-size N]",
+     "every planner preflight check; exit 1 on the first failure (with\n"
+     "--preset: every rule of the framework and the views' consistency)"},
     {"locality", cli_cmd_locality,
      "locality SOURCE --ranks-per-host K [--dims AXES]...",
      "how many groups stay inside one host"},
@@ -33,6 +35,10 @@ static const command commands[] = {
      "JSON Lines: every rank's coordinates and groups"},
     {"order", cli_cmd_order, "order AXES",
      "the mesh an axis order describes (pp,dp,cp,tp or tp-cp-ep-dp-pp)"},
+    {"views", cli_cmd_views,
+     "views --preset NAME [--param KEY=VALUE]... [--world-size N] | views CONFIG.yaml [--world-size N]",
+     "every view (and named group) a framework builds: torchtitan, megatron,\n"
+     "deepspeed, hyper-parallel (CONFIG.yaml: hyper-parallel's keys)"},
     {"show", cli_cmd_show,
      "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg]",
      "a picture of the ranks, their groups and hosts (terminal or SVG)"},

@@ -212,12 +212,28 @@ int cli_cmd_locality(const cli_io *io, int argc, char **argv)
     cli_options opt;
     om_mesh *mesh;
     int rc = load(io, "locality", argc, argv,
-                  OPT_DIMS | OPT_DIMS_MANY | OPT_RANKS_PER_HOST, &opt, &mesh);
+                  OPT_DIMS | OPT_DIMS_MANY | OPT_RANKS_PER_HOST | OPT_HIERARCHY |
+                      OPT_REQUIRE | OPT_EXAMPLES,
+                  &opt, &mesh);
     if (rc != CLI_OK)
         return rc;
+    if (opt.hierarchy || opt.require || opt.examples) {
+        /* The per-level report (cmd_hierarchy.c). */
+        if (opt.has_ranks_per_host)
+            rc = cli_error(io, CLI_USAGE, "--ranks-per-host cannot be combined "
+                           "with --hierarchy (give host=K as its first level)");
+        else if (!opt.hierarchy)
+            rc = cli_error(io, CLI_USAGE, "--require and --examples need "
+                           "--hierarchy LEVELS");
+        else
+            rc = cli_hierarchy_locality(io, &opt, mesh);
+        om_mesh_free(mesh);
+        return rc;
+    }
     axis_sets sets;
     if (!opt.has_ranks_per_host)
-        rc = cli_error(io, CLI_USAGE, "'locality' needs --ranks-per-host K");
+        rc = cli_error(io, CLI_USAGE, "'locality' needs --ranks-per-host K or "
+                       "--hierarchy LEVELS");
     else
         rc = collect_sets(io, mesh, &opt, &sets);
     int64_t groups[CLI_MAX_DIMS + 64], local[CLI_MAX_DIMS + 64],

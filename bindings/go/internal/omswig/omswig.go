@@ -96,13 +96,6 @@ extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_1b96bd7d873896da(void);
 extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_1b96bd7d873896da(void);
 extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_1b96bd7d873896da(void);
 extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_NOT_FOUND_omswig_1b96bd7d873896da(void);
 extern swig_type_2 _wrap_om_status_string_omswig_1b96bd7d873896da(swig_intgo arg1);
 extern void _wrap_om_error_clear_omswig_1b96bd7d873896da(swig_voidp arg1);
 extern swig_intgo _wrap_om_mesh_new_checked_omswig_1b96bd7d873896da(swig_type_3 arg1, swig_type_4 arg2, swig_voidp arg3, swig_voidp arg4);
@@ -315,55 +308,6 @@ func _swig_getOM_ERR_BUFFER_TOO_SMALL() (_swig_ret Enum_SS_om_status) {
 }
 
 var OM_ERR_BUFFER_TOO_SMALL Enum_SS_om_status = _swig_getOM_ERR_BUFFER_TOO_SMALL()
-func _swig_getOM_ERR_RANK_COLLISION() (_swig_ret Enum_SS_om_status) {
-	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_1b96bd7d873896da())
-	return swig_r
-}
-
-var OM_ERR_RANK_COLLISION Enum_SS_om_status = _swig_getOM_ERR_RANK_COLLISION()
-func _swig_getOM_ERR_OUTSIDE_WORLD() (_swig_ret Enum_SS_om_status) {
-	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_1b96bd7d873896da())
-	return swig_r
-}
-
-var OM_ERR_OUTSIDE_WORLD Enum_SS_om_status = _swig_getOM_ERR_OUTSIDE_WORLD()
-func _swig_getOM_ERR_AXIS_ORDER() (_swig_ret Enum_SS_om_status) {
-	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_1b96bd7d873896da())
-	return swig_r
-}
-
-var OM_ERR_AXIS_ORDER Enum_SS_om_status = _swig_getOM_ERR_AXIS_ORDER()
-func _swig_getOM_ERR_SIZE_MISMATCH() (_swig_ret Enum_SS_om_status) {
-	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_1b96bd7d873896da())
-	return swig_r
-}
-
-var OM_ERR_SIZE_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_SIZE_MISMATCH()
-func _swig_getOM_ERR_UNALIGNED() (_swig_ret Enum_SS_om_status) {
-	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_1b96bd7d873896da())
-	return swig_r
-}
-
-var OM_ERR_UNALIGNED Enum_SS_om_status = _swig_getOM_ERR_UNALIGNED()
-func _swig_getOM_ERR_VIEW_CONFLICT() (_swig_ret Enum_SS_om_status) {
-	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_1b96bd7d873896da())
-	return swig_r
-}
-
-var OM_ERR_VIEW_CONFLICT Enum_SS_om_status = _swig_getOM_ERR_VIEW_CONFLICT()
-func _swig_getOM_ERR_NOT_FOUND() (_swig_ret Enum_SS_om_status) {
-	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NOT_FOUND_omswig_1b96bd7d873896da())
-	return swig_r
-}
-
-var OM_ERR_NOT_FOUND Enum_SS_om_status = _swig_getOM_ERR_NOT_FOUND()
 const OM_ERROR_MESSAGE_SIZE int = 256
 func Om_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
