@@ -165,6 +165,9 @@ OM_HANDLE(om_dims, Dims)
 const char *om_version_string(void);
 int om_version_number(void);
 
+/* The 1.0 binding layers (no OM_CONVENTIONS) stay on the 1.0 surface; a
+ * language that implements the patterns binds API 1.1 through them. */
+#ifndef OM_CONVENTIONS
 /* API 1.1 (axis sets by name, one-call sizing) is not bound by this layer
  * yet: the new binding layer of issue 12 binds it. Until then the 1.0
  * surface stays exactly as it was. */
@@ -185,6 +188,7 @@ int om_version_number(void);
 %ignore om_mesh_group_index_named;
 %ignore om_mesh_group_of_named;
 %ignore om_mesh_locality_named;
+#endif
 
 %include "offline_mesh/status.h"
 %include "offline_mesh/mesh.h"
