@@ -67,11 +67,7 @@ typedef struct {
 bool omi_rule(omi_rules *rules, bool holds, bool fatal, const char *fmt, ...)
     OMI_PRINTF(4, 5);
 
-/* ---- the description of a view ---- */
-typedef struct {
-    int64_t size;
-    int64_t stride;
-} omi_mode;
+/* ---- the description of a view (omi_mode: internal.h) ---- */
 
 typedef struct {
     char name[OMI_PRESET_NAME_LEN];
