@@ -29,7 +29,8 @@ MIN_RUN = 100
 
 WORLD_SIZE_VARS = ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
                    "SLURM_NTASKS")
-EXCEPTIONS = {"OM_ERR_IO": OSError, "OM_ERR_NO_MEMORY": MemoryError}
+EXCEPTIONS = {"OM_ERR_IO": offline_mesh.OfflineMeshIOError,
+              "OM_ERR_NO_MEMORY": offline_mesh.OfflineMeshMemoryError}
 
 # Cases whose error the binding raises itself, before the library, with its
 # own documented message (kept by the other tests): the fragment here
@@ -250,7 +251,9 @@ def scratch():
 
 @pytest.mark.parametrize("case", PARAMS)
 def test_bad_input(case, monkeypatch, scratch):
-    expected = EXCEPTIONS.get(case["status"], ValueError)
+    own = case["id"] in BINDING_MESSAGES
+    expected = ValueError if own else EXCEPTIONS.get(
+        case["status"], offline_mesh.OfflineMeshError)
     fragment = BINDING_MESSAGES.get(case["id"], case["message"])
     limit = case.get("max_seconds", 5) * max(
         1.0, float(os.environ.get("OM_BAD_INPUTS_SLOWDOWN", "1")))
@@ -264,6 +267,9 @@ def test_bad_input(case, monkeypatch, scratch):
     assert type(info.value) is expected, (
         f"{type(info.value).__name__}: {message[:300]} (expected {expected.__name__})")
     assert fragment in message, f"message {message[:300]!r} lacks {fragment!r}"
+    if not own:  # the library's status travels with the exception
+        assert info.value.status == case["code"]
+        assert info.value.status is offline_mesh.Status[case["status"][len("OM_ERR_"):]]
     assert "\ufffd" not in message, "the library's message was not valid UTF-8"
     assert elapsed <= limit, f"took {elapsed:.2f} s, limit {limit:.2f} s"
 
