@@ -79,6 +79,15 @@ void omi_buf_json_string(omi_buf *buf, const char *s, size_t len);
 /* Hands the text to the caller (om_string_free()) or reports the failure. */
 om_status omi_buf_finish(omi_buf *buf, char **out, om_error *err);
 
+/* ---- bulk outputs (output.c) ---- */
+/* Applies the bulk-output rule of topology.h to a result of `count`
+ * elements: stores `count` in *needed (when given); OM_OK with *fill false
+ * for a size query (out NULL, out_len 0, needed given) or an empty result;
+ * OM_ERR_BUFFER_TOO_SMALL when out_len < count; OM_ERR_INVALID_ARGUMENT for
+ * a NULL buffer that claims a length. *fill tells the caller to write. */
+om_status omi_check_output(const void *out, size_t out_len, size_t count,
+                           size_t *needed, bool *fill, om_error *err);
+
 /* ---- mesh internals (mesh.c) ---- */
 struct om_mesh {
     size_t ndim;

@@ -35,21 +35,11 @@ static int64_t group_hosts(const omi_layout *members, int64_t base, int64_t k)
     }
 }
 
-om_status om_mesh_locality(const om_mesh *mesh, uint64_t axes,
-                           int64_t ranks_per_host, int64_t *group_count,
-                           int64_t *local_groups, int64_t *max_hosts,
-                           om_error *err)
+/* Locality of the groups over an axis set. */
+static om_status locality_of_set(const om_mesh *mesh, const omi_axis_set *axes,
+                                 int64_t ranks_per_host, int64_t *group_count,
+                                 int64_t *local_groups, int64_t *max_hosts)
 {
-    if (!mesh || !group_count || !local_groups || !max_hosts)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
-                        mesh ? "out pointer" : "mesh");
-    if (ranks_per_host < 1)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "ranks per host must be >= 1, got %lld",
-                        (long long)ranks_per_host);
-    om_status st = omi_check_axes(mesh, axes, err);
-    if (st != OM_OK)
-        return st;
     int64_t count, size;
     omi_group_shape(mesh, axes, &count, &size);
     omi_layout members, bases;
@@ -74,4 +64,53 @@ om_status om_mesh_locality(const om_mesh *mesh, uint64_t axes,
     *local_groups = local;
     *max_hosts = most;
     return OM_OK;
+}
+
+static om_status check_arguments(const om_mesh *mesh, int64_t ranks_per_host,
+                                 const int64_t *group_count,
+                                 const int64_t *local_groups,
+                                 const int64_t *max_hosts, om_error *err)
+{
+    if (!mesh || !group_count || !local_groups || !max_hosts)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        mesh ? "out pointer" : "mesh");
+    if (ranks_per_host < 1)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "ranks per host must be >= 1, got %lld",
+                        (long long)ranks_per_host);
+    return OM_OK;
+}
+
+om_status om_mesh_locality(const om_mesh *mesh, uint64_t axes,
+                           int64_t ranks_per_host, int64_t *group_count,
+                           int64_t *local_groups, int64_t *max_hosts,
+                           om_error *err)
+{
+    om_status st = check_arguments(mesh, ranks_per_host, group_count,
+                                   local_groups, max_hosts, err);
+    omi_axis_set set;
+    if (st == OM_OK)
+        st = omi_axis_set_from_mask(mesh, axes, &set, err);
+    if (st == OM_OK)
+        st = locality_of_set(mesh, &set, ranks_per_host, group_count,
+                             local_groups, max_hosts);
+    return st;
+}
+
+om_status om_mesh_locality_named(const om_mesh *mesh, const char *const *axes,
+                                 size_t naxes, int64_t ranks_per_host,
+                                 int64_t *group_count, int64_t *local_groups,
+                                 int64_t *max_hosts, om_error *err)
+{
+    om_status st = check_arguments(mesh, ranks_per_host, group_count,
+                                   local_groups, max_hosts, err);
+    if (st != OM_OK)
+        return st;
+    omi_axis_set set;
+    st = omi_axis_set_from_names(mesh, axes, naxes, &set, err);
+    if (st == OM_OK)
+        st = locality_of_set(mesh, &set, ranks_per_host, group_count,
+                             local_groups, max_hosts);
+    omi_axis_set_release(&set);
+    return st;
 }

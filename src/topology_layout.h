@@ -3,6 +3,7 @@
 #ifndef OFFLINE_MESH_TOPOLOGY_LAYOUT_H
 #define OFFLINE_MESH_TOPOLOGY_LAYOUT_H
 
+#include "axis_set.h"
 #include "internal.h"
 
 /* Axes of size > 1 number at most 30 (their product is < 2^31); one more
@@ -22,8 +23,8 @@ typedef struct {
 
 /* The axes outside `axes` (when `outside`), then those inside (when
  * `inside`), each part in mesh order. */
-void omi_layout_build(const om_mesh *mesh, uint64_t axes, bool outside,
-                      bool inside, omi_layout *layout);
+void omi_layout_build(const om_mesh *mesh, const omi_axis_set *axes,
+                      bool outside, bool inside, omi_layout *layout);
 /* Advances an odometer over axes ax[0..n) (last fastest) by one step,
  * keeping `*value` = sum(coord_i * stride_i) + its starting offset.
  * Returns false when it wraps back to all zeros. */
@@ -43,10 +44,8 @@ static inline bool omi_odometer_step(const omi_axis *ax, size_t n,
 /* Writes elements e0..e1-1 of the row-major enumeration of `layout`. */
 void omi_emit(const omi_layout *layout, int64_t base, int64_t e0, int64_t e1,
               int32_t *out);
-/* OM_ERR_OUT_OF_RANGE when `axes` selects an index >= ndim. */
-om_status omi_check_axes(const om_mesh *mesh, uint64_t axes, om_error *err);
-/* Number and size of the groups over `axes` (mask already checked). */
-void omi_group_shape(const om_mesh *mesh, uint64_t axes, int64_t *count,
-                     int64_t *size);
+/* Number and size of the groups over `axes`. */
+void omi_group_shape(const om_mesh *mesh, const omi_axis_set *axes,
+                     int64_t *count, int64_t *size);
 
 #endif

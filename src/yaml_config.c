@@ -204,8 +204,9 @@ static om_status read_flag(lookup_ctx *ctx, const omi_node *accel, om_flag flag,
     return st;
 }
 
-/* Finds the accelerator mapping (NULL when missing or null). */
-static om_status find_accelerator(lookup_ctx *ctx, const omi_node **accel)
+/* Finds the top-level mapping `section` (NULL when missing or null). */
+static om_status find_section(lookup_ctx *ctx, const char *section,
+                              const omi_node **accel)
 {
     *accel = NULL;
     if (!ctx->tree->has_root)
@@ -218,7 +219,7 @@ static om_status find_accelerator(lookup_ctx *ctx, const omi_node **accel)
                         "line %lu: the top level of the config must be a "
                         "mapping", root->line);
     }
-    const omi_node *node = lookup(ctx, root, "accelerator", 0);
+    const omi_node *node = lookup(ctx, root, section, 0);
     if (ctx->status != OM_OK || !node)
         return ctx->status;
     if (node->kind == OMI_NODE_MAPPING) {
@@ -231,8 +232,26 @@ static om_status find_accelerator(lookup_ctx *ctx, const omi_node **accel)
     char got[128];
     describe(node, &value, got, sizeof got);
     return omi_fail(ctx->err, OM_ERR_PARSE,
-                    "line %lu: accelerator must be a mapping, got %s",
-                    node->line, got);
+                    "line %lu: %s must be a mapping, got %s",
+                    node->line, section, got);
+}
+
+om_status omi_yaml_read_int(const omi_tree *tree, const char *section,
+                            const char *field, int64_t *value, bool *given,
+                            om_error *err)
+{
+    lookup_ctx ctx = {tree, OMI_MERGE_BUDGET, err, OM_OK};
+    const omi_node *map, *node = NULL;
+    omi_yaml_value read;
+    *given = false;
+    om_status st = find_section(&ctx, section, &map);
+    if (st == OM_OK)
+        st = read_field(&ctx, map, field, OMI_YAML_INT, "an integer", &node, &read);
+    if (st == OM_OK && node) {
+        *value = read.integer;
+        *given = true;
+    }
+    return st;
 }
 
 /* Checked product of positive factors; false on overflow of int64. */
@@ -300,7 +319,7 @@ static om_status project(const omi_tree *tree, int64_t world_size,
                                           OM_FLAG_LOSS_PARALLEL};
     lookup_ctx ctx = {tree, OMI_MERGE_BUDGET, err, OM_OK};
     const omi_node *accel;
-    om_status st = find_accelerator(&ctx, &accel);
+    om_status st = find_section(&ctx, "accelerator", &accel);
     bool dp_given = false;
     for (size_t i = 0; st == OM_OK && i < 5; i++) {
         int64_t size = 1;
@@ -349,8 +368,8 @@ om_status om_dims_from_yaml(const char *text, size_t length,
     return OM_OK;
 }
 
-static om_status read_file(const char *path, char **text, size_t *length,
-                           om_error *err)
+om_status omi_read_file(const char *path, char **text, size_t *length,
+                        om_error *err)
 {
     char reason[128];
     struct stat info;
@@ -422,7 +441,7 @@ om_status om_dims_load_yaml(const char *path, int64_t world_size,
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
     char *text = NULL;
     size_t length = 0;
-    om_status st = read_file(path, &text, &length, err);
+    om_status st = omi_read_file(path, &text, &length, err);
     if (st == OM_OK)
         st = om_dims_from_yaml(text, length, world_size, out, err);
     omi_free(text);

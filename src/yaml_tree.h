@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "internal.h"
 
@@ -44,5 +45,16 @@ om_status omi_yaml_compose(const char *text, size_t length, omi_tree *tree,
 
 /* Releases what omi_yaml_compose() built. A zeroed tree is fine. */
 void omi_tree_free(omi_tree *tree);
+
+/* (yaml_config.c) Reads the YAML integer `field` of the top-level mapping
+ * `section` (merge keys followed); `*given` is false when either is
+ * absent or null. Errors: OM_ERR_PARSE naming the line and field. */
+om_status omi_yaml_read_int(const omi_tree *tree, const char *section,
+                            const char *field, int64_t *value, bool *given,
+                            om_error *err);
+/* (yaml_config.c) Reads a whole file of at most 64 MiB into `*text`
+ * (omi_free()). Errors: OM_ERR_IO, OM_ERR_NO_MEMORY. */
+om_status omi_read_file(const char *path, char **text, size_t *length,
+                        om_error *err);
 
 #endif

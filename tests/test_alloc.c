@@ -221,6 +221,21 @@ static om_status op_preflight(om_error *err, bool *out_reset)
     return st;
 }
 
+/* A 300-axis mesh (built before the failures start) whose last axis only
+ * the heap path of an axis set can select. */
+static om_mesh *wide_mesh;
+
+static om_status op_named_beyond_256(om_error *err, bool *out_reset)
+{
+    const char *const axes[] = {"a299", "a0"};
+    int64_t count = -1, size = -1;
+    om_status st = om_mesh_group_shape_named(wide_mesh, axes, 2, &count, &size, err);
+    *out_reset = st == OM_OK || (count == -1 && size == -1);
+    if (st == OM_OK && (count != 1 || size != 4))
+        abort();
+    return st;
+}
+
 static void run_failing(const char *name, op_fn op)
 {
     om_error err;
@@ -283,6 +298,23 @@ static void test_dims_ops(void)
 
 static void test_preflight_ops(void) { run_failing("preflight", op_preflight); }
 
+static void test_named_ops(void)
+{
+    const char *names[300];
+    char storage[300][8];
+    int64_t sizes[300];
+    for (int i = 0; i < 300; i++) {
+        snprintf(storage[i], sizeof storage[i], "a%d", i);
+        names[i] = storage[i];
+        sizes[i] = (i == 0 || i == 299) ? 2 : 1;
+    }
+    omi_alloc_fail_after(-1);
+    OM_EXPECT_INT(om_mesh_new(names, sizes, 300, &wide_mesh, NULL), OM_OK);
+    run_failing("om_mesh_group_shape_named (axis 299)", op_named_beyond_256);
+    om_mesh_free(wide_mesh);
+    wide_mesh = NULL;
+}
+
 static void test_topology_allocates_nothing(void)
 {
     om_error err;
@@ -302,6 +334,23 @@ static void test_topology_allocates_nothing(void)
     OM_EXPECT_OK(om_mesh_locality(fixture_mesh, mask, 2, &count, &local, &hosts, &err),
                  &err);
     OM_EXPECT_OK(om_validate_axes(fixture_mesh, 2, 2, 1, &err), &err);
+    /* The 1.1 calls, on sets within the inline flags. */
+    const char *const axes[] = {"tp", "dp"};
+    size_t needed;
+    int64_t idx[2];
+    OM_EXPECT_OK(om_mesh_axis_indices(fixture_mesh, axes, 2, idx, 2, &needed, &err),
+                 &err);
+    OM_EXPECT_OK(om_mesh_coordinate_of(fixture_mesh, 5, coord, 3, &needed, &err), &err);
+    OM_EXPECT_OK(om_mesh_group_shape_named(fixture_mesh, axes, 2, &count, &size, &err),
+                 &err);
+    OM_EXPECT_OK(om_mesh_groups_named(fixture_mesh, axes, 2, 0, count, out, 8, &needed,
+                                      &err), &err);
+    OM_EXPECT_OK(om_mesh_group_index_named(fixture_mesh, axes, 2, 5, &index, &err),
+                 &err);
+    OM_EXPECT_OK(om_mesh_group_of_named(fixture_mesh, axes, 2, 5, out, 8, &needed,
+                                        &err), &err);
+    OM_EXPECT_OK(om_mesh_locality_named(fixture_mesh, axes, 2, 2, &count, &local,
+                                        &hosts, &err), &err);
     long made = omi_alloc_fail_after(-1);
     OM_EXPECT_INT(made, 0);
     OM_EXPECT(heap_in_use() == before);
@@ -326,6 +375,7 @@ static const om_test_case alloc_tests[] = {
     {"mesh calls under allocation failure", test_mesh_ops},
     {"dims, build and YAML calls under allocation failure", test_dims_ops},
     {"preflight calls under allocation failure", test_preflight_ops},
+    {"named axis sets past axis 255 under allocation failure", test_named_ops},
     {"topology queries allocate nothing", test_topology_allocates_nothing},
     {NULL, NULL},
 };

@@ -19,11 +19,29 @@ static void test_status_strings(void)
     OM_EXPECT_STR(om_status_string(OM_ERR_MESH_TOO_LARGE), "mesh too large");
     OM_EXPECT_STR(om_status_string(OM_ERR_INVALID_NAME), "invalid axis name");
     OM_EXPECT_STR(om_status_string(OM_ERR_BUFFER_TOO_SMALL), "buffer too small");
+    OM_EXPECT_STR(om_status_string(OM_ERR_UNKNOWN_AXIS), "unknown axis");
+}
+
+static void test_status_identifiers(void)
+{
+    OM_EXPECT_STR(om_status_name(OM_OK), "OM_OK");
+    OM_EXPECT_STR(om_status_name(OM_ERR_INVALID_ARGUMENT), "OM_ERR_INVALID_ARGUMENT");
+    OM_EXPECT_STR(om_status_name(OM_ERR_BUFFER_TOO_SMALL), "OM_ERR_BUFFER_TOO_SMALL");
+    OM_EXPECT_STR(om_status_name(OM_ERR_UNKNOWN_AXIS), "OM_ERR_UNKNOWN_AXIS");
+    OM_EXPECT(om_status_name((om_status)OM_STATUS_COUNT) == NULL);
+    OM_EXPECT(om_status_name((om_status)-1) == NULL);
+    /* Every code has an identifier "OM_..." and they are distinct. */
+    for (int a = 0; a < OM_STATUS_COUNT; a++) {
+        const char *na = om_status_name((om_status)a);
+        OM_EXPECT(na != NULL && strncmp(na, "OM_", 3) == 0);
+        for (int b = a + 1; na && b < OM_STATUS_COUNT; b++)
+            OM_EXPECT(strcmp(na, om_status_name((om_status)b)) != 0);
+    }
 }
 
 static void test_status_unknown(void)
 {
-    OM_EXPECT_STR(om_status_string((om_status)13), "unknown status");
+    OM_EXPECT_STR(om_status_string((om_status)OM_STATUS_COUNT), "unknown status");
     OM_EXPECT_STR(om_status_string((om_status)-1), "unknown status");
     OM_EXPECT_STR(om_status_string((om_status)1000000), "unknown status");
 }
@@ -31,11 +49,11 @@ static void test_status_unknown(void)
 static void test_status_names_distinct(void)
 {
     /* Every known status has its own, non-empty name. */
-    for (int a = OM_OK; a <= OM_ERR_BUFFER_TOO_SMALL; a++) {
+    for (int a = OM_OK; a < OM_STATUS_COUNT; a++) {
         const char *na = om_status_string((om_status)a);
         OM_EXPECT(na != NULL && na[0] != '\0');
         OM_EXPECT(strcmp(na, "unknown status") != 0);
-        for (int b = a + 1; b <= OM_ERR_BUFFER_TOO_SMALL; b++)
+        for (int b = a + 1; b < OM_STATUS_COUNT; b++)
             OM_EXPECT(strcmp(na, om_status_string((om_status)b)) != 0);
     }
 }
@@ -56,6 +74,8 @@ static void test_status_pinned_values(void)
     OM_EXPECT_INT(OM_ERR_MESH_TOO_LARGE, 10);
     OM_EXPECT_INT(OM_ERR_INVALID_NAME, 11);
     OM_EXPECT_INT(OM_ERR_BUFFER_TOO_SMALL, 12);
+    OM_EXPECT_INT(OM_ERR_UNKNOWN_AXIS, 13);
+    OM_EXPECT_INT(OM_STATUS_COUNT, 14);
     OM_EXPECT_INT(OM_ERROR_MESSAGE_SIZE, 256);
     OM_EXPECT_INT(sizeof(((om_error *)0)->message), OM_ERROR_MESSAGE_SIZE);
 }
@@ -127,6 +147,7 @@ static void test_free_null(void)
 static const om_test_case status_tests[] = {
     {"status strings", test_status_strings},
     {"unknown status", test_status_unknown},
+    {"status identifiers (om_status_name)", test_status_identifiers},
     {"status names distinct", test_status_names_distinct},
     {"pinned values", test_status_pinned_values},
     {"om_error_clear", test_error_clear},

@@ -45,6 +45,10 @@ OM_API OM_NODISCARD om_status om_plan_dim_names(const om_mesh *mesh,
  * axes, flattened row-major in mesh order) as the mesh ("edp", "ep") =
  * (dense / ep, ep). Its groups over "ep" are the EP groups (ep consecutive
  * ranks) and over "edp" the EDP groups (every ep-th rank); see topology.h.
+ * This is the expert layout of hyper-parallel (fsdp_moe, edp merged), of
+ * torchtitan (sparse: edp = dp_replicate*efsdp), of Megatron only with
+ * expert_tensor_parallel_size 1 and of DeepSpeed E+D only with tp 1; for
+ * Megatron's default (etp = tp) use the "megatron" preset (preset.h).
  * `num_experts` 0 means "not given". Caller frees `*out`.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL; ep < 1; num_experts < 0; a "pp"
  * axis of size > 1; ep not dividing the dense region or larger than it;

@@ -37,8 +37,14 @@ typedef enum om_status {
     OM_ERR_BAD_SIZE = 9,         /* an axis size is < 1 */
     OM_ERR_MESH_TOO_LARGE = 10,  /* the product of the sizes exceeds 2^31-1 */
     OM_ERR_INVALID_NAME = 11,    /* an axis name is NULL or not valid UTF-8 */
-    OM_ERR_BUFFER_TOO_SMALL = 12 /* a caller buffer cannot hold the result */
+    OM_ERR_BUFFER_TOO_SMALL = 12, /* a caller buffer cannot hold the result */
+    /* 1.1 */
+    OM_ERR_UNKNOWN_AXIS = 13     /* an axis named in a set is not in the mesh */
 } om_status;
+
+/* Number of status codes: every value 0 .. OM_STATUS_COUNT-1 is a status.
+ * Grows when a release appends codes; loop bounds and tables use it. */
+#define OM_STATUS_COUNT 14
 
 /* Size of om_error.message, including the terminating NUL. */
 #define OM_ERROR_MESSAGE_SIZE 256
@@ -55,6 +61,11 @@ typedef struct om_error {
 /* Static English name of a status, e.g. "invalid argument". Never NULL;
  * unknown values give "unknown status". Thread-safe. */
 OM_API const char *om_status_string(om_status status);
+
+/* C identifier of a status, e.g. "OM_ERR_UNKNOWN_AXIS" (for bindings that
+ * mirror the enumeration). Static; NULL for an unknown value. Thread-safe.
+ * Since 1.1. */
+OM_API const char *om_status_name(om_status status);
 
 /* Resets `err` to OM_OK and an empty message. NULL is a no-op. */
 OM_API void om_error_clear(om_error *err);

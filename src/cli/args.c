@@ -33,7 +33,17 @@ static const option_spec options[] = {
     {"rank", OPT_RANK},             {"ep", OPT_EP},
     {"num-experts", OPT_NUM_EXPERTS}, {"ranks-per-host", OPT_RANKS_PER_HOST},
     {"color-by", OPT_COLOR_BY},     {"format", OPT_FORMAT},
+    {"hierarchy", OPT_HIERARCHY},   {"require", OPT_REQUIRE},
+    {"examples", OPT_EXAMPLES},     {"nnodes", OPT_NNODES},
+    {"nproc-per-node", OPT_NPROC},  {"master-addr", OPT_MASTER_ADDR},
+    {"master-port", OPT_MASTER_PORT}, {"hosts", OPT_HOSTS},
 };
+
+/* Options that take no value. */
+static bool is_flag(unsigned flag)
+{
+    return flag == OPT_EXAMPLES;
+}
 
 /* Strict decimal integer in [min, 2^31-1]. */
 static int parse_count(const cli_io *io, const char *option, const char *text,
@@ -100,6 +110,27 @@ static int store(const cli_io *io, unsigned flag, const char *name,
     case OPT_FORMAT:
         opt->format = value;
         return CLI_OK;
+    case OPT_HIERARCHY:
+        opt->hierarchy = value;
+        return CLI_OK;
+    case OPT_REQUIRE:
+        opt->require = value;
+        return CLI_OK;
+    case OPT_EXAMPLES:
+        opt->examples = true;
+        return CLI_OK;
+    case OPT_NNODES:
+        return parse_count(io, name, value, 1, &opt->nnodes);
+    case OPT_NPROC:
+        return parse_count(io, name, value, 1, &opt->nproc_per_node);
+    case OPT_MASTER_ADDR:
+        opt->master_addr = value;
+        return CLI_OK;
+    case OPT_MASTER_PORT:
+        return parse_count(io, name, value, 1, &opt->master_port);
+    case OPT_HOSTS:
+        opt->hosts = value;
+        return CLI_OK;
     }
     return cli_error(io, CLI_USAGE, "internal: unhandled option");
 }
@@ -148,7 +179,11 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
             return cli_error(io, CLI_USAGE, "--%s given twice", spec->name);
         seen |= spec->flag;
         const char *value = eq ? eq + 1 : NULL;
-        if (!value) {
+        if (is_flag(spec->flag)) {
+            if (value)
+                return cli_error(io, CLI_USAGE, "--%s takes no value", spec->name);
+            value = "";
+        } else if (!value) {
             if (i + 1 >= argc || !argv[i + 1])
                 return cli_error(io, CLI_USAGE, "--%s needs a value", spec->name);
             value = argv[++i];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "offline_mesh.h"
+#include "writer.h"
 
 #define CLI_OK 0
 #define CLI_FAILED 1
@@ -27,7 +28,15 @@ enum {
     OPT_RANKS_PER_HOST = 1 << 9,
     OPT_COLOR_BY = 1 << 10,
     OPT_FORMAT = 1 << 11,
-    OPT_AXES_ARG = 1 << 12    /* positional AXES (order command) */
+    OPT_AXES_ARG = 1 << 12,   /* positional AXES (order command) */
+    OPT_HIERARCHY = 1 << 13,
+    OPT_REQUIRE = 1 << 14,
+    OPT_EXAMPLES = 1 << 15,   /* flag: add the worst group of each level */
+    OPT_NNODES = 1 << 16,
+    OPT_NPROC = 1 << 17,
+    OPT_MASTER_ADDR = 1 << 18,
+    OPT_MASTER_PORT = 1 << 19,
+    OPT_HOSTS = 1 << 20
 };
 
 typedef struct {
@@ -44,6 +53,12 @@ typedef struct {
     int64_t num_experts;
     int64_t ranks_per_host;
     bool has_rank, has_ep, has_num_experts, has_ranks_per_host;
+    const char *hierarchy;
+    const char *require;
+    bool examples;
+    int64_t nnodes, nproc_per_node, master_port;
+    const char *master_addr;
+    const char *hosts;
 } cli_options;
 
 typedef struct {
@@ -72,13 +87,21 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
 /* Loads the config's dims (exit status on failure). */
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims);
 
-/* JSON writing: strings escaped as the library's canonical JSON. */
+/* Buffered output of a command: cli_writer_start() flushes `io->out` and
+ * starts `w` on it; cli_writer_finish() writes the rest out and, when a
+ * write failed and `rc` is CLI_OK, reports "cannot write the output" and
+ * returns CLI_FAILED (else returns `rc`). */
+void cli_writer_start(const cli_io *io, omu_writer *w, char *storage,
+                      size_t size);
+int cli_writer_finish(const cli_io *io, omu_writer *w, int rc);
+/* JSON writing to a FILE: strings escaped as the library's canonical JSON. */
 void cli_json_string(FILE *out, const char *s);
 void cli_json_int_array(FILE *out, const int32_t *values, int64_t count);
 /* Writes ["a","b"] for a comma-separated list ("" gives []). */
 void cli_json_name_list(FILE *out, const char *csv);
-/* Indices of the mesh axes sorted by name (for canonical object keys). */
-void cli_sorted_axes(const om_mesh *mesh, size_t *order);
+/* Indices of the mesh axes sorted by name (for canonical object keys), in
+ * O(n log n); -1 when out of memory. */
+int cli_sorted_axes(const om_mesh *mesh, size_t *order);
 
 /* Commands. */
 int cli_cmd_dims(const cli_io *io, int argc, char **argv);
@@ -91,5 +114,40 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv);
 int cli_cmd_experts(const cli_io *io, int argc, char **argv);
 int cli_cmd_locality(const cli_io *io, int argc, char **argv);
 int cli_cmd_show(const cli_io *io, int argc, char **argv);
+int cli_cmd_launch(const cli_io *io, int argc, char **argv);
+
+/* locality --hierarchy (cmd_hierarchy.c): the per-level report and the
+ * --require rules, for a mesh already loaded. */
+int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
+                           const om_mesh *mesh);
+/* Loads --hierarchy: a spec with '=' or a file (JSON or hostfile). */
+int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out);
+
+/* ---- framework presets (cmd_views.c) ---- */
+#define CLI_MAX_PARAMS 32 /* most --param options of one command line */
+#define CLI_MAX_ARGS 256  /* most arguments of one command line */
+
+typedef struct {
+    const char *preset;                 /* --preset NAME, or NULL */
+    const char *keys[CLI_MAX_PARAMS];   /* --param KEY=VALUE, split */
+    const char *values[CLI_MAX_PARAMS];
+    char key_text[CLI_MAX_PARAMS][80];
+    size_t nparams;
+    bool world_param;                   /* a --param world_size was given */
+} cli_preset_args;
+
+/* Takes --preset NAME and every --param KEY=VALUE ("--opt value" or
+ * "--opt=value") out of argv; the other arguments go to rest[0..*rest_argc)
+ * (NULL-terminated, room for argc + 1) for cli_parse(). */
+int cli_take_preset_args(const cli_io *io, int argc, char **argv,
+                         cli_preset_args *pa, int *rest_argc, char **rest);
+/* Builds the preset (or, with a CONFIG.yaml, the hyper-parallel preset of
+ * that file) at --world-size / the world_size
+ * parameter / the environment. Exit status on failure. */
+int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
+                    const cli_options *opt, om_preset **preset);
+/* The views command; check with --preset (else cli_cmd_check). */
+int cli_cmd_views(const cli_io *io, int argc, char **argv);
+int cli_cmd_check_any(const cli_io *io, int argc, char **argv);
 
 #endif

@@ -1,0 +1,181 @@
+/* The views command (every view of a framework preset as JSON) and the
+ * preset form of check (every rule violation, then view consistency). */
+#include <string.h>
+
+#include "cli_internal.h"
+
+int cli_take_preset_args(const cli_io *io, int argc, char **argv,
+                         cli_preset_args *pa, int *rest_argc, char **rest)
+{
+    memset(pa, 0, sizeof *pa);
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        bool is_preset = arg && strncmp(arg, "--preset", 8) == 0 &&
+                         (arg[8] == '\0' || arg[8] == '=');
+        bool is_param = arg && strncmp(arg, "--param", 7) == 0 &&
+                        (arg[7] == '\0' || arg[7] == '=');
+        if (i < 2 || (!is_preset && !is_param)) {
+            rest[n++] = argv[i];
+            continue;
+        }
+        const char *value = strchr(arg, '=');
+        if (value) {
+            value++;
+        } else {
+            if (i + 1 >= argc || !argv[i + 1])
+                return cli_error(io, CLI_USAGE, "%s needs a value", arg);
+            value = argv[++i];
+        }
+        if (is_preset) {
+            if (pa->preset)
+                return cli_error(io, CLI_USAGE, "--preset given twice");
+            pa->preset = value;
+            continue;
+        }
+        const char *eq = strchr(value, '=');
+        if (!eq || eq == value)
+            return cli_error(io, CLI_USAGE,
+                             "--param needs KEY=VALUE, got \"%.60s\"", value);
+        if (pa->nparams == CLI_MAX_PARAMS)
+            return cli_error(io, CLI_USAGE, "more than %d --param options",
+                             CLI_MAX_PARAMS);
+        size_t len = (size_t)(eq - value);
+        if (len >= sizeof pa->key_text[0])
+            return cli_error(io, CLI_FAILED, "--param key \"%.60s...\" is too long",
+                             value);
+        memcpy(pa->key_text[pa->nparams], value, len);
+        pa->key_text[pa->nparams][len] = '\0';
+        pa->keys[pa->nparams] = pa->key_text[pa->nparams];
+        pa->values[pa->nparams] = eq + 1;
+        if (strcmp(pa->key_text[pa->nparams], "world_size") == 0)
+            pa->world_param = true;
+        pa->nparams++;
+    }
+    rest[n] = NULL;
+    *rest_argc = n;
+    return CLI_OK;
+}
+
+/* The world size handed to the library: --world-size, else 0 when a
+ * world_size parameter decides, else the environment (1 when unset). */
+static int world_size(const cli_io *io, const cli_options *opt,
+                      const cli_preset_args *pa, int64_t *world)
+{
+    *world = opt->world_size;
+    if (*world > 0 || pa->world_param)
+        return CLI_OK;
+    om_error e;
+    bool found;
+    if (om_world_size_from_env(world, &found, &e) != OM_OK)
+        return cli_lib_error(io, &e);
+    return CLI_OK;
+}
+
+static int parse(const cli_io *io, const char *command, int argc, char **argv,
+                 cli_preset_args *pa, cli_options *opt, char **rest)
+{
+    int rest_argc = 0;
+    int rc = cli_take_preset_args(io, argc, argv, pa, &rest_argc, rest);
+    if (rc == CLI_OK)
+        rc = cli_parse(io, command, rest_argc, rest, 2,
+                       OPT_CONFIG | OPT_WORLD_SIZE, opt);
+    if (rc != CLI_OK)
+        return rc;
+    if (opt->config && pa->preset && strcmp(pa->preset, "hyper-parallel") != 0)
+        return cli_error(io, CLI_USAGE,
+                         "a CONFIG.yaml goes with the hyper-parallel preset only, "
+                         "not with --preset %.40s", pa->preset);
+    if (opt->config && pa->nparams)
+        return cli_error(io, CLI_USAGE,
+                         "give the hyper-parallel parameters in CONFIG.yaml or "
+                         "as --param, not both");
+    return CLI_OK;
+}
+
+int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
+                    const cli_options *opt, om_preset **preset)
+{
+    *preset = NULL;
+    int64_t world;
+    int rc = world_size(io, opt, pa, &world);
+    if (rc != CLI_OK)
+        return rc;
+    om_error e;
+    om_status st = opt->config
+                       ? om_preset_load_yaml(opt->config, world, preset, &e)
+                       : om_preset_new(pa->preset, pa->keys, pa->values, pa->nparams,
+                                       world, preset, &e);
+    return st == OM_OK ? CLI_OK : cli_lib_error(io, &e);
+}
+
+int cli_cmd_views(const cli_io *io, int argc, char **argv)
+{
+    cli_preset_args pa;
+    cli_options opt;
+    char *rest[CLI_MAX_ARGS + 1];
+    if (argc > CLI_MAX_ARGS)
+        return cli_error(io, CLI_USAGE, "more than %d arguments", CLI_MAX_ARGS);
+    int rc = parse(io, "views", argc, argv, &pa, &opt, rest);
+    if (rc != CLI_OK)
+        return rc;
+    if (!opt.config && !pa.preset)
+        return cli_error(io, CLI_USAGE,
+                         "give --preset NAME [--param KEY=VALUE]... or a "
+                         "hyper-parallel CONFIG.yaml");
+    om_preset *preset = NULL;
+    rc = cli_load_preset(io, &pa, &opt, &preset);
+    if (rc != CLI_OK)
+        return rc;
+    om_error e;
+    char *json = NULL;
+    om_status st = om_preset_to_json(preset, &json, &e);
+    om_preset_free(preset);
+    if (st != OM_OK)
+        return cli_lib_error(io, &e);
+    fputs(json, io->out);
+    fputc('\n', io->out);
+    om_string_free(json);
+    return CLI_OK;
+}
+
+static bool has_preset(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (argv[i] && strncmp(argv[i], "--preset", 8) == 0 &&
+            (argv[i][8] == '\0' || argv[i][8] == '='))
+            return true;
+    return false;
+}
+
+/* check --preset NAME ...: the verdict on stdout; exit status 1 when it
+ * lists violations. Without --preset: the planner preflight (cmd_config.c). */
+int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
+{
+    if (!has_preset(argc, argv))
+        return cli_cmd_check(io, argc, argv);
+    cli_preset_args pa;
+    cli_options opt;
+    char *rest[CLI_MAX_ARGS + 1];
+    if (argc > CLI_MAX_ARGS)
+        return cli_error(io, CLI_USAGE, "more than %d arguments", CLI_MAX_ARGS);
+    int rc = parse(io, "check", argc, argv, &pa, &opt, rest);
+    int64_t world = 0;
+    if (rc == CLI_OK)
+        rc = world_size(io, &opt, &pa, &world);
+    if (rc != CLI_OK)
+        return rc;
+    om_error e;
+    char *verdict = NULL;
+    om_status st = opt.config
+                       ? om_preset_check_yaml(opt.config, world, &verdict, &e)
+                       : om_preset_check(pa.preset, pa.keys, pa.values, pa.nparams,
+                                         world, &verdict, &e);
+    if (st != OM_OK)
+        return cli_lib_error(io, &e);
+    bool ok = strncmp(verdict, "{\"ok\":true", 10) == 0;
+    fputs(verdict, io->out);
+    fputc('\n', io->out);
+    om_string_free(verdict);
+    return ok ? CLI_OK : CLI_FAILED;
+}

@@ -1,0 +1,386 @@
+/* Per-level locality of process groups in a hierarchy.
+ *
+ * Uniform levels (domain = rank / k): a group's locality depends only on
+ * its base rank modulo k, and an outside axis of stride t changes that
+ * residue with period k / gcd(t, k). So only the groups whose outside
+ * coordinates are below those periods are walked (each standing for every
+ * group congruent to it, counted by a weight), and each walk goes run by
+ * run: members are increasing, so the domains a run of the innermost axis
+ * touches and its ranks in each are arithmetic. Memory O(ndim + levels).
+ *
+ * Explicit levels walk every member of every group through a per-domain
+ * counter (O(domains) scratch). */
+#include <string.h>
+
+#include "hierarchy_internal.h"
+#include "topology_layout.h"
+
+
+/* What one group does at one level. */
+typedef struct {
+    int64_t k;
+    int64_t cur_domain, cur_count;
+    int64_t domains, ppn_min, ppn_max;
+    int64_t first_domain, outside_rank;
+} walk;
+
+static void walk_start(walk *w, int64_t k)
+{
+    *w = (walk){.k = k, .cur_domain = -1, .ppn_min = INT64_MAX,
+                .first_domain = -1, .outside_rank = -1};
+}
+
+static void close_domain(walk *w)
+{
+    if (w->cur_count == 0)
+        return;
+    if (w->cur_count < w->ppn_min)
+        w->ppn_min = w->cur_count;
+    if (w->cur_count > w->ppn_max)
+        w->ppn_max = w->cur_count;
+}
+
+/* `count` members starting at `rank` fall in domain `d` (d never
+ * decreases). */
+static void visit(walk *w, int64_t d, int64_t count, int64_t rank)
+{
+    if (d == w->cur_domain) {
+        w->cur_count += count;
+        return;
+    }
+    close_domain(w);
+    if (w->domains == 0)
+        w->first_domain = d;
+    else if (w->outside_rank < 0)
+        w->outside_rank = rank;
+    w->domains++;
+    w->cur_domain = d;
+    w->cur_count = count;
+}
+
+/* `extra` more domains of `count` members each, all after the current one;
+ * the last becomes current. */
+static void visit_repeated(walk *w, int64_t extra, int64_t count, int64_t last_d)
+{
+    if (extra <= 0)
+        return;
+    close_domain(w);
+    w->domains += extra;
+    w->cur_domain = last_d;
+    w->cur_count = count;
+    if (count < w->ppn_min)
+        w->ppn_min = count;
+    if (count > w->ppn_max)
+        w->ppn_max = count;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a <= 0 ? 0 : (a + b - 1) / b;
+}
+
+/* The run rb, rb+s, ..., rb+(n-1)s. */
+static void walk_run(walk *w, int64_t rb, int64_t n, int64_t s)
+{
+    int64_t k = w->k;
+    if (n == 1 || s >= k) {
+        /* Each member lands in a later domain than the one before. */
+        visit(w, rb / k, 1, rb);
+        if (n > 1)
+            visit(w, (rb + s) / k, 1, rb + s);
+        if (n > 2)
+            visit_repeated(w, n - 2, 1, (rb + (n - 1) * s) / k);
+        return;
+    }
+    int64_t d0 = rb / k, d1 = (rb + (n - 1) * s) / k;
+    if (d0 == d1) {
+        visit(w, d0, n, rb);
+        return;
+    }
+    int64_t c0 = ceil_div((d0 + 1) * k - rb, s);
+    visit(w, d0, c0, rb);
+    if (d1 - d0 > 1) {
+        if (k % s == 0) {
+            int64_t j = ceil_div((d0 + 1) * k - rb, s);
+            visit(w, d0 + 1, k / s, rb + j * s);
+            visit_repeated(w, d1 - d0 - 2, k / s, d1 - 1);
+        } else {
+            for (int64_t d = d0 + 1; d < d1; d++) {
+                int64_t lo = ceil_div(d * k - rb, s);
+                int64_t hi = ceil_div((d + 1) * k - rb, s);
+                visit(w, d, hi - lo, rb + lo * s);
+            }
+        }
+    }
+    int64_t j1 = ceil_div(d1 * k - rb, s);
+    visit(w, d1, n - j1, rb + j1 * s);
+}
+
+/* The group whose members are `members` from `base`, at uniform size k. */
+static void walk_group(walk *w, const omi_layout *members, int64_t base)
+{
+    if (members->n == 0) {
+        visit(w, base / w->k, 1, base);
+        close_domain(w);
+        return;
+    }
+    const omi_axis *inner = &members->ax[members->n - 1];
+    size_t outer = members->n - 1;
+    int64_t coord[OMI_MAX_LAYOUT] = {0};
+    int64_t run_base = base;
+    do
+        walk_run(w, run_base, inner->len, inner->stride);
+    while (omi_odometer_step(members->ax, outer, coord, &run_base));
+    close_domain(w);
+}
+
+/* Totals of one level over all groups. */
+typedef struct {
+    int64_t inside, crossing, max_domains, ppn_min, ppn_max;
+    int64_t worst_group, first_crossing, crossing_rank;
+} level_totals;
+
+static void totals_start(level_totals *t)
+{
+    *t = (level_totals){.ppn_min = INT64_MAX, .worst_group = 0,
+                        .first_crossing = -1, .crossing_rank = -1};
+}
+
+static void totals_add(level_totals *t, const walk *w, int64_t group,
+                       int64_t weight)
+{
+    if (w->domains == 1) {
+        t->inside += weight;
+    } else {
+        t->crossing += weight;
+        if (t->first_crossing < 0) {
+            t->first_crossing = group;
+            t->crossing_rank = w->outside_rank;
+        }
+    }
+    if (w->domains > t->max_domains) {
+        t->max_domains = w->domains;
+        t->worst_group = group;
+    }
+    if (w->ppn_min < t->ppn_min)
+        t->ppn_min = w->ppn_min;
+    if (w->ppn_max > t->ppn_max)
+        t->ppn_max = w->ppn_max;
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static void uniform_level(const omi_layout *members, const omi_layout *bases,
+                          int64_t k, level_totals *t)
+{
+    /* Representatives: outside coordinate c_j < period_j. */
+    int64_t reps[OMI_MAX_LAYOUT], period[OMI_MAX_LAYOUT];
+    for (size_t j = 0; j < bases->n; j++) {
+        int64_t g = gcd(bases->ax[j].stride % k, k);
+        period[j] = k / (g ? g : k);
+        reps[j] = period[j] < bases->ax[j].len ? period[j] : bases->ax[j].len;
+    }
+    int64_t coord[OMI_MAX_LAYOUT] = {0};
+    totals_start(t);
+    for (;;) {
+        int64_t base = 0, group = 0, weight = 1;
+        for (size_t j = 0; j < bases->n; j++) {
+            base += coord[j] * bases->ax[j].stride;
+            group = group * bases->ax[j].len + coord[j];
+            /* Coordinates congruent to coord[j] modulo the period. */
+            weight *= (bases->ax[j].len - 1 - coord[j]) / period[j] + 1;
+        }
+        walk w;
+        walk_start(&w, k);
+        walk_group(&w, members, base);
+        totals_add(t, &w, group, weight);
+        size_t j = bases->n;
+        while (j > 0 && ++coord[j - 1] == reps[j - 1])
+            coord[--j] = 0;
+        if (j == 0)
+            return;
+    }
+}
+
+/* Explicit level: every member of every group, counted per domain. */
+static om_status explicit_level(const omi_layout *members,
+                                const omi_layout *bases, const omi_level *lv,
+                                level_totals *t, om_error *err)
+{
+    int64_t *counts = omi_malloc((size_t)lv->ndomains * sizeof *counts);
+    int32_t *touched = omi_malloc((size_t)lv->ndomains * sizeof *touched);
+    if (!counts || !touched) {
+        omi_free(counts);
+        omi_free(touched);
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory for level %.60s",
+                        lv->name);
+    }
+    memset(counts, 0, (size_t)lv->ndomains * sizeof *counts);
+    int64_t size = 1;
+    for (size_t i = 0; i < members->n; i++)
+        size *= members->ax[i].len;
+    int64_t coord[OMI_MAX_LAYOUT] = {0};
+    int64_t base = 0, group = 0;
+    totals_start(t);
+    do {
+        walk w;
+        walk_start(&w, 1);
+        size_t ntouched = 0;
+        int32_t chunk[1024];
+        int32_t first = -1;
+        for (int64_t e = 0; e < size; e += 1024) {
+            int64_t end = size - e < 1024 ? size : e + 1024;
+            omi_emit(members, base, e, end, chunk);
+            for (int64_t i = 0; i < end - e; i++) {
+                int32_t d = lv->domain[chunk[i]];
+                if (first < 0)
+                    first = d;
+                else if (d != first && w.outside_rank < 0)
+                    w.outside_rank = chunk[i];
+                if (counts[d]++ == 0)
+                    touched[ntouched++] = d;
+            }
+        }
+        w.domains = (int64_t)ntouched;
+        for (size_t i = 0; i < ntouched; i++) {
+            int64_t c = counts[touched[i]];
+            w.ppn_min = c < w.ppn_min ? c : w.ppn_min;
+            w.ppn_max = c > w.ppn_max ? c : w.ppn_max;
+            counts[touched[i]] = 0;
+        }
+        totals_add(t, &w, group++, 1);
+    } while (omi_odometer_step(bases->ax, bases->n, coord, &base));
+    omi_free(counts);
+    omi_free(touched);
+    return OM_OK;
+}
+
+om_status om_hierarchy_locality(const om_mesh *mesh, const om_hierarchy *h,
+                                const char *const *axes, size_t naxes,
+                                om_locality **out, om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!mesh || !h)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        mesh ? "hierarchy" : "mesh");
+    if (h->nranks > 0 && h->nranks != mesh->size)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "the hierarchy describes %lld ranks but the mesh has %lld",
+                        (long long)h->nranks, (long long)mesh->size);
+    omi_axis_set set;
+    om_status st = omi_axis_set_from_names(mesh, axes, naxes, &set, err);
+    if (st != OM_OK)
+        return st;
+    om_locality *loc = omi_malloc(sizeof *loc);
+    void *values = omi_malloc(h->nlevels * sizeof *loc->values);
+    if (!loc || !values) {
+        omi_free(loc);
+        omi_free(values);
+        omi_axis_set_release(&set);
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory for a locality report");
+    }
+    loc->values = values;
+    loc->nlevels = h->nlevels;
+    int64_t size;
+    omi_group_shape(mesh, &set, &loc->groups, &size);
+    omi_layout members, bases;
+    omi_layout_build(mesh, &set, false, true, &members);
+    omi_layout_build(mesh, &set, true, false, &bases);
+    omi_axis_set_release(&set);
+    for (size_t l = 0; l < h->nlevels; l++) {
+        level_totals t;
+        totals_start(&t);
+        const omi_level *lv = &h->levels[l];
+        if (lv->domain)
+            st = explicit_level(&members, &bases, lv, &t, err);
+        else
+            uniform_level(&members, &bases, lv->ranks_per_domain, &t);
+        if (st != OM_OK) {
+            om_locality_free(loc);
+            return st;
+        }
+        int64_t *v = loc->values[l];
+        v[OM_LOCALITY_GROUPS_INSIDE] = t.inside;
+        v[OM_LOCALITY_GROUPS_CROSSING] = t.crossing;
+        v[OM_LOCALITY_MAX_DOMAINS] = t.max_domains;
+        v[OM_LOCALITY_PPN_MIN] = t.ppn_min;
+        v[OM_LOCALITY_PPN_MAX] = t.ppn_max;
+        v[OM_LOCALITY_WORST_GROUP] = t.worst_group;
+        v[OM_LOCALITY_FIRST_CROSSING] = t.first_crossing;
+        v[OM_LOCALITY_CROSSING_RANK] = t.crossing_rank;
+    }
+    *out = loc;
+    return OM_OK;
+}
+
+void om_locality_free(om_locality *loc)
+{
+    if (!loc)
+        return;
+    omi_free(loc->values);
+    omi_free(loc);
+}
+
+int64_t om_locality_groups(const om_locality *loc)
+{
+    return loc ? loc->groups : 0;
+}
+
+size_t om_locality_levels(const om_locality *loc)
+{
+    return loc ? loc->nlevels : 0;
+}
+
+om_status om_locality_get(const om_locality *loc, size_t level,
+                          om_locality_field field, int64_t *value, om_error *err)
+{
+    if (!loc || !value)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        loc ? "value pointer" : "locality report");
+    if ((int)field < 0 || (int)field >= OMI_LOCALITY_FIELDS)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "unknown locality field %d",
+                        (int)field);
+    if (level >= loc->nlevels)
+        return omi_fail(err, OM_ERR_OUT_OF_RANGE,
+                        "level %zu is outside the %zu levels of the report", level,
+                        loc->nlevels);
+    *value = loc->values[level][field];
+    return OM_OK;
+}
+
+om_status omi_group_preview(const om_mesh *mesh, const char *const *axes,
+                            size_t naxes, int64_t group, int32_t *out,
+                            size_t max, size_t *written, om_error *err)
+{
+    omi_axis_set set;
+    om_status st = omi_axis_set_from_names(mesh, axes, naxes, &set, err);
+    if (st != OM_OK)
+        return st;
+    omi_layout members, bases;
+    omi_layout_build(mesh, &set, false, true, &members);
+    omi_layout_build(mesh, &set, true, false, &bases);
+    omi_axis_set_release(&set);
+    /* The group's first member: its index read row-major over the bases. */
+    int64_t base = 0, rest = group;
+    for (size_t j = bases.n; j-- > 0;) {
+        base += (rest % bases.ax[j].len) * bases.ax[j].stride;
+        rest /= bases.ax[j].len;
+    }
+    int64_t size = 1;
+    for (size_t i = 0; i < members.n; i++)
+        size *= members.ax[i].len;
+    int64_t n = size < (int64_t)max ? size : (int64_t)max;
+    omi_emit(&members, base, 0, n, out);
+    *written = (size_t)n;
+    return OM_OK;
+}

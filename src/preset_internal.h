@@ -1,0 +1,185 @@
+/* liboffline_mesh: what the framework presets share (not public).
+ * SPDX-License-Identifier: MIT
+ *
+ * A preset module validates its framework's parameters with the
+ * framework's rules (omi_rules) and describes the views it builds
+ * (omi_pview: axes as (size, stride) modes, plus the modes that enumerate
+ * its instances) and, where the framework's own list order is the
+ * contract, explicit named group lists (omi_group_list). */
+#ifndef OFFLINE_MESH_PRESET_INTERNAL_H
+#define OFFLINE_MESH_PRESET_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "offline_mesh/preset.h"
+
+#define OMI_PRESET_NAME_LEN 32
+#define OMI_PRESET_MAX_AXES 8
+#define OMI_PRESET_MAX_MODES 4
+#define OMI_PRESET_MAX_VIEWS 8
+#define OMI_PRESET_MAX_LISTS 40
+#define OMI_PRESET_MAX_LIST_ITEMS 16
+#define OMI_PRESET_MAX_RULES 16
+
+/* ---- parameters ---- */
+typedef enum {
+    OMI_PARAM_INT,           /* integer (any sign: the rules judge it) */
+    OMI_PARAM_INT_OR_NULL,   /* integer or null (null = default) */
+    OMI_PARAM_BOOL,
+    OMI_PARAM_STRING,
+    OMI_PARAM_INT_LIST_OR_NULL
+} omi_param_type;
+
+typedef struct {
+    const char *key;
+    omi_param_type type;
+    int64_t default_int;        /* OMI_PARAM_INT, OMI_PARAM_BOOL (0/1) */
+    const char *default_string; /* OMI_PARAM_STRING */
+    const char *alias;          /* the usual short name ("tp"), suggested */
+} omi_param_spec;
+
+typedef struct {
+    bool given;
+    bool is_null;
+    int64_t integer; /* INT, BOOL (0/1) */
+    char string[64];
+    int64_t list[OMI_PRESET_MAX_LIST_ITEMS];
+    size_t list_len;
+} omi_param_value;
+
+/* ---- rules ---- */
+/* Collects the rule violations of one preset run. In build mode the first
+ * violation stops the run; in check mode every rule that can still be
+ * evaluated runs. */
+typedef struct {
+    bool collect;
+    size_t count;
+    char messages[OMI_PRESET_MAX_RULES][OM_ERROR_MESSAGE_SIZE];
+} omi_rules;
+
+/* Records a violation unless `holds`. Returns true when the preset may go
+ * on evaluating rules: always when the rule holds; after a violation only
+ * in check mode and only when later rules do not depend on this one
+ * (`fatal` false). */
+bool omi_rule(omi_rules *rules, bool holds, bool fatal, const char *fmt, ...)
+    OMI_PRINTF(4, 5);
+
+/* ---- the description of a view ---- */
+typedef struct {
+    int64_t size;
+    int64_t stride;
+} omi_mode;
+
+typedef struct {
+    char name[OMI_PRESET_NAME_LEN];
+    /* The axis's name among the world's views ("" = left out of the world:
+     * a size-1 placeholder). Megatron reuses tp/dp/cp/ep in its two
+     * generators with other meanings; the world names tell them apart. */
+    char world_name[OMI_PRESET_NAME_LEN];
+    omi_mode modes[OMI_PRESET_MAX_MODES];
+    size_t nmodes;
+} omi_paxis;
+
+enum {
+    OMI_VIEW_RAW_LAYOUT = 1, /* layout printed as built (size-1 modes kept),
+                                as Megatron's and DeepSpeed's generators */
+    OMI_VIEW_INSTANCES = 2,  /* the JSON lists "instances" (torch views) */
+    OMI_VIEW_NO_GROUPS = 4   /* the JSON has no "groups" (DeepSpeed: its
+                                lists are the top-level named groups) */
+};
+
+typedef struct {
+    char name[OMI_PRESET_NAME_LEN];
+    omi_paxis axes[OMI_PRESET_MAX_AXES];
+    size_t naxes;
+    /* The coordinates outside the view: one instance per combination. */
+    omi_mode inst[OMI_PRESET_MAX_AXES];
+    size_t ninst;
+    unsigned flags;
+    char order[64]; /* Megatron: the order string after completion */
+} omi_pview;
+
+typedef struct {
+    char name[OMI_PRESET_NAME_LEN];
+    int32_t *ranks; /* count * size ranks */
+    size_t count;
+    size_t size;
+} omi_group_list;
+
+struct om_preset {
+    char name[OMI_PRESET_NAME_LEN];
+    int64_t world;
+    omi_pview views[OMI_PRESET_MAX_VIEWS];
+    size_t nviews;
+    omi_group_list lists[OMI_PRESET_MAX_LISTS];
+    size_t nlists;
+};
+
+/* One framework: its parameters and its run (rules, then the views). */
+typedef struct {
+    const char *name;
+    const omi_param_spec *params;
+    size_t nparams;
+    /* Evaluates the rules into `rules`; when none failed, describes the
+     * views and lists into `preset`. Returns a status only for failures
+     * that are not rules (memory). */
+    om_status (*run)(const omi_param_value *values, int64_t world,
+                     omi_rules *rules, om_preset *preset, om_error *err);
+} omi_preset_def;
+
+extern const omi_preset_def omi_preset_torchtitan;
+extern const omi_preset_def omi_preset_megatron;
+extern const omi_preset_def omi_preset_deepspeed;
+extern const omi_preset_def omi_preset_hyper_parallel;
+
+/* Reads the parameters against `def->params` (out[i] for params[i],
+ * defaults for absent keys) and the world size: `*world` > 0 is the
+ * caller's, 0 takes the "world_size" parameter. */
+om_status omi_preset_read_params(const omi_preset_def *def,
+                                 const char *const *keys,
+                                 const char *const *values, size_t nparams,
+                                 int64_t *world, omi_param_value *out,
+                                 om_error *err);
+
+/* ---- building descriptions (preset.c) ---- */
+/* Product of sizes, saturated at 2^31 (beyond any world size, so it then
+ * divides none). */
+int64_t omi_preset_product(const int64_t *values, size_t n);
+/* Appends a view of `naxes` row-major axes over `sizes` placed at
+ * `strides` (NULL: the suffix products, a plain mesh of the world). */
+omi_pview *omi_preset_add_view(om_preset *preset, const char *name,
+                               const char *const *names, const int64_t *sizes,
+                               const int64_t *strides, size_t naxes);
+/* Appends a named group list taking ownership of `list->ranks`. */
+om_status omi_preset_add_list(om_preset *preset, const char *name,
+                              omi_group_list *list, om_error *err);
+/* The list called `name`, or NULL. */
+const omi_group_list *omi_preset_find_list(const om_preset *preset,
+                                           const char *name);
+/* Index of the view axis called `name`, or -1. */
+int omi_pview_axis(const omi_pview *view, const char *name);
+
+/* ---- group enumeration over a described view (preset_enum.c) ---- */
+/* The groups over the named axes (any order; canonicalised to view
+ * order), over every instance, ascending by first member; members
+ * row-major over the axes in view order. Names not in the view are an
+ * error. `out->name` is left empty. */
+om_status omi_pview_groups(const omi_pview *view, const char *const *axes,
+                           size_t naxes, omi_group_list *out, om_error *err);
+/* Every rank's coordinate inside its instance: coords[r * naxes + i],
+ * -1 for ranks the view does not hold. `coords` holds world * naxes. */
+om_status omi_pview_coords(const omi_pview *view, int64_t world,
+                           int64_t *coords, om_error *err);
+
+/* The consistency rule of a world: views sharing an axis (world) name
+ * must give the same group to every rank. Each disagreement found (the
+ * first rank per pair of views) goes into `rules`. */
+om_status omi_preset_check_consistency(const om_preset *preset,
+                                       omi_rules *rules, om_error *err);
+
+void omi_group_list_free(omi_group_list *list);
+
+#endif

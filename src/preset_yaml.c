@@ -1,0 +1,85 @@
+/* The hyper-parallel preset read from a training YAML: the keys
+ * accelerator.{tp,cp,pp,ep}_size and fsdp_config.{dp,edp}_shard_size
+ * become the preset's parameters of the same dotted names. */
+#include <stdio.h>
+#include <string.h>
+
+#include "preset_internal.h"
+#include "yaml_tree.h"
+
+#define YAML_KEYS 6
+
+static const char *const sections[YAML_KEYS] = {
+    "accelerator", "accelerator", "accelerator", "accelerator",
+    "fsdp_config", "fsdp_config"};
+static const char *const fields[YAML_KEYS] = {
+    "tp_size", "cp_size", "pp_size", "ep_size", "dp_shard_size", "edp_shard_size"};
+
+typedef struct {
+    char key_text[YAML_KEYS][40];
+    char value_text[YAML_KEYS][24];
+    const char *keys[YAML_KEYS];
+    const char *values[YAML_KEYS];
+    size_t count;
+} yaml_params;
+
+static om_status read_params(const char *path, yaml_params *out, om_error *err)
+{
+    if (!path)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
+    char *text = NULL;
+    size_t length = 0;
+    omi_tree tree;
+    memset(&tree, 0, sizeof tree);
+    out->count = 0;
+    om_status st = omi_read_file(path, &text, &length, err);
+    if (st == OM_OK)
+        st = omi_yaml_compose(text, length, &tree, err);
+    for (size_t i = 0; st == OM_OK && i < YAML_KEYS; i++) {
+        int64_t value;
+        bool given;
+        st = omi_yaml_read_int(&tree, sections[i], fields[i], &value, &given, err);
+        if (st != OM_OK || !given)
+            continue;
+        size_t k = out->count++;
+        snprintf(out->key_text[k], sizeof out->key_text[k], "%s.%s", sections[i],
+                 fields[i]);
+        snprintf(out->value_text[k], sizeof out->value_text[k], "%lld",
+                 (long long)value);
+        out->keys[k] = out->key_text[k];
+        out->values[k] = out->value_text[k];
+    }
+    omi_tree_free(&tree);
+    omi_free(text);
+    if (st != OM_OK && st != OM_ERR_NO_MEMORY)
+        omi_prefix_error(err, path);
+    return st;
+}
+
+om_status om_preset_load_yaml(const char *path, int64_t world_size,
+                              om_preset **out, om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    yaml_params params;
+    om_status st = read_params(path, &params, err);
+    if (st != OM_OK)
+        return st;
+    return om_preset_new("hyper-parallel", params.keys, params.values, params.count,
+                         world_size, out, err);
+}
+
+om_status om_preset_check_yaml(const char *path, int64_t world_size,
+                               char **verdict, om_error *err)
+{
+    if (!verdict)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "verdict pointer is NULL");
+    *verdict = NULL;
+    yaml_params params;
+    om_status st = read_params(path, &params, err);
+    if (st != OM_OK)
+        return st;
+    return om_preset_check("hyper-parallel", params.keys, params.values,
+                           params.count, world_size, verdict, err);
+}

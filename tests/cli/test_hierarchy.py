@@ -1,0 +1,180 @@
+"""offline-mesh locality --hierarchy / --require: the contract for scripts.
+
+Runs the built binary (OFFLINE_MESH_CLI) as a user would.
+"""
+import json
+import os
+import subprocess
+
+import pytest
+
+CLI = os.environ.get("OFFLINE_MESH_CLI", "offline-mesh")
+WORLD_VARS = ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS")
+
+
+def run(*args):
+    env = {k: v for k, v in os.environ.items() if k not in WORLD_VARS}
+    return subprocess.run([CLI, *args], capture_output=True, text=True, env=env,
+                          timeout=120)
+
+
+def ok(*args):
+    r = run(*args)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    assert r.stdout.endswith("\n") and r.stdout.count("\n") == 1
+    return json.loads(r.stdout)
+
+
+def fails(code, *args, match=None):
+    r = run(*args)
+    assert r.returncode == code, (r.stdout, r.stderr)
+    assert r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("offline-mesh: error: ")
+    if match:
+        assert match in lines[0], lines[0]
+    return lines[0]
+
+
+def brute(groups, k):
+    """Per-level values of groups (lists of ranks) for domains of k ranks."""
+    inside = crossing = most = 0
+    lo, hi = None, 0
+    for g in groups:
+        counts = {}
+        for r in g:
+            counts[r // k] = counts.get(r // k, 0) + 1
+        if len(counts) == 1:
+            inside += 1
+        else:
+            crossing += 1
+        most = max(most, len(counts))
+        lo = min(counts.values()) if lo is None else min(lo, min(counts.values()))
+        hi = max(hi, max(counts.values()))
+    return {"groups_crossing": crossing, "groups_inside": inside,
+            "max_domains": most, "ppn_max": hi, "ppn_min": lo}
+
+
+def test_contract_shape():
+    out = ok("locality", "--mesh", "dp=2,tp=8", "--hierarchy", "host=8,nvl=12")
+    assert out["levels"] == [{"name": "host", "ranks_per_domain": 8},
+                             {"name": "nvl", "ranks_per_domain": 12}]
+    assert [e["axes"] for e in out["report"]] == [["dp"], ["tp"]]
+    tp = out["report"][1]
+    assert tp["groups"] == 2
+    assert tp["levels"]["host"] == {"groups_crossing": 0, "groups_inside": 2,
+                                    "max_domains": 1, "ppn_max": 8, "ppn_min": 8}
+    # [8..15] is split 4 + 4 by the domains of 12: [0,12), [12,24).
+    assert tp["levels"]["nvl"] == {"groups_crossing": 1, "groups_inside": 1,
+                                   "max_domains": 2, "ppn_max": 8, "ppn_min": 4}
+
+
+@pytest.mark.parametrize("mesh,dims,spec", [
+    ("dp=3,cp=2,tp=5", "cp,tp", "host=4,nvl=9,rack=20"),
+    ("pp=2,dp=4,tp=3", "dp", "host=8,nvl=16"),
+    ("dp=6,tp=4", "tp", "host=3,nvl=7"),
+    ("dp=2,ep=3,tp=2", "dp,tp", "host=5"),
+])
+def test_matches_brute_force(mesh, dims, spec):
+    out = ok("locality", "--mesh", mesh, "--hierarchy", spec, "--dims", dims)
+    groups = json.loads(run("groups", "--mesh", mesh, "--dims", dims).stdout)
+    entry = out["report"][0]
+    assert entry["groups"] == len(groups)
+    for level in out["levels"]:
+        want = brute(groups, level["ranks_per_domain"])
+        assert entry["levels"][level["name"]] == want, level
+
+
+def test_config_source_and_order(tmp_path):
+    cfg = tmp_path / "train.yaml"
+    cfg.write_text("accelerator:\n  tp_size: 4\n  pp_size: 2\n")
+    out = ok("locality", str(cfg), "--world-size", "16", "--order", "pp,dp,tp",
+             "--hierarchy", "host=8", "--dims", "tp", "--dims", "pp")
+    tp, pp = out["report"]
+    assert tp["levels"]["host"]["groups_inside"] == 4
+    assert pp["axes"] == ["pp"] and pp["levels"]["host"]["groups_crossing"] == 8
+
+
+def test_require_holds():
+    out = ok("locality", "--mesh", "dp=4,tp=8", "--hierarchy", "host=8,nvl=32",
+             "--require", "tp:host,dp+tp:nvl")
+    assert out["report"][1]["levels"]["host"]["groups_crossing"] == 0
+
+
+def test_require_broken_prints_report_and_names_group():
+    r = run("locality", "--mesh", "dp=4,cp=2,tp=4", "--hierarchy", "host=8,nvl=72",
+            "--require", "tp:host,dp:host,cp+tp:nvl")
+    assert r.returncode == 1
+    report = json.loads(r.stdout)
+    assert report["report"][0]["levels"]["host"]["groups_crossing"] == 8
+    lines = r.stderr.splitlines()
+    assert lines == ["offline-mesh: error: dp:host broken: dp group 0 (ranks 0, 8, "
+                     "16, 24) crosses host domains: rank 8 is in host 1, rank 0 "
+                     "in host 0 (groups span up to 4 domains)"]
+
+
+def test_require_every_broken_rule_listed():
+    r = run("locality", "--mesh", "dp=2,tp=4", "--hierarchy", "host=2",
+            "--require", "tp:host,dp:host")
+    assert r.returncode == 1
+    lines = r.stderr.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("offline-mesh: error: tp:host broken: tp group 0 "
+                               "(ranks 0, 1, 2, 3) crosses host domains: rank 2")
+    assert lines[1].startswith("offline-mesh: error: dp:host broken: dp group 0")
+
+
+def test_examples_flag():
+    out = ok("locality", "--mesh", "dp=3,tp=5", "--hierarchy", "host=4,nvl=6",
+             "--dims", "dp", "--examples")
+    nvl = out["report"][0]["levels"]["nvl"]
+    assert nvl["worst_group"] == 2 and nvl["worst_ranks"] == [2, 7, 12]
+
+
+def test_explicit_json_and_hostfile(tmp_path):
+    hj = tmp_path / "h.json"
+    ranks = [{"rank": r, "host": f"n{r // 2}", "nvl": "a" if r < 4 else "b"}
+             for r in range(8)]
+    hj.write_text(json.dumps({"levels": ["host", "nvl"], "ranks": ranks}))
+    out = ok("locality", "--mesh", "dp=2,tp=4", "--hierarchy", str(hj))
+    assert out["levels"] == [{"domains": 4, "name": "host"},
+                             {"domains": 2, "name": "nvl"}]
+    assert out["report"][1]["levels"]["nvl"]["groups_inside"] == 2
+    hf = tmp_path / "hosts"
+    hf.write_text("node8 slots=4\nnode10 slots=4\n")
+    r = run("locality", "--mesh", "dp=2,tp=4", "--hierarchy", str(hf),
+            "--require", "dp:host")
+    assert r.returncode == 1
+    assert "rank 4 is in host node10, rank 0 in host node8" in r.stderr
+
+
+@pytest.mark.parametrize("args,code,match", [
+    (["--hierarchy", "host=8,nvl=8"], 1, "must increase"),
+    (["--hierarchy", "host=8", "--require", "tp:rack"], 1, "unknown level \"rack\""),
+    (["--hierarchy", "host=8", "--require", "ep:host"], 1, "axis \"ep\" is not in"),
+    (["--hierarchy", "host=8", "--require", "tp"], 1, "is not AXES:LEVEL"),
+    (["--hierarchy", "host=8", "--dims", "zz"], 1, "axis \"zz\" is not in"),
+    (["--hierarchy", "/nonexistent"], 1, "not a readable file"),
+    (["--hierarchy", "host=8", "--ranks-per-host", "8"], 2, "cannot be combined"),
+    (["--require", "tp:host"], 2, "need --hierarchy"),
+    (["--hierarchy", "host=8", "--examples=1"], 2, "takes no value"),
+])
+def test_errors(args, code, match):
+    fails(code, "locality", "--mesh", "dp=2,tp=8", *args, match=match)
+
+
+def test_explicit_size_mismatch(tmp_path):
+    hf = tmp_path / "hosts"
+    hf.write_text("a slots=8\n")
+    fails(1, "locality", "--mesh", "dp=2,tp=8", "--hierarchy", str(hf),
+          match="the hierarchy describes 8 ranks but the mesh has 16")
+
+
+def test_old_output_unchanged():
+    r = run("locality", "--mesh", "dp=2,tp=8", "--ranks-per-host", "8")
+    assert r.stdout == ('{"hosts":2,"ranks_per_host":8,"report":[{"axes":["dp"],'
+                        '"cross_host_groups":8,"groups":8,"local_groups":0,'
+                        '"max_hosts":2},{"axes":["tp"],"cross_host_groups":0,'
+                        '"groups":2,"local_groups":2,"max_hosts":1}]}\n')

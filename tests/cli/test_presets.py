@@ -1,0 +1,174 @@
+"""offline-mesh views / check --preset against the framework vectors.
+
+Every case of tests/vectors/{torchtitan,megatron,deepspeed,hyper_parallel}.json
+(computed by running the real frameworks, see tests/vectors/README.md) runs
+through the CLI: the views and named groups must equal the vector exactly;
+an error case must exit 1 with one error line and nothing on stdout.
+"""
+import json
+import os
+import subprocess
+
+import pytest
+
+CLI = os.environ.get("OFFLINE_MESH_CLI", "offline-mesh")
+VECTORS = os.environ.get(
+    "OFFLINE_MESH_VECTORS",
+    os.path.join(os.path.dirname(__file__), "..", "vectors"))
+WORLD_VARS = ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS")
+PRESETS = {"torchtitan": "torchtitan", "megatron": "megatron",
+           "deepspeed": "deepspeed", "hyper_parallel": "hyper-parallel"}
+NAMED_GROUPS = {"megatron", "deepspeed"}
+
+
+def run(*args, env=None):
+    base = {k: v for k, v in os.environ.items() if k not in WORLD_VARS}
+    base.update(env or {})
+    return subprocess.run([CLI, *args], capture_output=True, text=True,
+                          env=base, timeout=120)
+
+
+def cases():
+    for stem in PRESETS:
+        with open(os.path.join(VECTORS, stem + ".json")) as f:
+            doc = json.load(f)
+        for i, case in enumerate(doc["cases"]):
+            yield pytest.param(stem, case, id=f"{stem}-{i}")
+
+
+def param_args(params, spell=json.dumps):
+    args = []
+    for key, value in params.items():
+        args += ["--param", f"{key}={spell(value)}"]
+    return args
+
+
+def expect_error(case):
+    """The library's decision where it differs from the framework wins."""
+    library = case.get("library")
+    if library is not None:
+        return "error" in library
+    return "error" in case
+
+
+@pytest.mark.parametrize("stem,case", list(cases()))
+def test_vector_case(stem, case):
+    r = run("views", "--preset", PRESETS[stem], *param_args(case["params"]),
+            "--world-size", str(case["world_size"]))
+    if expect_error(case):
+        assert r.returncode == 1, r.stdout
+        assert r.stdout == ""
+        lines = r.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("offline-mesh: error: ")
+        return
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    out = json.loads(r.stdout)
+    # Canonical spelling: keys sorted, no spaces, one line.
+    assert r.stdout == json.dumps(out, sort_keys=True, separators=(",", ":")) + "\n"
+    assert out["views"] == case["views"]
+    if stem in NAMED_GROUPS:
+        assert set(out) == {"views", "groups"}
+        assert out["groups"] == case["groups"]
+    else:
+        assert set(out) == {"views"}
+
+
+@pytest.mark.parametrize("stem,case", list(cases()))
+def test_vector_case_check(stem, case):
+    """check --preset: ok exactly when the vector has views, and then the
+    views are consistent; else every violation is listed, exit 1."""
+    r = run("check", "--preset", PRESETS[stem], *param_args(case["params"]),
+            "--world-size", str(case["world_size"]))
+    verdict = json.loads(r.stdout)
+    assert verdict["preset"] == PRESETS[stem]
+    if expect_error(case):
+        assert r.returncode == 1
+        assert verdict["ok"] is False and len(verdict["violations"]) >= 1
+    else:
+        assert r.returncode == 0, r.stdout
+        assert verdict == {"ok": True, "preset": PRESETS[stem], "violations": []}
+
+
+def fails(code, *args, match=None):
+    r = run(*args)
+    assert r.returncode == code, (r.stdout, r.stderr)
+    assert r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("offline-mesh: error: ")
+    if match:
+        assert match in lines[0], lines[0]
+    return lines[0]
+
+
+def test_python_spellings():
+    """Values as Python's str() prints them (None, True, [2, 2]) work too."""
+    with open(os.path.join(VECTORS, "megatron.json")) as f:
+        case = [c for c in json.load(f)["cases"]
+                if c["params"]["hierarchical_context_parallel_sizes"]][0]
+    r = run("views", "--preset", "megatron", *param_args(case["params"], spell=str),
+            "--world-size", str(case["world_size"]))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["groups"] == case["groups"]
+
+
+def test_world_size_sources():
+    a = run("views", "--preset", "deepspeed", "--param", "world_size=8",
+            "--param=expert_parallel_size_=2")
+    b = run("views", "--preset=deepspeed", "--param", "expert_parallel_size_=2",
+            env={"WORLD_SIZE": "8"})
+    assert a.returncode == 0 and a.stdout == b.stdout
+    fails(1, "views", "--preset", "deepspeed", "--param", "world_size=8",
+          "--world-size", "4", match="disagrees")
+
+
+def test_errors():
+    fails(1, "views", "--preset", "titan", "--world-size", "8",
+          match='unknown preset "titan"')
+    fails(1, "views", "--preset", "megatron", "--param", "tp=2", "--world-size", "8",
+          match='did you mean "tensor_model_parallel_size"?')
+    fails(1, "views", "--preset", "megatron", "--param",
+          "tensor_model_parallel_size=3", "--world-size", "8",
+          match="world_size (8) is not divisible by 3")
+    fails(2, "views", "--preset", "megatron", "--param", "tp")
+    fails(2, "views", "--preset", "megatron", "--preset", "deepspeed")
+    fails(2, "views", "--preset", "megatron", "--param")
+    fails(2, "views")
+    fails(2, "views", "--preset", "megatron", "x.yaml")
+    fails(2, "views", "--preset", "megatron", "--mesh", "dp=2")
+
+
+def test_yaml_views_and_check(tmp_path):
+    path = tmp_path / "train.yaml"
+    path.write_text("accelerator:\n  tp_size: 2\n  ep_size: 2\n"
+                    "fsdp_config: {dp_shard_size: 2}\n")
+    from_yaml = run("views", str(path), "--world-size", "8")
+    from_params = run("views", "--preset", "hyper-parallel", "--world-size", "8",
+                      "--param", "accelerator.tp_size=2",
+                      "--param", "accelerator.ep_size=2",
+                      "--param", "fsdp_config.dp_shard_size=2")
+    assert from_yaml.returncode == 0, from_yaml.stderr
+    assert from_yaml.stdout == from_params.stdout
+    assert set(json.loads(from_yaml.stdout)["views"]) == {
+        "device", "fsdp_non_moe", "fsdp_moe", "dp_cp"}
+    r = run("check", "--preset", "hyper-parallel", str(path), "--world-size", "8")
+    assert r.returncode == 0 and json.loads(r.stdout)["ok"] is True
+    path.write_text("accelerator: {tp_size: 2, ep_size: 2}\n"
+                    "fsdp_config: {dp_shard_size: 3, edp_shard_size: 3}\n")
+    r = run("check", "--preset", "hyper-parallel", str(path), "--world-size", "8")
+    assert r.returncode == 1
+    assert json.loads(r.stdout)["violations"] == [
+        "DP+CP size 4 is not divisible by FSDP shard size 3",
+        "expert data-parallel size (4) must be divisible by edp_shard_size (3)"]
+    fails(1, "views", str(path), "--world-size", "8", match="FSDP shard size 3")
+    fails(1, "views", str(tmp_path / "missing.yaml"), "--world-size", "8",
+          match="missing.yaml")
+    fails(2, "views", str(path), "--param", "accelerator.tp_size=2")
+
+
+def test_check_without_preset_is_the_preflight():
+    r = run("check", "--preset", "megatron", "--world-size", "8")
+    assert r.returncode == 0
+    assert json.loads(r.stdout) == {"ok": True, "preset": "megatron", "violations": []}
+    fails(1, "check", "--preset", "torchtitan", "--param", "etp=2", "--world-size", "8",
+          match="unknown torchtitan parameter")

@@ -1,0 +1,668 @@
+/* Hierarchies (uniform, JSON, hostfile), per-level locality and placement
+ * rules: hand-checked cases, every validation message, and a brute-force
+ * cross-check of locality on random meshes and hierarchies.
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "om_test.h"
+
+static om_hierarchy *spec(const char *text)
+{
+    om_hierarchy *h = NULL;
+    om_error err;
+    om_error_clear(&err);
+    OM_EXPECT_OK(om_hierarchy_from_spec(text, &h, &err), &err);
+    return h;
+}
+
+static om_hierarchy *from_json(const char *text)
+{
+    om_hierarchy *h = NULL;
+    om_error err;
+    om_error_clear(&err);
+    OM_EXPECT_OK(om_hierarchy_from_json(text, strlen(text), &h, &err), &err);
+    return h;
+}
+
+/* ---- uniform specs ---- */
+
+static void test_spec(void)
+{
+    om_hierarchy *h = spec("host=8, nvl=72 ,rack=576");
+    OM_EXPECT_INT(om_hierarchy_levels(h), 3);
+    OM_EXPECT_STR(om_hierarchy_level_name(h, 1), "nvl");
+    OM_EXPECT_INT(om_hierarchy_ranks_per_domain(h, 2), 576);
+    OM_EXPECT_INT(om_hierarchy_ranks(h), 0);
+    OM_EXPECT(om_hierarchy_level_name(h, 3) == NULL);
+    OM_EXPECT_INT(om_hierarchy_ranks_per_domain(h, 3), 0);
+    om_error err;
+    size_t index = 9;
+    OM_EXPECT_OK(om_hierarchy_level_index(h, "rack", &index, &err), &err);
+    OM_EXPECT_INT(index, 2);
+    OM_EXPECT_ERR(om_hierarchy_level_index(h, "pod", &index, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "unknown level \"pod\"",
+                  "host, nvl, rack");
+    int64_t d = -1;
+    OM_EXPECT_OK(om_hierarchy_domain_of(h, 1, 143, &d, &err), &err);
+    OM_EXPECT_INT(d, 1);
+    OM_EXPECT_ERR(om_hierarchy_domain_of(h, 3, 0, &d, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "level 3");
+    OM_EXPECT_ERR(om_hierarchy_domain_of(h, 0, -1, &d, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "rank -1");
+    char *label = NULL;
+    OM_EXPECT_OK(om_hierarchy_domain_label(h, 0, 17, &label, &err), &err);
+    OM_EXPECT_STR(label, "17");
+    om_string_free(label);
+    char *json = NULL;
+    OM_EXPECT_OK(om_hierarchy_to_json(h, &json, &err), &err);
+    OM_EXPECT_STR(json, "[{\"name\":\"host\",\"ranks_per_domain\":8},"
+                        "{\"name\":\"nvl\",\"ranks_per_domain\":72},"
+                        "{\"name\":\"rack\",\"ranks_per_domain\":576}]");
+    om_string_free(json);
+    om_hierarchy_free(h);
+}
+
+static void test_spec_errors(void)
+{
+    om_hierarchy *h = (om_hierarchy *)&h;
+    om_error err;
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=8,nvl=8", &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "must increase", "\"nvl=8\"", "(8)");
+    OM_EXPECT(h == NULL);
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=8,nvl=4", &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "\"nvl=4\" has 4 ranks per domain");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=8,host=16", &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "level \"host\" is named twice");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host", &h, &err), &err, OM_ERR_PARSE,
+                  "\"host\" is not level=ranks_per_domain");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=eight", &h, &err), &err,
+                  OM_ERR_PARSE, "\"host=eight\"", "not a decimal integer");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=0", &h, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "\"host=0\"", "1..2147483647");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=2147483648", &h, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "1..2147483647");
+    OM_EXPECT_ERR(om_hierarchy_from_spec(" ", &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "empty");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("=8", &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "a level name is empty");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=8,", &h, &err), &err,
+                  OM_ERR_PARSE, "\"\" is not level=ranks_per_domain");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("a:b=8", &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "contains ':'");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("h\xff=8", &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "not valid UTF-8");
+    OM_EXPECT_ERR(om_hierarchy_from_spec(NULL, &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "NULL");
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=8", NULL, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "NULL");
+}
+
+/* ---- explicit JSON ---- */
+
+static void test_json(void)
+{
+    om_hierarchy *h = from_json(
+        "{\"levels\":[\"host\",\"nvl\"],\"ranks\":["
+        "{\"rank\":2,\"host\":\"b\",\"nvl\":7},{\"rank\":0,\"host\":\"a\",\"nvl\":7},"
+        "{\"rank\":1,\"host\":\"a\",\"nvl\":7},{\"rank\":3,\"host\":\"c\",\"nvl\":9}]}");
+    OM_EXPECT_INT(om_hierarchy_levels(h), 2);
+    OM_EXPECT_INT(om_hierarchy_ranks(h), 4);
+    OM_EXPECT_INT(om_hierarchy_ranks_per_domain(h, 0), 0);
+    om_error err;
+    int64_t d = -1;
+    OM_EXPECT_OK(om_hierarchy_domain_of(h, 0, 2, &d, &err), &err);
+    OM_EXPECT_INT(d, 1); /* a, b, c numbered by the first rank of each */
+    char *label = NULL;
+    OM_EXPECT_OK(om_hierarchy_domain_label(h, 1, 1, &label, &err), &err);
+    OM_EXPECT_STR(label, "9");
+    om_string_free(label);
+    OM_EXPECT_ERR(om_hierarchy_domain_label(h, 1, 2, &label, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "domain 2", "2 domains of level nvl");
+    OM_EXPECT_ERR(om_hierarchy_domain_of(h, 0, 4, &d, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "rank 4", "4 ranks");
+    char *json = NULL;
+    OM_EXPECT_OK(om_hierarchy_to_json(h, &json, &err), &err);
+    OM_EXPECT_STR(json, "[{\"domains\":3,\"name\":\"host\"},"
+                        "{\"domains\":2,\"name\":\"nvl\"}]");
+    om_string_free(json);
+    om_hierarchy_free(h);
+}
+
+static void expect_json_error(const char *text, om_status want,
+                              const char *needle, unsigned line)
+{
+    om_hierarchy *h = (om_hierarchy *)&h;
+    om_error err;
+    om_status st = om_hierarchy_from_json(text, strlen(text), &h, &err);
+    om_test_record(st == want && h == NULL && strstr(err.message, needle),
+                   __FILE__, line, "%s: got status %d, \"%s\"; want %d, \"%s\"",
+                   text, st, st ? err.message : "", want, needle);
+}
+
+static void test_json_errors(void)
+{
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,\"host\":1},"
+                      "{\"rank\":0,\"host\":1}]}",
+                      OM_ERR_INVALID_ARGUMENT,
+                      "rank 0 appears twice in the hierarchy JSON (ranks[0] and "
+                      "ranks[1])", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,\"host\":1},"
+                      "{\"rank\":2,\"host\":1}]}",
+                      OM_ERR_INVALID_ARGUMENT,
+                      "ranks[1] is rank 2, but 2 entries describe ranks 0..1: "
+                      "some rank is missing", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,\"hots\":1}]}",
+                      OM_ERR_PARSE, "ranks[0] names unknown level \"hots\"",
+                      __LINE__);
+    expect_json_error("{\"levels\":[\"host\",\"nvl\"],\"ranks\":[{\"rank\":0,"
+                      "\"host\":1}]}",
+                      OM_ERR_INVALID_ARGUMENT, "ranks[0] (rank 0) has no \"nvl\"",
+                      __LINE__);
+    expect_json_error("{\"levels\":[\"host\",\"nvl\"],\"ranks\":["
+                      "{\"rank\":0,\"host\":\"a\",\"nvl\":0},"
+                      "{\"rank\":1,\"host\":\"a\",\"nvl\":1}]}",
+                      OM_ERR_INVALID_ARGUMENT,
+                      "levels do not nest: host \"a\" is in nvl \"0\" (rank 0) "
+                      "and in nvl \"1\" (rank 1)", __LINE__);
+    expect_json_error("{\"levels\":[],\"ranks\":[{\"rank\":0}]}",
+                      OM_ERR_INVALID_ARGUMENT, "\"levels\" is empty", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[]}",
+                      OM_ERR_INVALID_ARGUMENT, "\"ranks\" is empty", __LINE__);
+    expect_json_error("{\"levels\":[\"host\",\"host\"],\"ranks\":[{\"rank\":0}]}",
+                      OM_ERR_INVALID_ARGUMENT, "level \"host\" is named twice",
+                      __LINE__);
+    expect_json_error("{\"levels\":[\"host\"]}", OM_ERR_PARSE, "lacks \"ranks\"",
+                      __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[],\"x\":1}", OM_ERR_PARSE,
+                      "unknown key \"x\"", __LINE__);
+    expect_json_error("{\"levels\":[3],\"ranks\":[{\"rank\":0}]}", OM_ERR_PARSE,
+                      "levels[0] must be a string", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":\"0\"}]}",
+                      OM_ERR_PARSE, "\"rank\" must be an integer", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"host\":1}]}",
+                      OM_ERR_PARSE, "ranks[0] has no \"rank\"", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,\"host\":1.5}]}",
+                      OM_ERR_PARSE, "must be a string or an integer id", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[7]}", OM_ERR_PARSE,
+                      "ranks[0] must be an object", __LINE__);
+    expect_json_error("[1]", OM_ERR_PARSE, "must be an object", __LINE__);
+    expect_json_error("{\"levels\":", OM_ERR_PARSE, "line 1", __LINE__);
+}
+
+/* ---- hostfiles ---- */
+
+static void test_hostfile(void)
+{
+    const char *text = "# two trays in one NVLink domain\n"
+                       "gb-01 slots=4 nvl=n0\n"
+                       "gb-02:4 nvl=n0   # MPICH style\n"
+                       "\n"
+                       "gb-03 slots=2 max_slots=8 nvl=n1\r\n";
+    om_hierarchy *h = NULL;
+    om_error err;
+    OM_EXPECT_OK(om_hierarchy_from_hostfile(text, strlen(text), &h, &err), &err);
+    OM_EXPECT_INT(om_hierarchy_levels(h), 2);
+    OM_EXPECT_STR(om_hierarchy_level_name(h, 0), "host");
+    OM_EXPECT_STR(om_hierarchy_level_name(h, 1), "nvl");
+    OM_EXPECT_INT(om_hierarchy_ranks(h), 10);
+    int64_t d = -1;
+    OM_EXPECT_OK(om_hierarchy_domain_of(h, 0, 9, &d, &err), &err);
+    OM_EXPECT_INT(d, 2);
+    OM_EXPECT_OK(om_hierarchy_domain_of(h, 1, 7, &d, &err), &err);
+    OM_EXPECT_INT(d, 0);
+    char *label = NULL;
+    OM_EXPECT_OK(om_hierarchy_domain_label(h, 0, 1, &label, &err), &err);
+    OM_EXPECT_STR(label, "gb-02");
+    om_string_free(label);
+    om_hierarchy_free(h);
+}
+
+static void expect_hostfile_error(const char *text, om_status want,
+                                  const char *needle, unsigned line)
+{
+    om_hierarchy *h = (om_hierarchy *)&h;
+    om_error err;
+    om_status st = om_hierarchy_from_hostfile(text, strlen(text), &h, &err);
+    om_test_record(st == want && h == NULL && strstr(err.message, needle),
+                   __FILE__, line, "%s: got status %d, \"%s\"; want %d, \"%s\"",
+                   text, st, st ? err.message : "", want, needle);
+}
+
+static void test_hostfile_errors(void)
+{
+    expect_hostfile_error("a slots=2\nb slots=2\na slots=2\n",
+                          OM_ERR_INVALID_ARGUMENT,
+                          "lists host \"a\" twice (lines 1 and 3)", __LINE__);
+    expect_hostfile_error("a\n", OM_ERR_PARSE,
+                          "line 1: host \"a\" has no slot count", __LINE__);
+    expect_hostfile_error("a slots=x\n", OM_ERR_PARSE,
+                          "line 1: slot count \"x\" is not an integer", __LINE__);
+    expect_hostfile_error("a:0\n", OM_ERR_OUT_OF_RANGE, "must be 1..2147483647",
+                          __LINE__);
+    expect_hostfile_error("a slots=1 rack\n", OM_ERR_PARSE,
+                          "field \"rack\" is not key=value", __LINE__);
+    expect_hostfile_error("a slots=1 nvl=x\nb slots=1 rack=y\n", OM_ERR_PARSE,
+                          "line 2: level \"rack\" differs from the levels of line 1",
+                          __LINE__);
+    expect_hostfile_error("a slots=1 nvl=x\nb slots=1\n", OM_ERR_PARSE,
+                          "line 2 names 0 levels, line 1 names 1", __LINE__);
+    expect_hostfile_error("a slots=1 nvl=\n", OM_ERR_PARSE, "has an empty id",
+                          __LINE__);
+    expect_hostfile_error("# nothing\n\n", OM_ERR_INVALID_ARGUMENT,
+                          "lists no hosts", __LINE__);
+    expect_hostfile_error("a slots=1 host=x\n", OM_ERR_PARSE,
+                          "\"host\" is the first level", __LINE__);
+    expect_hostfile_error("a slots=2147483647\nb slots=1\n", OM_ERR_OUT_OF_RANGE,
+                          "more than 2147483647 slots (line 2)", __LINE__);
+    expect_hostfile_error("\xff slots=1\n", OM_ERR_PARSE, "not valid UTF-8",
+                          __LINE__);
+    expect_hostfile_error(":4\n", OM_ERR_PARSE, "empty host name", __LINE__);
+}
+
+/* ---- locality ---- */
+
+static int64_t value(const om_locality *loc, size_t level, om_locality_field f)
+{
+    int64_t v = -99;
+    om_error err;
+    OM_EXPECT_OK(om_locality_get(loc, level, f, &v, &err), &err);
+    return v;
+}
+
+static om_locality *locality(const om_mesh *mesh, const om_hierarchy *h,
+                             const char *const *axes, size_t naxes)
+{
+    om_locality *loc = NULL;
+    om_error err;
+    om_test_poison(&err);
+    OM_EXPECT_OK(om_hierarchy_locality(mesh, h, axes, naxes, &loc, &err), &err);
+    OM_EXPECT(om_test_is_poisoned(&err));
+    return loc;
+}
+
+static void test_locality_hand_checked(void)
+{
+    /* dp=3, tp=5, hosts of 4, NVLink domains of 6 (partial last domains;
+     * 4 does not divide 6). tp groups [0..4], [5..9], [10..14]. */
+    om_mesh *mesh = om_test_mesh("dp=3,tp=5");
+    om_hierarchy *h = spec("host=4,nvl=6");
+    const char *tp[] = {"tp"}, *dp[] = {"dp"};
+    om_locality *loc = locality(mesh, h, tp, 1);
+    OM_EXPECT_INT(om_locality_groups(loc), 3);
+    OM_EXPECT_INT(om_locality_levels(loc), 2);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_GROUPS_INSIDE), 0);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_GROUPS_CROSSING), 3);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_MAX_DOMAINS), 2);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_PPN_MIN), 1);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_PPN_MAX), 4);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_FIRST_CROSSING), 0);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_CROSSING_RANK), 4);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_GROUPS_INSIDE), 1);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_GROUPS_CROSSING), 2);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_PPN_MAX), 5);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_WORST_GROUP), 1);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_FIRST_CROSSING), 1);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_CROSSING_RANK), 6);
+    om_locality_free(loc);
+    /* dp groups [0,5,10] .. [4,9,14]: [2,7,12] spans nvl 0, 1, 2. */
+    loc = locality(mesh, h, dp, 1);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_MAX_DOMAINS), 3);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_WORST_GROUP), 2);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_PPN_MAX), 2);
+    OM_EXPECT_INT(value(loc, 1, OM_LOCALITY_GROUPS_INSIDE), 0);
+    om_locality_free(loc);
+    /* No axes: single-rank groups are always inside. */
+    loc = locality(mesh, h, NULL, 0);
+    OM_EXPECT_INT(om_locality_groups(loc), 15);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_GROUPS_INSIDE), 15);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_FIRST_CROSSING), -1);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_CROSSING_RANK), -1);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_PPN_MAX), 1);
+    om_locality_free(loc);
+    om_hierarchy_free(h);
+    om_mesh_free(mesh);
+}
+
+static void test_locality_errors(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=2,tp=2");
+    om_hierarchy *h = spec("host=2");
+    om_hierarchy *four = from_json("{\"levels\":[\"host\"],\"ranks\":["
+                                   "{\"rank\":0,\"host\":0},{\"rank\":1,\"host\":0}]}");
+    om_locality *loc = (om_locality *)&loc;
+    om_error err;
+    const char *bad[] = {"ep"}, *twice[] = {"tp", "tp"}, *null_axis[] = {NULL};
+    OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, bad, 1, &loc, &err), &err,
+                  OM_ERR_UNKNOWN_AXIS, "axis \"ep\" is not in the mesh (dp, tp)");
+    OM_EXPECT(loc == NULL);
+    OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, twice, 2, &loc, &err), &err,
+                  OM_ERR_DUPLICATE_NAME, "axis \"tp\" is named twice");
+    OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, null_axis, 1, &loc, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "axis name 0 is NULL");
+    OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, NULL, 1, &loc, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "axis name array is NULL");
+    OM_EXPECT_ERR(om_hierarchy_locality(mesh, four, NULL, 0, &loc, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT,
+                  "the hierarchy describes 2 ranks but the mesh has 4");
+    OM_EXPECT_ERR(om_hierarchy_locality(NULL, h, NULL, 0, &loc, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
+    OM_EXPECT_ERR(om_hierarchy_locality(mesh, NULL, NULL, 0, &loc, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "hierarchy is NULL");
+    OM_EXPECT_ERR(om_hierarchy_locality(mesh, h, NULL, 0, NULL, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    loc = locality(mesh, h, NULL, 0);
+    int64_t v;
+    OM_EXPECT_ERR(om_locality_get(loc, 1, OM_LOCALITY_PPN_MIN, &v, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "level 1");
+    OM_EXPECT_ERR(om_locality_get(loc, 0, (om_locality_field)8, &v, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "unknown locality field 8");
+    OM_EXPECT_ERR(om_locality_get(loc, 0, OM_LOCALITY_PPN_MIN, NULL, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "NULL");
+    OM_EXPECT_INT(om_locality_groups(NULL), 0);
+    OM_EXPECT_INT(om_locality_levels(NULL), 0);
+    om_locality_free(loc);
+    om_locality_free(NULL);
+    om_hierarchy_free(NULL);
+    OM_EXPECT_INT(om_hierarchy_levels(NULL), 0);
+    om_hierarchy_free(four);
+    om_hierarchy_free(h);
+    om_mesh_free(mesh);
+}
+
+/* ---- brute force ---- */
+
+typedef struct {
+    int64_t v[8];
+} expected;
+
+/* Every value of one level from the materialised groups and a domain
+ * function. */
+static expected brute(const om_mesh *mesh, uint64_t mask,
+                      int64_t (*domain)(const void *, int64_t), const void *ctx)
+{
+    int64_t count, size;
+    om_error err;
+    OM_EXPECT_OK(om_mesh_group_shape(mesh, mask, &count, &size, &err), &err);
+    int32_t *groups = malloc((size_t)(count * size) * sizeof *groups);
+    OM_EXPECT_OK(om_mesh_groups(mesh, mask, 0, count, groups,
+                                (size_t)(count * size), &err), &err);
+    expected e = {{0, 0, 0, INT64_MAX, 0, 0, -1, -1}};
+    int64_t *doms = malloc((size_t)size * sizeof *doms);
+    for (int64_t g = 0; g < count; g++) {
+        const int32_t *m = groups + g * size;
+        int64_t distinct = 0, lo = INT64_MAX, hi = 0, outside = -1;
+        for (int64_t i = 0; i < size; i++) {
+            doms[i] = domain(ctx, m[i]);
+            if (outside < 0 && doms[i] != doms[0])
+                outside = m[i];
+        }
+        for (int64_t i = 0; i < size; i++) {
+            bool seen = false;
+            for (int64_t j = 0; j < i; j++)
+                seen = seen || doms[j] == doms[i];
+            if (seen)
+                continue;
+            distinct++;
+            int64_t c = 0;
+            for (int64_t j = 0; j < size; j++)
+                c += doms[j] == doms[i];
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
+        if (distinct == 1) {
+            e.v[OM_LOCALITY_GROUPS_INSIDE]++;
+        } else {
+            e.v[OM_LOCALITY_GROUPS_CROSSING]++;
+            if (e.v[OM_LOCALITY_FIRST_CROSSING] < 0) {
+                e.v[OM_LOCALITY_FIRST_CROSSING] = g;
+                e.v[OM_LOCALITY_CROSSING_RANK] = outside;
+            }
+        }
+        if (distinct > e.v[OM_LOCALITY_MAX_DOMAINS]) {
+            e.v[OM_LOCALITY_MAX_DOMAINS] = distinct;
+            e.v[OM_LOCALITY_WORST_GROUP] = g;
+        }
+        if (lo < e.v[OM_LOCALITY_PPN_MIN])
+            e.v[OM_LOCALITY_PPN_MIN] = lo;
+        if (hi > e.v[OM_LOCALITY_PPN_MAX])
+            e.v[OM_LOCALITY_PPN_MAX] = hi;
+    }
+    free(doms);
+    free(groups);
+    return e;
+}
+
+static int64_t uniform_domain(const void *ctx, int64_t rank)
+{
+    return rank / *(const int64_t *)ctx;
+}
+
+static int64_t table_domain(const void *ctx, int64_t rank)
+{
+    return ((const int64_t *)ctx)[rank];
+}
+
+static void compare(const om_locality *loc, size_t level, const expected *e,
+                    const char *what, unsigned line)
+{
+    for (int f = 0; f < 8; f++) {
+        int64_t got = value(loc, level, (om_locality_field)f);
+        om_test_record(got == e->v[f], __FILE__, line,
+                       "%s level %zu field %d: got %lld, brute force %lld", what,
+                       level, f, (long long)got, (long long)e->v[f]);
+    }
+}
+
+static void test_brute_force(void)
+{
+    uint64_t seed = 14;
+    static const char *names[] = {"a", "b", "c", "d", "e"};
+    for (int trial = 0; trial < 400; trial++) {
+        /* A random mesh of up to 5 axes and up to ~2000 ranks. */
+        size_t ndim = (size_t)om_test_rand_range(&seed, 1, 5);
+        int64_t sizes[5], total = 1;
+        for (size_t i = 0; i < ndim; i++) {
+            sizes[i] = om_test_rand_range(&seed, 1, total > 200 ? 2 : 7);
+            total *= sizes[i];
+        }
+        om_mesh *mesh = NULL;
+        om_error err;
+        OM_EXPECT_OK(om_mesh_new(names, sizes, ndim, &mesh, &err), &err);
+        /* Random increasing uniform levels, dividing or not. */
+        char text[128] = "";
+        int64_t k[3], last = 0;
+        size_t nlevels = (size_t)om_test_rand_range(&seed, 1, 3);
+        for (size_t l = 0; l < nlevels; l++) {
+            k[l] = last + om_test_rand_range(&seed, 1, l == 0 ? 9 : 3 * last + 1);
+            last = k[l];
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%sL%zu=%lld",
+                     l ? "," : "", l, (long long)k[l]);
+        }
+        om_hierarchy *h = spec(text);
+        /* The same levels written out per rank as JSON, plus a shuffled
+         * explicit level, both checked against the brute force too. */
+        int64_t *shuffled = malloc((size_t)total * sizeof *shuffled);
+        int64_t ndom = om_test_rand_range(&seed, 1, total);
+        for (int64_t r = 0; r < total; r++)
+            shuffled[r] = om_test_rand_range(&seed, 0, ndom - 1);
+        size_t cap = (size_t)total * 48 + 64;
+        char *json = malloc(cap);
+        size_t o = (size_t)snprintf(json, cap, "{\"levels\":[\"u\",\"x\"],\"ranks\":[");
+        for (int64_t r = 0; r < total; r++)
+            o += (size_t)snprintf(json + o, cap - o, "%s{\"rank\":%lld,\"u\":%lld,\"x\":0}",
+                                  r ? "," : "", (long long)r,
+                                  (long long)(r / k[0]));
+        snprintf(json + o, cap - o, "]}");
+        om_hierarchy *ex = from_json(json);
+        o = (size_t)snprintf(json, cap, "{\"levels\":[\"s\"],\"ranks\":[");
+        for (int64_t r = 0; r < total; r++)
+            o += (size_t)snprintf(json + o, cap - o, "%s{\"rank\":%lld,\"s\":\"d%lld\"}",
+                                  r ? "," : "", (long long)r, (long long)shuffled[r]);
+        snprintf(json + o, cap - o, "]}");
+        om_hierarchy *sh = from_json(json);
+        /* Shuffled ids are numbered by first appearance: map them. */
+        int64_t *dense = malloc((size_t)total * sizeof *dense);
+        for (int64_t r = 0; r < total; r++)
+            OM_EXPECT_OK(om_hierarchy_domain_of(sh, 0, r, &dense[r], &err), &err);
+        /* A random axis subset, in random order. */
+        const char *axes[5];
+        size_t naxes = 0;
+        uint64_t mask = 0;
+        for (size_t i = 0; i < ndim; i++)
+            if (om_test_rand(&seed) & 1) {
+                mask |= UINT64_C(1) << i;
+                axes[naxes++] = names[i];
+            }
+        if (naxes > 1 && (om_test_rand(&seed) & 1)) {
+            const char *t = axes[0];
+            axes[0] = axes[naxes - 1];
+            axes[naxes - 1] = t;
+        }
+        om_locality *loc = locality(mesh, h, axes, naxes);
+        for (size_t l = 0; l < nlevels; l++) {
+            expected e = brute(mesh, mask, uniform_domain, &k[l]);
+            compare(loc, l, &e, text, __LINE__);
+        }
+        om_locality_free(loc);
+        loc = locality(mesh, ex, axes, naxes);
+        expected e = brute(mesh, mask, uniform_domain, &k[0]);
+        compare(loc, 0, &e, "explicit copy of level 0", __LINE__);
+        om_locality_free(loc);
+        loc = locality(mesh, sh, axes, naxes);
+        e = brute(mesh, mask, table_domain, dense);
+        compare(loc, 0, &e, "shuffled explicit level", __LINE__);
+        om_locality_free(loc);
+        free(dense);
+        free(json);
+        free(shuffled);
+        om_hierarchy_free(sh);
+        om_hierarchy_free(ex);
+        om_hierarchy_free(h);
+        om_mesh_free(mesh);
+    }
+}
+
+/* Long runs and strides that do not divide the domain size: the cases the
+ * run walker handles without visiting every member. */
+static void test_brute_force_long_runs(void)
+{
+    static const char *specs[] = {"a=3,b=1000", "a=700,b=3", "a=5,b=16,c=7",
+                                  "a=2,b=37,c=3"};
+    static const int64_t ks[] = {1, 2, 3, 5, 7, 8, 16, 24, 36, 72, 100, 577, 1999};
+    static const char *sets[][2] = {{"a", NULL}, {"b", NULL}, {"a", "b"},
+                                    {"c", NULL}, {"a", "c"}};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        om_mesh *mesh = om_test_mesh(specs[s]);
+        for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+            char text[32];
+            snprintf(text, sizeof text, "host=%lld", (long long)ks[i]);
+            om_hierarchy *h = spec(text);
+            for (size_t a = 0; a < sizeof sets / sizeof sets[0]; a++) {
+                size_t naxes = sets[a][1] ? 2 : 1;
+                uint64_t mask = 0;
+                bool known = true;
+                for (size_t j = 0; j < naxes; j++) {
+                    int idx = om_mesh_index_of(mesh, sets[a][j]);
+                    known = known && idx >= 0;
+                    if (idx >= 0)
+                        mask |= UINT64_C(1) << idx;
+                }
+                if (!known)
+                    continue;
+                om_locality *loc = locality(mesh, h, sets[a], naxes);
+                expected e = brute(mesh, mask, uniform_domain, &ks[i]);
+                compare(loc, 0, &e, specs[s], __LINE__);
+                om_locality_free(loc);
+            }
+            om_hierarchy_free(h);
+        }
+        om_mesh_free(mesh);
+    }
+}
+
+/* ---- rules ---- */
+
+static void test_check(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=4,cp=2,tp=4");
+    om_hierarchy *h = spec("host=8,nvl=16");
+    char *lines = NULL;
+    size_t count = 99;
+    om_error err;
+    om_test_poison(&err);
+    OM_EXPECT_OK(om_hierarchy_check(mesh, h, "tp:host, cp+tp:host,dp+cp+tp:nvl",
+                                    &lines, &count, &err), &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT_STR(lines,
+                  "dp+cp+tp:nvl broken: dp+cp+tp group 0 (ranks 0, 1, 2, 3, ...) "
+                  "crosses nvl domains: rank 16 is in nvl 1, rank 0 in nvl 0 "
+                  "(groups span up to 2 domains)\n");
+    om_string_free(lines);
+    OM_EXPECT_OK(om_hierarchy_check(mesh, h, "dp:host,tp:host,cp:nvl", &lines,
+                                    &count, &err), &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT(strncmp(lines, "dp:host broken: dp group 0 (ranks 0, 8, 16, 24) "
+                             "crosses host domains: rank 8 is in host 1", 80) == 0);
+    om_string_free(lines);
+    OM_EXPECT_OK(om_hierarchy_check(mesh, h, "tp:host", &lines, &count, &err), &err);
+    OM_EXPECT_INT(count, 0);
+    OM_EXPECT_STR(lines, "");
+    om_string_free(lines);
+    OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "tp:rack", &lines, &count, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "unknown level \"rack\"");
+    OM_EXPECT(lines == NULL);
+    OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "ep:host", &lines, &count, &err),
+                  &err, OM_ERR_UNKNOWN_AXIS, "axis \"ep\" is not in the mesh");
+    OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "tp", &lines, &count, &err), &err,
+                  OM_ERR_PARSE, "\"tp\" is not AXES:LEVEL");
+    OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "tp:host,", &lines, &count, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "a placement rule is empty");
+    OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "tp++cp:host", &lines, &count, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "empty axis name");
+    OM_EXPECT_ERR(om_hierarchy_check(mesh, NULL, "tp:host", &lines, &count, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "hierarchy is NULL");
+    OM_EXPECT_ERR(om_hierarchy_check(mesh, h, "tp:host", NULL, &count, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    om_hierarchy_free(h);
+    /* Explicit levels name their domains by the file's ids. */
+    const char *hf = "n7 slots=2\nn8 slots=2\n";
+    OM_EXPECT_OK(om_hierarchy_from_hostfile(hf, strlen(hf), &h, &err), &err);
+    om_mesh *small = om_test_mesh("dp=2,tp=2");
+    OM_EXPECT_OK(om_hierarchy_check(small, h, "dp:host", &lines, &count, &err), &err);
+    OM_EXPECT(strstr(lines, "rank 2 is in host n8, rank 0 in host n7") != NULL);
+    om_string_free(lines);
+    om_mesh_free(small);
+    om_hierarchy_free(h);
+    om_mesh_free(mesh);
+}
+
+static const om_test_case hierarchy_tests[] = {
+    {"uniform spec", test_spec},
+    {"uniform spec errors", test_spec_errors},
+    {"explicit JSON", test_json},
+    {"explicit JSON errors", test_json_errors},
+    {"hostfile", test_hostfile},
+    {"hostfile errors", test_hostfile_errors},
+    {NULL, NULL},
+};
+
+static const om_test_case locality_tests[] = {
+    {"hand-checked", test_locality_hand_checked},
+    {"errors", test_locality_errors},
+    {"brute force, random meshes", test_brute_force},
+    {"brute force, long runs", test_brute_force_long_runs},
+    {"placement rules", test_check},
+    {NULL, NULL},
+};
+
+int main(int argc, char **argv)
+{
+    static const om_test_suite suites[] = {
+        {"hierarchy", NULL, NULL, hierarchy_tests},
+        {"hierarchy locality", NULL, NULL, locality_tests},
+        {NULL, NULL, NULL, NULL},
+    };
+    return om_test_main(argc, argv, suites);
+}
