@@ -50,6 +50,11 @@
  *                              (Python: passes the count, gets them back)
  *   (const char *OM_TEXT, size_t OM_TEXT_LEN)
  *                              text or bytes with their length
+ *   (const char *const *OM_KEYS, const char *const *OM_VALUES,
+ *    size_t OM_NPARAMS)        a string -> string map (preset parameters)
+ *   enum pointers (om_launch_format *format)
+ *                              always outputs in this API: a language
+ *                              typemaps `enum SWIGTYPE *` as a returned value
  *   int64_t *OM_OUTPUT, uint64_t *OM_OUTPUT, bool *OM_OUTPUT,
  *   size_t *OM_OUTPUT          hidden scalar out-parameters, returned
  *
@@ -107,6 +112,14 @@
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
     (const char *const *names, size_t names_len),
     (const char *const *axes, size_t naxes) };
+#ifdef OM_BIND_PLANNING
+%apply char **OM_STRING { char **violations, char **verdict };
+%apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
+    (const char *const *hosts, size_t nhosts) };
+%apply (const char *const *OM_KEYS, const char *const *OM_VALUES,
+        size_t OM_NPARAMS) {
+    (const char *const *keys, const char *const *values, size_t nparams) };
+#endif
 %apply (const int64_t *OM_INTS, size_t OM_INTS_LEN) {
     (const int64_t *sizes, size_t sizes_len),
     (const int64_t *coord, size_t coord_len) };
@@ -135,6 +148,11 @@ struct TYPE {};
 
 OM_HANDLE(om_mesh, Mesh)
 OM_HANDLE(om_dims, Dims)
+#ifdef OM_BIND_PLANNING
+OM_HANDLE(om_hierarchy, Hierarchy)
+OM_HANDLE(om_locality, Locality)
+OM_HANDLE(om_preset, Preset)
+#endif
 
 /* Constructors: the om_X_new of each handle. */
 %extend om_mesh {
@@ -188,3 +206,10 @@ int om_version_number(void);
 %include "offline_mesh/dims.h"
 %include "offline_mesh/topology.h"
 %include "offline_mesh/preflight.h"
+/* Physical hierarchies, framework presets and launch plans: bound by the
+ * languages that define OM_BIND_PLANNING (parity.tsv lists the others). */
+#if defined(OM_CONVENTIONS) && defined(OM_BIND_PLANNING)
+%include "offline_mesh/hierarchy.h"
+%include "offline_mesh/preset.h"
+%include "offline_mesh/launch.h"
+#endif

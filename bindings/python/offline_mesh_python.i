@@ -36,6 +36,11 @@
 %module(package="offline_mesh") core
 
 #define OM_CONVENTIONS
+#define OM_BIND_PLANNING
+
+/* Every om_X_free is the destructor of its handle class: never a function
+ * Python could call twice. */
+%rename("$ignore", regexmatch$name="^om_[a-z_]+_free$") "";
 
 %{
 #include <limits.h>
@@ -395,12 +400,17 @@ fail:
         SWIG_fail;
 %}
 
-/* ---- caller buffers with a needed length: a list, one retry ---------------- */
-%define OM_PY_BUFFER(TYPE, TO_PYTHON)
+/* ---- caller buffers with a needed length, one retry ------------------------
+ * Integers come back as a bytearray of the C items (memoryview(b).cast("i")
+ * or "q" reads them; bulk tables need no Python int per item), strings as a
+ * list of str. The first call is the library's size query (NULL, 0); the
+ * wrapper then jumps back before the call (the label in "check") with a
+ * buffer of exactly the needed length. */
+%define OM_PY_BUFFER(TYPE, RESULT)
 %typemap(in, numinputs=0) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
-    (TYPE small[16], size_t needed = 0, int retried = 0) %{
-    $1 = small;
-    $2 = sizeof small / sizeof small[0];
+    (size_t needed = 0, PyObject *grown = NULL) %{
+    $1 = NULL;
+    $2 = 0;
     $3 = &needed;
 %}
 %typemap(check) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
@@ -408,40 +418,116 @@ om_py_retry$argnum:
     ;
 %}
 %typemap(argout) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
-    if (result == OM_ERR_BUFFER_TOO_SMALL && !retried$argnum &&
-        needed$argnum > $2) {
-        retried$argnum = 1;
-        $2 = needed$argnum;
-        $1 = PyMem_Calloc($2, sizeof *$1);
-        if (!$1) {
+    if ((result == OM_OK || result == OM_ERR_BUFFER_TOO_SMALL) &&
+        !grown$argnum && needed$argnum > 0) {
+        if (needed$argnum > (size_t)PY_SSIZE_T_MAX / sizeof(TYPE)) {
             PyErr_NoMemory();
             SWIG_fail;
         }
+        grown$argnum = PyByteArray_FromStringAndSize(
+            NULL, (Py_ssize_t)(needed$argnum * sizeof(TYPE)));
+        if (!grown$argnum)
+            SWIG_fail;
+        $1 = (TYPE *)PyByteArray_AS_STRING(grown$argnum);
+        $2 = needed$argnum;
         Py_CLEAR($result);
         goto om_py_retry$argnum;
     }
     if (result == OM_OK) {
-        size_t i, n = needed$argnum < $2 ? needed$argnum : $2;
-        PyObject *list = PyList_New((Py_ssize_t)n);
-        for (i = 0; list && i < n; i++) {
-            PyObject *item = TO_PYTHON;
-            if (!item)
-                Py_CLEAR(list);
-            else
-                PyList_SET_ITEM(list, (Py_ssize_t)i, item);
-        }
-        if (om_py_push($result, list) < 0)
+        size_t i, n = $1 ? needed$argnum : 0;
+        PyObject *value = RESULT;
+        if (om_py_push($result, value) < 0)
             SWIG_fail;
     }
 %}
 %typemap(freearg) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
-    if (retried$argnum)
-        PyMem_Free($1);
+    Py_XDECREF(grown$argnum);
 %}
 %enddef
-OM_PY_BUFFER(int32_t, PyLong_FromLong($1[i]))
-OM_PY_BUFFER(int64_t, PyLong_FromLongLong($1[i]))
-OM_PY_BUFFER(const char *, om_py_str($1[i]))
+%{
+/* The first `n` items of a buffer as a bytearray (`grown`, when the buffer
+ * is it, trimmed and passed on). */
+static PyObject *om_py_items_bytes(PyObject *grown, const void *items,
+                                   size_t n, size_t size)
+{
+    if (grown && n * size == (size_t)PyByteArray_GET_SIZE(grown)) {
+        Py_INCREF(grown);
+        return grown;
+    }
+    if (grown) {
+        if (PyByteArray_Resize(grown, (Py_ssize_t)(n * size)) < 0)
+            return NULL;
+        Py_INCREF(grown);
+        return grown;
+    }
+    return PyByteArray_FromStringAndSize(items, (Py_ssize_t)(n * size));
+}
+
+SWIGUNUSED static PyObject *om_py_str_list(const char *const *items, size_t n)
+{
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    size_t i;
+    for (i = 0; list && i < n; i++) {
+        PyObject *item = om_py_str(items[i]);
+        if (!item)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    return list;
+}
+%}
+OM_PY_BUFFER(int32_t, ((void)i, om_py_items_bytes(grown$argnum, $1, n, sizeof *$1)))
+OM_PY_BUFFER(int64_t, ((void)i, om_py_items_bytes(grown$argnum, $1, n, sizeof *$1)))
+OM_PY_BUFFER(const char *, ((void)i, om_py_str_list($1, n)))
+
+/* Enumerations returned through a pointer (om_launch_format *format). */
+%typemap(in, numinputs=0) enum SWIGTYPE * ($*1_ltype temp) %{ $1 = &temp; %}
+%typemap(argout) enum SWIGTYPE * %{
+    if (result == OM_OK && om_py_push($result, PyLong_FromLong((long)*$1)) < 0)
+        SWIG_fail;
+%}
+
+/* A str -> str mapping (preset parameters): keys and values in the order
+ * of its items. */
+%typemap(in) (const char *const *OM_KEYS, const char *const *OM_VALUES,
+              size_t OM_NPARAMS) (PyObject *items = NULL) %{
+    {
+        Py_ssize_t i, n;
+        if (!PyDict_Check($input)) {
+            PyErr_Format(PyExc_TypeError, "params must be a dict, not %.100s",
+                         Py_TYPE($input)->tp_name);
+            SWIG_fail;
+        }
+        items = PyDict_Items($input);
+        if (!items)
+            SWIG_fail;
+        n = PyList_GET_SIZE(items);
+        $1 = PyMem_Calloc((size_t)n + 1, sizeof *$1);
+        $2 = PyMem_Calloc((size_t)n + 1, sizeof *$2);
+        if (!$1 || !$2) {
+            PyErr_NoMemory();
+            SWIG_fail;
+        }
+        $3 = (size_t)n;
+        for (i = 0; i < n; i++) {
+            PyObject *pair = PyList_GET_ITEM(items, i);
+            ((const char **)$1)[i] = om_py_as_cstring(PyTuple_GET_ITEM(pair, 0), "params key");
+            ((const char **)$2)[i] = $1[i] ? om_py_as_cstring(PyTuple_GET_ITEM(pair, 1),
+                                                           "params value") : NULL;
+            if (!$2[i])
+                SWIG_fail;
+        }
+    }
+%}
+%typemap(freearg) (const char *const *OM_KEYS, const char *const *OM_VALUES,
+                   size_t OM_NPARAMS) %{
+    PyMem_Free((void *)$1);
+    PyMem_Free((void *)$2);
+    Py_XDECREF(items$argnum);
+%}
+%typemap(argout) (const char *const *OM_KEYS, const char *const *OM_VALUES,
+                  size_t OM_NPARAMS) ""
 
 /* ---- inputs ------------------------------------------------------------------ */
 %typemap(in) int64_t %{
@@ -464,9 +550,11 @@ OM_PY_BUFFER(const char *, om_py_str($1[i]))
     }
 %}
 
+/* None is C's NULL: the library reports it with its own message. */
 %typemap(in) const char * %{
-    $1 = ($1_ltype)om_py_as_cstring($input, "$1_name");
-    if (!$1)
+    $1 = $input == Py_None ? NULL
+                           : ($1_ltype)om_py_as_cstring($input, "$1_name");
+    if (!$1 && PyErr_Occurred())
         SWIG_fail;
 %}
 %typemap(freearg) const char * ""
@@ -524,8 +612,9 @@ OM_PY_BUFFER(const char *, om_py_str($1[i]))
     if (!items)
         SWIG_fail;
     $2 = (size_t)PyTuple_GET_SIZE(items);
-    $1 = $2 <= 8 ? small : PyMem_Calloc($2, sizeof *$1);
-    if (!$1) {
+    /* an empty list is (NULL, 0): "none given" */
+    $1 = $2 == 0 ? NULL : $2 <= 8 ? small : PyMem_Calloc($2, sizeof *$1);
+    if (!$1 && $2 > 0) {
         PyErr_NoMemory();
         SWIG_fail;
     }

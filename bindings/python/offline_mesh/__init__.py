@@ -44,6 +44,8 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 from . import _core
 from ._errors import (OfflineMeshError, OfflineMeshIOError,
                       OfflineMeshMemoryError, Status)
+from ._planning import (Hierarchy, LevelLocality, Preset, check_preset,
+                        check_preset_yaml, launch_check, launch_plan)
 
 __all__ = [
     "OfflineMesh",
@@ -63,6 +65,13 @@ __all__ = [
     "plan_dim_names",
     "expert_layout",
     "host_locality",
+    "Hierarchy",
+    "LevelLocality",
+    "Preset",
+    "check_preset",
+    "check_preset_yaml",
+    "launch_plan",
+    "launch_check",
 ]
 
 __version__: str = _core.om_version_string()
@@ -260,24 +269,21 @@ class OfflineMesh(_Fields):
         allowed; "" is the empty mesh), as the CLI's --mesh does."""
         return (_core.om_mesh_from_spec(spec))
 
-    def _axes(self, dims):
-        """The library's axis mask of dims: "dp,cp" or a sequence of names."""
-        if not isinstance(dims, str):
-            if not isinstance(dims, (tuple, list)):
-                raise TypeError("dims must be a str or a tuple of str, not "
-                                f"{type(dims).__name__}")
-            for i, name in enumerate(dims):
-                if not isinstance(name, str):
-                    raise TypeError(f"dims[{i}] must be a str, not "
-                                    f"{type(name).__name__}")
-            dims = ",".join(dims)
-        return _core.om_mesh_axes(self._mesh(), dims)
+    @staticmethod
+    def _axes(dims):
+        """The axis set dims as a list of names: "dp,cp" (comma-separated)
+        or a sequence of names; the library checks them."""
+        if isinstance(dims, str):
+            return [name.strip() for name in dims.split(",")] if dims.strip() else []
+        if not isinstance(dims, (tuple, list)):
+            raise TypeError("dims must be a str or a tuple of str, not "
+                            f"{type(dims).__name__}")
+        return dims
 
     def coordinate(self, rank) -> Tuple[int, ...]:
         """Coordinates of rank, one int per axis in mesh order.
         OfflineMeshError when rank is outside 0 .. size()-1."""
-        ints = _core.om_mesh_coordinate(self._mesh(), rank, len(self.mesh_shape))
-        return tuple(memoryview(ints).cast("q"))
+        return tuple(memoryview(_core.om_mesh_coordinate_of(self._mesh(), rank)).cast("q"))
 
     def rank(self, coord) -> int:
         """Rank at coord, one int per axis in mesh order (the inverse of
@@ -291,10 +297,10 @@ class OfflineMesh(_Fields):
         listed row-major over the other axes, members row-major over dims
         (both in mesh order). For big meshes use groups_buffer()."""
         mesh = self._mesh()
-        mask = self._axes(dims)
-        count, size = _core.om_mesh_group_shape(mesh, mask)
-        ranks = iter(memoryview(_core.om_mesh_groups(
-            mesh, mask, 0, count, count * size)).cast("i"))
+        axes = self._axes(dims)
+        count, size = _core.om_mesh_group_shape_named(mesh, axes)
+        ranks = iter(memoryview(_core.om_mesh_groups_named(
+            mesh, axes, 0, count)).cast("i"))
         return list(zip(*[ranks] * size))
 
     def groups_buffer(self, dims, start=0, count=None) -> memoryview:
@@ -306,34 +312,31 @@ class OfflineMesh(_Fields):
         walked piece by piece; count=None means up to the last group. An
         empty slice is an empty 1-D view (shape (0,))."""
         mesh = self._mesh()
-        mask = self._axes(dims)
-        ngroups, size = _core.om_mesh_group_shape(mesh, mask)
+        axes = self._axes(dims)
+        ngroups, size = _core.om_mesh_group_shape_named(mesh, axes)
         first = _index(start, "start")
         n = ngroups - first if count is None else _index(count, "count")
         if not (0 <= first <= ngroups and 0 <= n <= ngroups - first):
             raise ValueError(f"start={first}, count={n} is outside the "
                              f"{ngroups} groups")
-        table = _core.om_mesh_groups(mesh, mask, first, n, n * size) if n else bytearray()
+        table = _core.om_mesh_groups_named(mesh, axes, first, n) if n else bytearray()
         view = memoryview(table).toreadonly()
         # (memoryview cannot have a 0 in a 2-D shape: an empty slice is 1-D)
         return view.cast("i", (n, size)) if n else view.cast("i")
 
     def group_shape(self, dims) -> Tuple[int, int]:
         """(number of groups, ranks per group) over dims."""
-        return _core.om_mesh_group_shape(self._mesh(), self._axes(dims))
+        return _core.om_mesh_group_shape_named(self._mesh(), self._axes(dims))
 
     def group_index(self, rank, dims) -> int:
         """The number of the group over dims (as in groups()) that holds
         rank."""
-        return _core.om_mesh_group_index(self._mesh(), self._axes(dims), rank)
+        return _core.om_mesh_group_index_named(self._mesh(), self._axes(dims), rank)
 
     def group_of(self, rank, dims) -> Tuple[int, ...]:
         """The group over dims (as in groups()) that contains rank."""
-        mesh = self._mesh()
-        mask = self._axes(dims)
-        _, size = _core.om_mesh_group_shape(mesh, mask)
-        return tuple(memoryview(
-            _core.om_mesh_group_of(mesh, mask, rank, size)).cast("i"))
+        return tuple(memoryview(_core.om_mesh_group_of_named(
+            self._mesh(), self._axes(dims), rank)).cast("i"))
 
 
 def _index(value, name):
@@ -543,5 +546,5 @@ def host_locality(mesh: OfflineMesh, dims: Dims,
     consecutive ranks (the last host may be partial): how many groups there
     are, how many stay on one host, and the most hosts one group spans."""
     handle = _mesh_of(mesh)
-    return HostLocality(*_core.om_mesh_locality(handle, mesh._axes(dims),
-                                                ranks_per_host))
+    return HostLocality(*_core.om_mesh_locality_named(
+        handle, OfflineMesh._axes(dims), ranks_per_host))
