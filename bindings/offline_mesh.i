@@ -190,6 +190,13 @@ int om_version_number(void);
  * yet: the new binding layer of issue 12 binds it. Until then the 1.0
  * surface stays exactly as it was. */
 %ignore OM_ERR_UNKNOWN_AXIS;
+%ignore OM_ERR_RANK_COLLISION;
+%ignore OM_ERR_OUTSIDE_WORLD;
+%ignore OM_ERR_AXIS_ORDER;
+%ignore OM_ERR_SIZE_MISMATCH;
+%ignore OM_ERR_UNALIGNED;
+%ignore OM_ERR_VIEW_CONFLICT;
+%ignore OM_ERR_UNKNOWN_VIEW;
 %ignore OM_STATUS_COUNT;
 %ignore om_status_name;
 %ignore om_mesh_axis_indices;

@@ -230,14 +230,14 @@ static bool write_group_lists(omu_writer *w, const om_mesh *mesh,
  * position row-major over those inside it (as om_mesh_groups orders
  * them). Only axes longer than 1 count, so the cost does not grow with
  * axes of size 1. */
-static void place(const om_mesh *mesh, const size_t *long_axes, size_t nlong,
-                  uint64_t mask, const int64_t *coord, int64_t *group,
-                  int64_t *position)
+static void place(const size_t *long_axes, const int64_t *long_sizes,
+                  size_t nlong, uint64_t mask, const int64_t *coord,
+                  int64_t *group, int64_t *position)
 {
     int64_t g = 0, p = 0;
     for (size_t k = 0; k < nlong; k++) {
         size_t i = long_axes[k];
-        int64_t len = om_mesh_dim_size(mesh, i);
+        int64_t len = long_sizes[k];
         if (i < 64 && ((mask >> i) & 1u))
             p = p * len + coord[i];
         else
@@ -251,8 +251,8 @@ static void place(const om_mesh *mesh, const size_t *long_axes, size_t nlong,
 static void write_rank_line(omu_writer *w, const om_mesh *mesh,
                             const axis_sets *sets, const size_t *set_order,
                             const dump_keys *keys, const size_t *sorted,
-                            const size_t *long_axes, size_t nlong,
-                            const int64_t *coord, int64_t rank,
+                            const size_t *long_axes, const int64_t *long_sizes,
+                            size_t nlong, const int64_t *coord, int64_t rank,
                             int64_t *positions)
 {
     size_t n = om_mesh_ndim(mesh);
@@ -266,8 +266,8 @@ static void write_rank_line(omu_writer *w, const om_mesh *mesh,
     omu_write_str(w, "},\"group\":{");
     for (size_t k = 0; k < sets->count; k++) {
         int64_t group;
-        place(mesh, long_axes, nlong, sets->masks[set_order[k]], coord, &group,
-              &positions[k]);
+        place(long_axes, long_sizes, nlong, sets->masks[set_order[k]], coord,
+              &group, &positions[k]);
         if (k)
             omu_write_char(w, ',');
         write_key(w, keys, n + k);
@@ -329,17 +329,20 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     int64_t *coord = malloc((n ? n : 1) * sizeof *coord);
     size_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
     size_t *long_axes = malloc((n ? n : 1) * sizeof *long_axes);
+    int64_t *long_sizes = malloc((n ? n : 1) * sizeof *long_sizes);
     int32_t *buf = malloc((size_t)buf_len * sizeof *buf);
     int64_t positions[CLI_MAX_DIMS + 64];
     dump_keys keys = {NULL, NULL};
-    if (rc == CLI_OK && (!coord || !sorted || !long_axes || !buf ||
+    if (rc == CLI_OK && (!coord || !sorted || !long_axes || !long_sizes || !buf ||
                          cli_sorted_axes(mesh, sorted) != 0 ||
                          prepare_keys(mesh, sorted, &sets, set_order, &keys) != 0))
         rc = cli_error(io, CLI_FAILED, "out of memory");
     size_t nlong = 0;
     for (size_t i = 0; rc == CLI_OK && i < n; i++)
-        if (om_mesh_dim_size(mesh, i) > 1)
+        if (om_mesh_dim_size(mesh, i) > 1) {
+            long_sizes[nlong] = om_mesh_dim_size(mesh, i);
             long_axes[nlong++] = i;
+        }
     if (rc == CLI_OK) {
         char storage[OMU_WRITER_BLOCK];
         omu_writer w;
@@ -354,7 +357,7 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
                 break;
             }
             write_rank_line(&w, mesh, &sets, set_order, &keys, sorted, long_axes,
-                            nlong, coord, r, positions);
+                            long_sizes, nlong, coord, r, positions);
         }
         rc = cli_writer_finish(io, &w, rc);
     }
@@ -363,6 +366,7 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     free(coord);
     free(sorted);
     free(long_axes);
+    free(long_sizes);
     free(buf);
     om_mesh_free(mesh);
     return rc;

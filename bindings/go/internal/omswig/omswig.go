@@ -90,6 +90,13 @@ extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5e79151691cd1caf(void);
 extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_5e79151691cd1caf(void);
 extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5e79151691cd1caf(void);
 extern swig_intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5e79151691cd1caf(void);
 extern swig_type_4 _wrap_om_status_string_omswig_5e79151691cd1caf(swig_intgo arg1);
 extern swig_type_5 _wrap_om_status_name_omswig_5e79151691cd1caf(swig_intgo arg1);
 extern swig_intgo _wrap_om_mesh_new_checked_omswig_5e79151691cd1caf(swig_type_6 arg1, swig_type_7 arg2, swig_voidp arg3, swig_voidp arg4);
@@ -379,7 +386,56 @@ func _swig_getOM_ERR_UNKNOWN_AXIS() (_swig_ret Enum_SS_om_status) {
 }
 
 var OM_ERR_UNKNOWN_AXIS Enum_SS_om_status = _swig_getOM_ERR_UNKNOWN_AXIS()
-const OM_STATUS_COUNT int = 14
+func _swig_getOM_ERR_RANK_COLLISION() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_RANK_COLLISION Enum_SS_om_status = _swig_getOM_ERR_RANK_COLLISION()
+func _swig_getOM_ERR_OUTSIDE_WORLD() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_OUTSIDE_WORLD Enum_SS_om_status = _swig_getOM_ERR_OUTSIDE_WORLD()
+func _swig_getOM_ERR_AXIS_ORDER() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_AXIS_ORDER Enum_SS_om_status = _swig_getOM_ERR_AXIS_ORDER()
+func _swig_getOM_ERR_SIZE_MISMATCH() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_SIZE_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_SIZE_MISMATCH()
+func _swig_getOM_ERR_UNALIGNED() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_UNALIGNED Enum_SS_om_status = _swig_getOM_ERR_UNALIGNED()
+func _swig_getOM_ERR_VIEW_CONFLICT() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_VIEW_CONFLICT Enum_SS_om_status = _swig_getOM_ERR_VIEW_CONFLICT()
+func _swig_getOM_ERR_UNKNOWN_VIEW() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_VIEW_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_UNKNOWN_VIEW Enum_SS_om_status = _swig_getOM_ERR_UNKNOWN_VIEW()
+const OM_STATUS_COUNT int = 21
 const OM_ERROR_MESSAGE_SIZE int = 256
 func Om_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string

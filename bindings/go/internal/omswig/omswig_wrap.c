@@ -531,6 +531,90 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5e79151691cd1caf() {
 }
 
 
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_RANK_COLLISION;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_OUTSIDE_WORLD;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_AXIS_ORDER;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_SIZE_MISMATCH;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_UNALIGNED_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_UNALIGNED;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_VIEW_CONFLICT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_UNKNOWN_VIEW;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_om_status_string_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
