@@ -488,46 +488,33 @@ OM_PY_BUFFER(const char *, ((void)i, om_py_str_list($1, n)))
         SWIG_fail;
 %}
 
-/* A str -> str mapping (preset parameters): keys and values in the order
- * of its items. */
-%typemap(in) (const char *const *OM_KEYS, const char *const *OM_VALUES,
-              size_t OM_NPARAMS) (PyObject *items = NULL) %{
-    {
-        Py_ssize_t i, n;
-        if (!PyDict_Check($input)) {
-            PyErr_Format(PyExc_TypeError, "params must be a dict, not %.100s",
-                         Py_TYPE($input)->tp_name);
+/* A list of OfflineMesh handles (Mesh objects): the views of a world. */
+%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
+    (PyObject *items = NULL) %{
+    items = om_py_items($input, "$1_name");
+    if (!items)
+        SWIG_fail;
+    $2 = (size_t)PyTuple_GET_SIZE(items);
+    $1 = PyMem_Calloc($2 + 1, sizeof *$1);
+    if (!$1) {
+        PyErr_NoMemory();
+        SWIG_fail;
+    }
+    for (size_t i = 0; i < $2; i++) {
+        void *mesh = NULL;
+        if (!SWIG_IsOK(SWIG_ConvertPtr(PyTuple_GET_ITEM(items, (Py_ssize_t)i),
+                                       &mesh, SWIGTYPE_p_om_mesh, 0))) {
+            PyErr_Format(PyExc_TypeError, "$1_name[%zu] must be a Mesh", i);
             SWIG_fail;
         }
-        items = PyDict_Items($input);
-        if (!items)
-            SWIG_fail;
-        n = PyList_GET_SIZE(items);
-        $1 = PyMem_Calloc((size_t)n + 1, sizeof *$1);
-        $2 = PyMem_Calloc((size_t)n + 1, sizeof *$2);
-        if (!$1 || !$2) {
-            PyErr_NoMemory();
-            SWIG_fail;
-        }
-        $3 = (size_t)n;
-        for (i = 0; i < n; i++) {
-            PyObject *pair = PyList_GET_ITEM(items, i);
-            ((const char **)$1)[i] = om_py_as_cstring(PyTuple_GET_ITEM(pair, 0), "params key");
-            ((const char **)$2)[i] = $1[i] ? om_py_as_cstring(PyTuple_GET_ITEM(pair, 1),
-                                                           "params value") : NULL;
-            if (!$2[i])
-                SWIG_fail;
-        }
+        ((const om_mesh **)$1)[i] = mesh;
     }
 %}
-%typemap(freearg) (const char *const *OM_KEYS, const char *const *OM_VALUES,
-                   size_t OM_NPARAMS) %{
+%typemap(freearg) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{
     PyMem_Free((void *)$1);
-    PyMem_Free((void *)$2);
     Py_XDECREF(items$argnum);
 %}
-%typemap(argout) (const char *const *OM_KEYS, const char *const *OM_VALUES,
-                  size_t OM_NPARAMS) ""
+%typemap(argout) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) ""
 
 /* ---- inputs ------------------------------------------------------------------ */
 %typemap(in) int64_t %{

@@ -123,10 +123,11 @@ def _param_text(value: Any) -> str:
     return str(int(value))
 
 
-def _params(params: Optional[Dict[str, Any]]) -> Dict[str, str]:
+def _params(params: Optional[Dict[str, Any]]) -> List[str]:
+    """The library's "KEY=VALUE" strings of a parameter dict."""
     if params is not None and not isinstance(params, dict):
         raise TypeError(f"params must be a dict, not {type(params).__name__}")
-    return {str(k): _param_text(v) for k, v in (params or {}).items()}
+    return [f"{k}={_param_text(v)}" for k, v in (params or {}).items()]
 
 
 class Preset:
