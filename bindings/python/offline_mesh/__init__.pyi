@@ -53,6 +53,13 @@ class Status(enum.IntEnum):
     INVALID_NAME = 11
     BUFFER_TOO_SMALL = 12
     UNKNOWN_AXIS = 13
+    RANK_COLLISION = 14
+    OUTSIDE_WORLD = 15
+    AXIS_ORDER = 16
+    SIZE_MISMATCH = 17
+    UNALIGNED = 18
+    VIEW_CONFLICT = 19
+    UNKNOWN_VIEW = 20
 
 class OfflineMeshError(ValueError):
     status: Union[Status, int]
