@@ -45,7 +45,7 @@ def exported_functions(library: Path) -> set[str]:
 def read_table(text: str) -> tuple[dict[str, list[str]], list[str]]:
     rows, problems = {}, []
     for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
+        if not line.strip() or line.startswith("#") or line.startswith("c_function\t"):
             continue
         cells = line.split("\t")
         if len(cells) != 1 + len(LANGUAGES):
@@ -68,17 +68,26 @@ def python_has(path: str) -> bool:
 
 
 def go_declarations() -> dict[str, set[str]]:
-    """package -> {Name, Type.Method} declared in its non-test files."""
+    """package -> {Name, Type.Member} declared in its non-test files: funcs,
+    methods, types and the fields of struct types."""
     found = {}
-    pattern = re.compile(r"^func (?:\(\s*\w+\s+\*?(\w+)\s*\)\s*)?(\w+)\s*[(\[]",
-                         re.MULTILINE)
+    func = re.compile(r"^func (?:\(\s*\w+\s+\*?(\w+)(?:\[[^]]*\])?\s*\)\s*)?(\w+)\s*[(\[]",
+                      re.MULTILINE)
+    struct = re.compile(r"^type (\w+)(?:\[[^]]*\])? struct \{(.*?)^\}", re.MULTILINE | re.S)
+    types = re.compile(r"^type (\w+)", re.MULTILINE)
     for package, folder in GO_DIRS.items():
         names = found.setdefault(package, set())
         for source in folder.glob("*.go"):
             if source.name.endswith("_test.go"):
                 continue
-            for receiver, name in pattern.findall(source.read_text()):
+            text = source.read_text()
+            for receiver, name in func.findall(text):
                 names.add(f"{receiver}.{name}" if receiver else name)
+            names.update(types.findall(text))
+            for name, body in struct.findall(text):
+                for line in body.splitlines():
+                    for field in re.findall(r"^\s*(\w+(?:\s*,\s*\w+)*)\s+\S", line):
+                        names.update(f"{name}.{f.strip()}" for f in field.split(","))
     return found
 
 
@@ -91,8 +100,9 @@ def go_has(name: str, declarations) -> bool:
 
 def java_has(name: str, generated: Path | None) -> bool:
     cls, _, method = name.partition(".")
-    if not method:
-        return False
+    if not method:  # a class of the package
+        return (JAVA_DIR / f"{cls}.java").is_file()
+    method = method.rpartition(".")[2]  # Class.Nested.member
     sources = [JAVA_DIR / f"{cls}.java"]
     if generated:
         sources += list(generated.rglob(f"{cls}.java"))
@@ -121,10 +131,12 @@ def check(library_functions: set[str], table_text: str,
     go = go_declarations()
     for name, cells in sorted(rows.items()):
         for language, cell in zip(LANGUAGES, cells):
+            excuse = re.match(r"not bound(?: yet)?:", cell)
+            cell = re.split(r"[ ,({]", cell, 1)[0] if not excuse else cell
             if not cell:
                 problems.append(f"{name}: no {language} entry")
-            elif cell.startswith("not bound:"):
-                if not cell[len("not bound:"):].strip():
+            elif excuse:
+                if not cell[excuse.end():].strip():
                     problems.append(f"{name}: {language} 'not bound' without a reason")
             elif language == "Python" and not python_has(cell):
                 problems.append(f"{name}: Python offline_mesh.{cell} does not exist")
