@@ -25,6 +25,7 @@
 #include "offline_mesh/attributes.h"
 #include "offline_mesh/status.h"
 #include "offline_mesh/mesh.h"
+#include "offline_mesh/preset.h"
 
 OM_BEGIN_DECLS
 
@@ -48,6 +49,18 @@ OM_API OM_NODISCARD om_status om_world_new(int64_t world_size,
                                            const om_mesh *const *views,
                                            size_t nviews, om_world **out,
                                            om_error *err);
+
+/**
+ * The world of a framework preset (preset.h): its views in build order,
+ * each axis under its world name (Megatron's expert view as (pp, expt_dp,
+ * ep, expt_tp), size-1 placeholders left out; VIEWS.md 3.2), checked as by
+ * om_world_new(). Errors: OM_ERR_INVALID_ARGUMENT (NULL), then every error
+ * of om_world_new() (a preset that breaks the consistency rule),
+ * OM_ERR_NO_MEMORY.
+ */
+OM_API OM_NODISCARD om_status om_world_from_preset(const om_preset *preset,
+                                                   om_world **out,
+                                                   om_error *err);
 
 /* Releases a world. NULL is a no-op. */
 OM_API void om_world_free(om_world *world);
@@ -118,6 +131,16 @@ OM_API OM_NODISCARD om_status om_world_to_json(const om_world *world,
  */
 OM_API OM_NODISCARD om_status om_world_from_json(const char *text,
                                                  size_t length,
+                                                 om_world **out,
+                                                 om_error *err);
+
+/**
+ * om_world_from_json() of the file at `path` (at most 64 MiB), e.g. what
+ * `offline-mesh views` printed. Errors: OM_ERR_INVALID_ARGUMENT (NULL),
+ * OM_ERR_IO (the file cannot be read, naming the path), then every error
+ * of om_world_from_json() prefixed with the path.
+ */
+OM_API OM_NODISCARD om_status om_world_load_json(const char *path,
                                                  om_world **out,
                                                  om_error *err);
 

@@ -88,7 +88,8 @@ int cli_cmd_show(const cli_io *io, int argc, char **argv)
     cli_options opt;
     int rc = cli_parse(io, "show", argc, argv, 2,
                        OPT_CONFIG | OPT_WORLD_SIZE | OPT_ORDER | OPT_MESH |
-                           OPT_COLOR_BY | OPT_FORMAT | OPT_RANKS_PER_HOST,
+                           OPT_COLOR_BY | OPT_FORMAT | OPT_RANKS_PER_HOST |
+                           CLI_VIEW_OPTIONS,
                        &opt);
     int format = FORMAT_TEXT;
     bool color = false;
