@@ -254,7 +254,7 @@ static int cmp_group(const void *a, const void *b)
     return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-/* Every preset vector case through om_world_from_preset: the world is
+/* Every preset vector case through om_preset_world: the world is
  * consistent, and each view's axis groups and coordinates equal the
  * vector's (as sets where the framework's list order is not ascending). */
 static void run_preset(const char *stem, const char *preset, bool exact_order)
@@ -284,7 +284,7 @@ static void run_preset(const char *stem, const char *preset, bool exact_order)
         int64_t world = json_integer_value(json_object_get(c, "world_size"));
         OM_EXPECT_OK(om_preset_new(preset, (const char *const *)params, n, world, &p, &err),
                      &err);
-        OM_EXPECT_OK(om_world_from_preset(p, &w, &err), &err);
+        OM_EXPECT_OK(om_preset_world(p, &w, &err), &err);
         if (w)
             OM_EXPECT_INT(om_world_size(w), world);
         json_t *vrec;
@@ -358,7 +358,7 @@ static void test_preset_worlds(void)
     run_preset("deepspeed", "deepspeed", false);
     om_error err;
     om_world *w = (om_world *)1;
-    OM_EXPECT_ERR(om_world_from_preset(NULL, &w, &err), &err, OM_ERR_INVALID_ARGUMENT,
+    OM_EXPECT_ERR(om_preset_world(NULL, &w, &err), &err, OM_ERR_INVALID_ARGUMENT,
                   "preset");
     OM_EXPECT(w == NULL);
 }

@@ -25,10 +25,11 @@ merged="$tmp/root"
 mkdir "$tmp/upper" "$tmp/work" "$merged"
 cleanup() {
     local m
-    for m in "$merged/dev" "$merged/proc" "$merged"; do
-        mountpoint -q "$m" && umount "$m"
+    for m in "$merged/var/cache/apt/archives" "$merged/dev" "$merged/proc" "$merged"; do
+        if mountpoint -q "$m"; then umount "$m" || umount -l "$m"; fi
     done
-    rm -rf "$tmp"
+    # Never into a mount that is still there (/dev is the host's own).
+    rm -rf --one-file-system "$tmp"
 }
 trap cleanup EXIT
 mount -t overlay overlay \
@@ -38,8 +39,12 @@ mount --bind /dev "$merged/dev"
 cp -a "$dir" "$merged/work"
 # OM_ROOTFS_NETWORK=1: name resolution for apt-get inside (Debian's archive
 # is the only place it goes).
+# The .debs it downloads are kept between runs in the cache beside the root.
 if [ "${OM_ROOTFS_NETWORK:-0}" = 1 ]; then
     cp -L /etc/resolv.conf "$merged/etc/resolv.conf"
+    archives="$(dirname "$lower")/apt-archives"
+    mkdir -p "$archives/partial"
+    mount --bind "$archives" "$merged/var/cache/apt/archives"
 fi
 
 status=0

@@ -39,7 +39,8 @@ export OM_BUILD_DIR="$build"
 for script in bindings/python/run-tests.sh bindings/go/run-tests.sh \
               bindings/java/run-tests.sh tests/install/run-tests.sh \
               tests/hardening/run-tests.sh tests/install/debian.sh \
-              tests/install/wheel.sh tests/install/jar.sh tests/install/prefix.sh; do
+              tests/install/wheel.sh tests/install/jar.sh tests/install/prefix.sh \
+              tests/install/go-install.sh; do
   if [ -f "$script" ]; then
     run "$script" bash "$script" "$build"
   fi

@@ -25,7 +25,6 @@
 #include "offline_mesh/attributes.h"
 #include "offline_mesh/status.h"
 #include "offline_mesh/mesh.h"
-#include "offline_mesh/preset.h"
 
 OM_BEGIN_DECLS
 
@@ -49,18 +48,6 @@ OM_API OM_NODISCARD om_status om_world_new(int64_t world_size,
                                            const om_mesh *const *views,
                                            size_t nviews, om_world **out,
                                            om_error *err);
-
-/**
- * The world of a framework preset (preset.h): its views in build order,
- * each axis under its world name (Megatron's expert view as (pp, expt_dp,
- * ep, expt_tp), size-1 placeholders left out; VIEWS.md 3.2), checked as by
- * om_world_new(). Errors: OM_ERR_INVALID_ARGUMENT (NULL), then every error
- * of om_world_new() (a preset that breaks the consistency rule),
- * OM_ERR_NO_MEMORY.
- */
-OM_API OM_NODISCARD om_status om_world_from_preset(const om_preset *preset,
-                                                   om_world **out,
-                                                   om_error *err);
 
 /* Releases a world. NULL is a no-op. */
 OM_API void om_world_free(om_world *world);

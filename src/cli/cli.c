@@ -43,7 +43,7 @@ static const command commands[] = {
      "launch SOURCE --nnodes N --nproc-per-node P [--format torchrun|slurm|openmpi] [--master-addr HOST --master-port PORT] [--hosts LIST|HOSTFILE] [--hierarchy LEVELS] [--require AXES:LEVEL,...]",
      "per-node launch plan with each process's launcher environment"},
     {"show", cli_cmd_show,
-     "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg]",
+     "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg] [--hierarchy LEVELS]",
      "a picture of the ranks, their groups and hosts (terminal or SVG)"},
 };
 

@@ -26,7 +26,7 @@ static int load_world(const cli_io *io, const cli_options *opt, om_world **world
     int rc = cli_load_preset(io, &pa, opt, &preset);
     if (rc != CLI_OK)
         return rc;
-    om_status st = om_world_from_preset(preset, world, &e);
+    om_status st = om_preset_world(preset, world, &e);
     om_preset_free(preset);
     return st == OM_OK ? CLI_OK : cli_lib_error(io, &e);
 }

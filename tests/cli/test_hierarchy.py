@@ -178,3 +178,45 @@ def test_old_output_unchanged():
                         '"cross_host_groups":8,"groups":8,"local_groups":0,'
                         '"max_hosts":2},{"axes":["tp"],"cross_host_groups":0,'
                         '"groups":2,"local_groups":2,"max_hosts":1}]}\n')
+
+
+# ---- show --hierarchy ----
+
+def test_show_draws_level_boundaries():
+    r = run("show", "--mesh", "pp=2,tp=8,dp=4", "--color-by", "tp",
+            "--hierarchy", "host=4,nvl=12")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "pp=0  ranks 0-31  hosts 0-7  nvl 0-2" in lines
+    # Host boundaries are '-', NVLink-domain boundaries '=': after ranks
+    # 8..11 (row 2) and 20..23 (row 5) of stage 0.
+    grid = lines[lines.index("pp=0  ranks 0-31  hosts 0-7  nvl 0-2"):]
+    seps = [ln.strip() for ln in grid[:17] if set(ln.strip()) <= set("-=+|")
+            and ln.strip()]
+    assert seps == ["-" * 15, "-" * 15, "=" * 15, "-" * 15, "-" * 15, "=" * 15,
+                    "-" * 15]
+    assert lines[-1] == ("nvl: 12 ranks per domain, 6 domains (boundaries drawn "
+                         "=); 8 of 8 tp groups CROSS a nvl boundary (up to 4 "
+                         "domains each)")
+
+
+def test_show_hierarchy_svg_has_level_line():
+    r = run("show", "--mesh", "dp=2,tp=8", "--hierarchy", "host=8,nvl=16",
+            "--format", "svg")
+    assert r.returncode == 0, r.stderr
+    assert "nvl: 16 ranks per domain, 1 domain" in r.stdout
+
+
+@pytest.mark.parametrize("args,code,match", [
+    (["--hierarchy", "host=4", "--ranks-per-host", "4"], 2, "cannot be combined"),
+    (["--hierarchy", "host=4,nvl=4"], 1, "must increase"),
+])
+def test_show_hierarchy_errors(args, code, match):
+    fails(code, "show", "--mesh", "dp=2,tp=8", *args, match=match)
+
+
+def test_show_explicit_hierarchy_refused(tmp_path):
+    hf = tmp_path / "hosts"
+    hf.write_text("a slots=8\nb slots=8\n")
+    fails(1, "show", "--mesh", "dp=2,tp=8", "--hierarchy", str(hf),
+          match="show --hierarchy draws uniform levels")

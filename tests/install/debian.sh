@@ -14,7 +14,8 @@
 #    module under /usr/bin/python3, and a Java program compiled against
 #    /usr/share/java/offline-mesh.jar and run with `java -cp` alone (the JVM
 #    finds the JNI library in /usr/lib/<triplet>/jni, which finds
-#    liboffline_mesh.so.1 by its RUNPATH $ORIGIN/..);
+#    liboffline_mesh.so.1 by its RUNPATH $ORIGIN/..), and a Go program built
+#    with the Go module against liboffline-mesh-dev (docs/go.md);
 # 5. purges the packages again (also on failure), so no installed copy of
 #    the library can mask a missing build step in other tests.
 # lintian must report no error or warning on the .debs.
@@ -286,6 +287,31 @@ else
     bad "a Java program does not compile against $jar"; cat "$tmp/javac.log" >&2
 fi
 cd /
+
+# docs/go.md's Debian path: with liboffline-mesh-dev installed, `go build`
+# of a program using the Go module needs no PKG_CONFIG_PATH and the program
+# no LD_LIBRARY_PATH.
+# shellcheck source=tests/install/go-toolchain.sh
+. "$here/go-toolchain.sh"
+GO=$(om_find_go)
+if [ -n "$GO" ]; then
+    mkdir "$tmp/go"
+    cp "$repo/bindings/go/testdata/consumer/main.go" "$repo/bindings/go/testdata/consumer/train.yaml" "$tmp/go/"
+    module=$(sed -n 's/^module //p' "$repo/bindings/go/go.mod")
+    printf 'module example.com/meshjob\n\ngo 1.24\n\nrequire %s v0.0.0\n\nreplace %s => %s\n' \
+        "$module" "$module" "$src/bindings/go" > "$tmp/go/go.mod"
+    if (cd "$tmp/go" && GOTOOLCHAIN=local GOFLAGS=-buildvcs=false CGO_ENABLED=1 "$GO" build ./...) >"$tmp/go.log" 2>&1; then
+        ok "go build against the packaged liboffline-mesh-dev (no PKG_CONFIG_PATH)"
+        expect_eq "the Go program loads the packaged library" "$(loaded "$tmp/go/meshjob")" "$L/liboffline_mesh.so.1.0.0"
+        expect_eq "the Go program prints testdata/consumer/expected.txt" \
+            "$(cd "$tmp/go" && env -u WORLD_SIZE ./meshjob train.yaml 16 2>&1)" \
+            "$(cat "$repo/bindings/go/testdata/consumer/expected.txt")"
+    else
+        bad "go build against the packaged library failed"; cat "$tmp/go.log" >&2
+    fi
+else
+    bad "no Go >= 1.24 for the Go check (bindings/go/run-tests.sh installs one)"
+fi
 
 # --- 5. purge ---------------------------------------------------------------
 purge
