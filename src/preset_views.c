@@ -9,8 +9,8 @@
 /* The view as an om_mesh: with Megatron's own axis names (`world_names`
  * false, every axis kept) or with the names it has among the world's views
  * (size-1 placeholders left out). */
-static om_status view_mesh(const omi_pview *view, bool world_names, om_mesh **out,
-                           om_error *err)
+om_status omi_pview_mesh(const omi_pview *view, bool world_names, om_mesh **out,
+                        om_error *err)
 {
     const char *names[OMI_PRESET_MAX_AXES];
     int64_t counts[OMI_PRESET_MAX_AXES];
@@ -42,7 +42,7 @@ om_status omi_pview_groups(const omi_pview *view, const char *const *axes,
     memset(out, 0, sizeof *out);
     om_mesh *mesh = NULL;
     int64_t count = 0, size = 0;
-    om_status st = view_mesh(view, false, &mesh, err);
+    om_status st = omi_pview_mesh(view, false, &mesh, err);
     if (st == OM_OK)
         st = om_mesh_group_shape_named(mesh, axes, naxes, &count, &size, err);
     size_t total = (size_t)(count * size);
@@ -69,7 +69,7 @@ om_status omi_pview_coords(const omi_pview *view, int64_t world, int64_t *coords
                            om_error *err)
 {
     om_mesh *mesh = NULL;
-    om_status st = view_mesh(view, false, &mesh, err);
+    om_status st = omi_pview_mesh(view, false, &mesh, err);
     for (int64_t r = 0; st == OM_OK && r < world; r++) {
         int64_t *c = coords + r * (int64_t)view->naxes;
         if (!om_view_holds(mesh, r)) {
@@ -91,7 +91,7 @@ static om_status build_world(const om_preset *preset, om_world **out, om_error *
     om_status st = OM_OK;
     for (size_t i = 0; st == OM_OK && i < preset->nviews; i++) {
         names[i] = preset->views[i].name;
-        st = view_mesh(&preset->views[i], true, &meshes[i], err);
+        st = omi_pview_mesh(&preset->views[i], true, &meshes[i], err);
     }
     if (st == OM_OK)
         st = om_world_new(preset->world, names, preset->nviews,

@@ -37,6 +37,7 @@ static const option_spec options[] = {
     {"examples", OPT_EXAMPLES},     {"nnodes", OPT_NNODES},
     {"nproc-per-node", OPT_NPROC},  {"master-addr", OPT_MASTER_ADDR},
     {"master-port", OPT_MASTER_PORT}, {"hosts", OPT_HOSTS},
+    {"prefer", OPT_PREFER},         {"priority", OPT_PRIORITY},
     {"view", OPT_VIEW},             {"world", OPT_WORLD},
     {"preset", OPT_PRESET},         {"param", OPT_PARAM},
 };
@@ -132,6 +133,12 @@ static int store(const cli_io *io, unsigned flag, const char *name,
         return parse_count(io, name, value, 1, &opt->master_port);
     case OPT_HOSTS:
         opt->hosts = value;
+        return CLI_OK;
+    case OPT_PREFER:
+        opt->prefer = value;
+        return CLI_OK;
+    case OPT_PRIORITY:
+        opt->priority = value;
         return CLI_OK;
     case OPT_VIEW:
         opt->view = value;

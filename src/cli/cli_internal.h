@@ -37,11 +37,13 @@ enum {
     OPT_MASTER_ADDR = 1 << 18,
     OPT_MASTER_PORT = 1 << 19,
     OPT_HOSTS = 1 << 20,
-    OPT_VIEW = 1 << 21,       /* --view NAME [--world FILE | --preset NAME
+    OPT_PREFER = 1 << 21,
+    OPT_PRIORITY = 1 << 22,
+    OPT_VIEW = 1 << 23,       /* --view NAME [--world FILE | --preset NAME
                                  --param K=V...]: a view of a world */
-    OPT_WORLD = 1 << 22,
-    OPT_PRESET = 1 << 23,
-    OPT_PARAM = 1 << 24       /* --param may repeat */
+    OPT_WORLD = 1 << 24,
+    OPT_PRESET = 1 << 25,
+    OPT_PARAM = 1 << 26       /* --param may repeat */
 };
 
 #define CLI_VIEW_OPTIONS (OPT_VIEW | OPT_WORLD | OPT_PRESET | OPT_PARAM)
@@ -67,6 +69,8 @@ typedef struct {
     int64_t nnodes, nproc_per_node, master_port;
     const char *master_addr;
     const char *hosts;
+    const char *prefer;
+    const char *priority;
     const char *view;   /* --view NAME */
     const char *world;  /* --world FILE */
     const char *preset; /* --preset NAME */
@@ -132,6 +136,7 @@ int cli_cmd_experts(const cli_io *io, int argc, char **argv);
 int cli_cmd_locality(const cli_io *io, int argc, char **argv);
 int cli_cmd_show(const cli_io *io, int argc, char **argv);
 int cli_cmd_launch(const cli_io *io, int argc, char **argv);
+int cli_cmd_advise(const cli_io *io, int argc, char **argv);
 
 /* locality --hierarchy (cmd_hierarchy.c): the per-level report and the
  * --require rules, for a mesh already loaded. */
