@@ -36,8 +36,11 @@ static void format_group(char *buf, size_t size, const int32_t *m, int64_t n)
     buf[0] = '\0';
     for (int64_t i = 0; i < n && o + 16 < size; i++)
         o += (size_t)snprintf(buf + o, size - o, "%s%d", i ? ", " : "[", m[i]);
-    if (n > 0 && o + 16 >= size)
+    if (n > 0 && o + 16 >= size && o + 8 < size)
         o += (size_t)snprintf(buf + o, size - o, ", ...");
+    /* snprintf returns what it would write: never step past the end. */
+    if (o + 3 > size)
+        o = size - 3;
     snprintf(buf + o, size - o, "%s", n > 0 ? "]" : "[]");
 }
 
