@@ -120,40 +120,50 @@ OM_API OM_NODISCARD om_status om_dims_to_json(const om_dims *dims, char **out,
                                               om_error *err);
 
 /**
- * Builds the offline mesh of `dims`: axes dp, cp, tp in that order, each
- * present when its size is >= 1 (even at 1); pp appended last when its size
- * is > 1; ep never an axis (ep_size travels beside the mesh).
- * Errors: OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_MESH_TOO_LARGE,
+ * Builds the offline mesh of `dims` (1.1 name): axes dp, cp, tp in that
+ * order, each present when its size is >= 1 (even at 1); pp appended last
+ * when its size is > 1; ep never an axis (ep_size travels beside the
+ * mesh). Errors: OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_MESH_TOO_LARGE,
  * OM_ERR_NO_MEMORY.
  */
+OM_API OM_NODISCARD om_status om_mesh_from_dims(const om_dims *dims,
+                                                om_mesh **out, om_error *err);
+
+/**
+ * Builds the mesh of `dims` in a runtime axis order (1.1 name), as a live
+ * trainer lays out its ranks. `order` lists axis names from {dp, cp, tp,
+ * pp, ep}: separated by ',' they are read slowest-varying first
+ * ("pp,dp,cp,tp", as PyTorch/JAX/MPI write meshes); separated by '-' they
+ * are read Megatron style, fastest-varying first ("tp-cp-ep-dp-pp" is the
+ * mesh pp,dp,ep,cp,tp). The result has the axes of om_mesh_from_dims()
+ * arranged in that order; names in `order` that the offline mesh lacks (pp
+ * at size 1, ep) are skipped. Axes of size 1 that `order` omits stay,
+ * outermost, in their offline order. Errors: OM_ERR_INVALID_ARGUMENT (NULL,
+ * an unknown or repeated axis, mixed separators, an empty item, or an axis
+ * of size > 1 that `order` omits), OM_ERR_MESH_TOO_LARGE, OM_ERR_NO_MEMORY.
+ */
+OM_API OM_NODISCARD om_status om_mesh_from_dims_in_order(const om_dims *dims,
+                                                         const char *order,
+                                                         om_mesh **out,
+                                                         om_error *err);
+
+/**
+ * Rewrites an axis order (either style above) as the comma-separated,
+ * slowest-first list of the mesh it describes (1.1 name): "tp-cp-ep-dp-pp"
+ * gives "pp,dp,ep,cp,tp"; "pp,dp,cp,tp" is returned unchanged. Caller
+ * frees `*out`. Errors: as om_mesh_from_dims_in_order() for the order.
+ */
+OM_API OM_NODISCARD om_status om_axis_order_normalize(const char *order,
+                                                      char **out, om_error *err);
+
+/* The 1.0 names of the three calls above; same behaviour. */
 OM_API OM_NODISCARD om_status om_build_offline_mesh(const om_dims *dims,
                                                     om_mesh **out,
                                                     om_error *err);
-
-/**
- * Builds the mesh of `dims` in a runtime axis order, as a live trainer lays
- * out its ranks. `order` lists axis names from {dp, cp, tp, pp, ep}:
- * separated by ',' they are read slowest-varying first ("pp,dp,cp,tp", as
- * PyTorch/JAX/MPI write meshes); separated by '-' they are read Megatron
- * style, fastest-varying first ("tp-cp-ep-dp-pp" is the mesh pp,dp,ep,cp,tp).
- * The result has the axes of om_build_offline_mesh() arranged in that
- * order; names in `order` that the offline mesh lacks (pp at size 1, ep)
- * are skipped. Axes of size 1 that `order` omits stay, outermost, in their
- * offline order. Errors: OM_ERR_INVALID_ARGUMENT (NULL, an unknown or
- * repeated axis, mixed separators, an empty item, or an axis of size > 1
- * that `order` omits), OM_ERR_MESH_TOO_LARGE, OM_ERR_NO_MEMORY.
- */
 OM_API OM_NODISCARD om_status om_build_runtime_mesh(const om_dims *dims,
                                                     const char *order,
                                                     om_mesh **out,
                                                     om_error *err);
-
-/**
- * Rewrites an axis order (either style above) as the comma-separated,
- * slowest-first list of the mesh it describes: "tp-cp-ep-dp-pp" gives
- * "pp,dp,ep,cp,tp"; "pp,dp,cp,tp" is returned unchanged. Caller frees
- * `*out`. Errors: as om_build_runtime_mesh() for the order itself.
- */
 OM_API OM_NODISCARD om_status om_order_normalize(const char *order,
                                                  char **out, om_error *err);
 
@@ -166,7 +176,8 @@ OM_API OM_NODISCARD om_status om_order_normalize(const char *order,
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL out pointer, or a set value,
  * empty included, that is not a positive decimal integer, naming the
  * variable),
- * OM_ERR_OUT_OF_RANGE (a value over 2^31-1).
+ * OM_ERR_OUT_OF_RANGE (a value over 2^31-1). 1.1: om_world_size_resolve()
+ * also says which variable decided.
  */
 OM_API OM_NODISCARD om_status om_world_size_from_env(int64_t *world_size,
                                                      bool *found,
@@ -185,7 +196,9 @@ OM_API OM_NODISCARD om_status om_world_size_from_env(int64_t *world_size,
  * (non-null); then, when the world size is known (given or found in the
  * environment), dp * tp * cp * pp must equal it. `world_size` > 0 is the
  * caller's explicit value; 0 or negative means discover it with
- * om_world_size_from_env() (1 when absent everywhere).
+ * om_world_size_from_env() (1 when absent everywhere). 1.1 splits this
+ * into om_dims_parse_yaml() (pure) and om_dims_resolve_world_size(), which
+ * refuses a negative world size.
  *
  * Errors: OM_ERR_PARSE (malformed YAML, wrong types: "line 3: tp_size must
  * be an integer, got \"2\""), OM_ERR_INVALID_ARGUMENT (sizes < 1,
