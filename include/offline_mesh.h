@@ -20,6 +20,7 @@
 #include "offline_mesh/topology.h"
 #include "offline_mesh/preflight.h"
 #include "offline_mesh/hierarchy.h"
+#include "offline_mesh/launch.h"
 #include "offline_mesh/preset.h"
 
 #endif /* OFFLINE_MESH_H */

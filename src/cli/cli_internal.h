@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "offline_mesh.h"
+#include "writer.h"
 
 #define CLI_OK 0
 #define CLI_FAILED 1
@@ -86,13 +87,21 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
 /* Loads the config's dims (exit status on failure). */
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims);
 
-/* JSON writing: strings escaped as the library's canonical JSON. */
+/* Buffered output of a command: cli_writer_start() flushes `io->out` and
+ * starts `w` on it; cli_writer_finish() writes the rest out and, when a
+ * write failed and `rc` is CLI_OK, reports "cannot write the output" and
+ * returns CLI_FAILED (else returns `rc`). */
+void cli_writer_start(const cli_io *io, omu_writer *w, char *storage,
+                      size_t size);
+int cli_writer_finish(const cli_io *io, omu_writer *w, int rc);
+/* JSON writing to a FILE: strings escaped as the library's canonical JSON. */
 void cli_json_string(FILE *out, const char *s);
 void cli_json_int_array(FILE *out, const int32_t *values, int64_t count);
 /* Writes ["a","b"] for a comma-separated list ("" gives []). */
 void cli_json_name_list(FILE *out, const char *csv);
-/* Indices of the mesh axes sorted by name (for canonical object keys). */
-void cli_sorted_axes(const om_mesh *mesh, size_t *order);
+/* Indices of the mesh axes sorted by name (for canonical object keys), in
+ * O(n log n); -1 when out of memory. */
+int cli_sorted_axes(const om_mesh *mesh, size_t *order);
 
 /* Commands. */
 int cli_cmd_dims(const cli_io *io, int argc, char **argv);

@@ -3,30 +3,25 @@
 
 #include "cli_internal.h"
 
-/* Writes every group of `experts` over its axis `axis` (0 edp, 1 ep). */
-static int write_all(const cli_io *io, const om_mesh *experts, int axis)
+/* Writes every group of `experts` over its axis `axis` (0 edp, 1 ep) as a
+ * JSON array of arrays, a group at a time through `buf`. */
+static bool write_all(omu_writer *w, const om_mesh *experts, int axis,
+                      int32_t *buf, om_error *e)
 {
-    om_error e;
     uint64_t mask = UINT64_C(1) << axis;
     int64_t count, size;
-    if (om_mesh_group_shape(experts, mask, &count, &size, &e) != OM_OK)
-        return cli_lib_error(io, &e);
-    int32_t *buf = malloc((size_t)size * sizeof *buf);
-    if (!buf)
-        return cli_error(io, CLI_FAILED, "out of memory");
-    fputc('[', io->out);
-    for (int64_t g = 0; g < count; g++) {
-        if (om_mesh_groups(experts, mask, g, 1, buf, (size_t)size, &e) != OM_OK) {
-            free(buf);
-            return cli_lib_error(io, &e);
-        }
+    if (om_mesh_group_shape(experts, mask, &count, &size, e) != OM_OK)
+        return false;
+    omu_write_char(w, '[');
+    for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g++) {
+        if (om_mesh_groups(experts, mask, g, 1, buf, (size_t)size, e) != OM_OK)
+            return false;
         if (g)
-            fputc(',', io->out);
-        cli_json_int_array(io->out, buf, size);
+            omu_write_char(w, ',');
+        omu_write_int_array(w, buf, (size_t)size);
     }
-    fputc(']', io->out);
-    free(buf);
-    return CLI_OK;
+    omu_write_char(w, ']');
+    return true;
 }
 
 int cli_cmd_experts(const cli_io *io, int argc, char **argv)
@@ -46,21 +41,37 @@ int cli_cmd_experts(const cli_io *io, int argc, char **argv)
     if (ep < 1)
         ep = 1;
     om_error e;
+    int32_t *buf = NULL;
     if (om_expert_mesh(mesh, ep, opt.has_num_experts ? opt.num_experts : 0,
                        &experts, &e) != OM_OK) {
         rc = cli_lib_error(io, &e);
     } else {
-        fprintf(io->out, "{\"edp\":%lld,\"edp_groups\":",
-                (long long)om_mesh_dim_size(experts, 0));
-        rc = write_all(io, experts, 0);
-        if (rc == CLI_OK) {
-            fprintf(io->out, ",\"ep\":%lld,\"ep_groups\":",
-                    (long long)om_mesh_dim_size(experts, 1));
-            rc = write_all(io, experts, 1);
-        }
-        if (rc == CLI_OK)
-            fputs("}\n", io->out);
+        /* One buffer that fits a group of either axis, allocated before
+         * the first byte is written, so only a write error can leave a
+         * partial output. */
+        int64_t edp = om_mesh_dim_size(experts, 0), eps = om_mesh_dim_size(experts, 1);
+        buf = malloc((size_t)(edp > eps ? edp : eps) * sizeof *buf);
+        if (!buf)
+            rc = cli_error(io, CLI_FAILED, "out of memory");
     }
+    if (rc == CLI_OK) {
+        char storage[OMU_WRITER_BLOCK];
+        omu_writer w;
+        cli_writer_start(io, &w, storage, sizeof storage);
+        omu_write_str(&w, "{\"edp\":");
+        omu_write_int(&w, om_mesh_dim_size(experts, 0));
+        omu_write_str(&w, ",\"edp_groups\":");
+        bool ok = write_all(&w, experts, 0, buf, &e);
+        if (ok) {
+            omu_write_str(&w, ",\"ep\":");
+            omu_write_int(&w, om_mesh_dim_size(experts, 1));
+            omu_write_str(&w, ",\"ep_groups\":");
+            ok = write_all(&w, experts, 1, buf, &e);
+        }
+        omu_write_str(&w, "}\n");
+        rc = cli_writer_finish(io, &w, ok ? CLI_OK : cli_lib_error(io, &e));
+    }
+    free(buf);
     om_mesh_free(experts);
     om_mesh_free(mesh);
     om_dims_free(dims);

@@ -18,6 +18,32 @@ static int load(const cli_io *io, const char *command, int argc, char **argv,
     return rc;
 }
 
+/* Writes groups first..first+count-1 over `axes` (each of `size` ranks)
+ * as JSON arrays separated by commas, computed slice by slice into `buf`
+ * (room for `per_slice` groups). Returns false on a library error. */
+static bool stream_groups(omu_writer *w, const om_mesh *mesh, uint64_t axes,
+                          int64_t count, int64_t size, int32_t *buf,
+                          int64_t per_slice, om_error *e)
+{
+    for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g += per_slice) {
+        int64_t n = count - g < per_slice ? count - g : per_slice;
+        if (om_mesh_groups(mesh, axes, g, n, buf, (size_t)(n * size), e) != OM_OK)
+            return false;
+        for (int64_t k = 0; k < n; k++) {
+            if (g + k)
+                omu_write_char(w, ',');
+            omu_write_int_array(w, buf + k * size, (size_t)size);
+        }
+    }
+    return true;
+}
+
+/* Groups per slice: about CLI_SLICE_RANKS ranks, at least one group. */
+static int64_t slice_groups(int64_t size)
+{
+    return size >= CLI_SLICE_RANKS ? 1 : CLI_SLICE_RANKS / size;
+}
+
 /* Writes all groups over `axes` as a JSON array of arrays. */
 static int write_groups(const cli_io *io, const om_mesh *mesh, uint64_t axes)
 {
@@ -25,27 +51,21 @@ static int write_groups(const cli_io *io, const om_mesh *mesh, uint64_t axes)
     int64_t count, size;
     if (om_mesh_group_shape(mesh, axes, &count, &size, &e) != OM_OK)
         return cli_lib_error(io, &e);
-    int64_t per_slice = size >= CLI_SLICE_RANKS ? 1 : CLI_SLICE_RANKS / size;
+    int64_t per_slice = slice_groups(size);
     int32_t *buf = malloc((size_t)(per_slice * size) * sizeof *buf);
     if (!buf)
         return cli_error(io, CLI_FAILED, "out of memory for groups of %lld ranks",
                          (long long)size);
-    fputc('[', io->out);
-    for (int64_t g = 0; g < count; g += per_slice) {
-        int64_t n = count - g < per_slice ? count - g : per_slice;
-        if (om_mesh_groups(mesh, axes, g, n, buf, (size_t)(n * size), &e) != OM_OK) {
-            free(buf);
-            return cli_lib_error(io, &e);
-        }
-        for (int64_t k = 0; k < n; k++) {
-            if (g + k)
-                fputc(',', io->out);
-            cli_json_int_array(io->out, buf + k * size, size);
-        }
-    }
-    fputs("]\n", io->out);
+    char storage[OMU_WRITER_BLOCK];
+    omu_writer w;
+    cli_writer_start(io, &w, storage, sizeof storage);
+    omu_write_char(&w, '[');
+    int rc = CLI_OK;
+    if (!stream_groups(&w, mesh, axes, count, size, buf, per_slice, &e))
+        rc = cli_lib_error(io, &e);
+    omu_write_str(&w, "]\n");
     free(buf);
-    return CLI_OK;
+    return cli_writer_finish(io, &w, rc);
 }
 
 int cli_cmd_groups(const cli_io *io, int argc, char **argv)
@@ -68,18 +88,19 @@ int cli_cmd_groups(const cli_io *io, int argc, char **argv)
 }
 
 /* {"cp":0,"dp":1,"tp":1}: keys sorted, as canonical JSON. */
-static void write_coord(FILE *out, const om_mesh *mesh, const size_t *sorted,
+static void write_coord(omu_writer *w, const om_mesh *mesh, const size_t *sorted,
                         const int64_t *coord)
 {
     size_t n = om_mesh_ndim(mesh);
-    fputc('{', out);
+    omu_write_char(w, '{');
     for (size_t k = 0; k < n; k++) {
         if (k)
-            fputc(',', out);
-        cli_json_string(out, om_mesh_name(mesh, sorted[k]));
-        fprintf(out, ":%lld", (long long)coord[sorted[k]]);
+            omu_write_char(w, ',');
+        omu_write_json_string(w, om_mesh_name(mesh, sorted[k]));
+        omu_write_char(w, ':');
+        omu_write_int(w, coord[sorted[k]]);
     }
-    fputc('}', out);
+    omu_write_char(w, '}');
 }
 
 int cli_cmd_coord(const cli_io *io, int argc, char **argv)
@@ -95,14 +116,17 @@ int cli_cmd_coord(const cli_io *io, int argc, char **argv)
     om_error e;
     if (!opt.has_rank)
         rc = cli_error(io, CLI_USAGE, "'coord' needs --rank R");
-    else if (!coord || !sorted)
+    else if (!coord || !sorted || cli_sorted_axes(mesh, sorted) != 0)
         rc = cli_error(io, CLI_FAILED, "out of memory");
     else if (om_mesh_coordinate(mesh, opt.rank, coord, n, &e) != OM_OK)
         rc = cli_lib_error(io, &e);
     else {
-        cli_sorted_axes(mesh, sorted);
-        write_coord(io->out, mesh, sorted, coord);
-        fputc('\n', io->out);
+        char storage[OMU_WRITER_BLOCK];
+        omu_writer w;
+        cli_writer_start(io, &w, storage, sizeof storage);
+        write_coord(&w, mesh, sorted, coord);
+        omu_write_char(&w, '\n');
+        rc = cli_writer_finish(io, &w, rc);
     }
     free(coord);
     free(sorted);
@@ -139,6 +163,139 @@ static int collect_sets(const cli_io *io, const om_mesh *mesh,
     return CLI_OK;
 }
 
+/* The escaped object keys of dump lines ("\"cp\":"), prepared once: the
+ * axes in name order, then the axis sets in label order. Key k is
+ * text[end[k-1] .. end[k]) with end[-1] = 0. */
+typedef struct {
+    char *text;
+    size_t *end;
+} dump_keys;
+
+static int prepare_keys(const om_mesh *mesh, const size_t *sorted,
+                        const axis_sets *sets, const size_t *set_order,
+                        dump_keys *keys)
+{
+    size_t n = om_mesh_ndim(mesh), cap = 1;
+    for (size_t i = 0; i < n; i++)
+        cap += 6 * strlen(om_mesh_name(mesh, i)) + 3;
+    for (size_t s = 0; s < sets->count; s++)
+        cap += 6 * strlen(sets->labels[s]) + 3;
+    keys->text = malloc(cap);
+    keys->end = malloc((n + sets->count + 1) * sizeof *keys->end);
+    if (!keys->text || !keys->end)
+        return -1;
+    omu_writer w;
+    omu_writer_init(&w, NULL, keys->text, cap);
+    for (size_t k = 0; k < n + sets->count; k++) {
+        omu_write_json_string(&w, k < n ? om_mesh_name(mesh, sorted[k])
+                                        : sets->labels[set_order[k - n]]);
+        omu_write_char(&w, ':');
+        keys->end[k] = w.len;
+    }
+    return omu_writer_error(&w) == 0 ? 0 : -1;
+}
+
+static void write_key(omu_writer *w, const dump_keys *keys, size_t k)
+{
+    size_t start = k ? keys->end[k - 1] : 0;
+    omu_write(w, keys->text + start, keys->end[k] - start);
+}
+
+/* {"groups":{"cp":[[0,2],[1,3]],...}}: every group of every set, once. */
+static bool write_group_lists(omu_writer *w, const om_mesh *mesh,
+                              const axis_sets *sets, const size_t *set_order,
+                              const dump_keys *keys, int32_t *buf, om_error *e)
+{
+    size_t n = om_mesh_ndim(mesh);
+    omu_write_str(w, "{\"groups\":{");
+    for (size_t k = 0; k < sets->count; k++) {
+        int64_t count, size;
+        uint64_t mask = sets->masks[set_order[k]];
+        if (om_mesh_group_shape(mesh, mask, &count, &size, e) != OM_OK)
+            return false;
+        if (k)
+            omu_write_char(w, ',');
+        write_key(w, keys, n + k);
+        omu_write_char(w, '[');
+        if (!stream_groups(w, mesh, mask, count, size, buf, slice_groups(size), e))
+            return false;
+        omu_write_char(w, ']');
+    }
+    omu_write_str(w, "}}\n");
+    return true;
+}
+
+/* Group index and position of a rank over one set, from its coordinates:
+ * the group is numbered row-major over the axes outside the set, the
+ * position row-major over those inside it (as om_mesh_groups orders
+ * them). Only axes longer than 1 count, so the cost does not grow with
+ * axes of size 1. */
+static void place(const om_mesh *mesh, const size_t *long_axes, size_t nlong,
+                  uint64_t mask, const int64_t *coord, int64_t *group,
+                  int64_t *position)
+{
+    int64_t g = 0, p = 0;
+    for (size_t k = 0; k < nlong; k++) {
+        size_t i = long_axes[k];
+        int64_t len = om_mesh_dim_size(mesh, i);
+        if (i < 64 && ((mask >> i) & 1u))
+            p = p * len + coord[i];
+        else
+            g = g * len + coord[i];
+    }
+    *group = g;
+    *position = p;
+}
+
+/* {"coord":{...},"group":{"cp":1,...},"position":{"cp":0,...},"rank":r} */
+static void write_rank_line(omu_writer *w, const om_mesh *mesh,
+                            const axis_sets *sets, const size_t *set_order,
+                            const dump_keys *keys, const size_t *sorted,
+                            const size_t *long_axes, size_t nlong,
+                            const int64_t *coord, int64_t rank,
+                            int64_t *positions)
+{
+    size_t n = om_mesh_ndim(mesh);
+    omu_write_str(w, "{\"coord\":{");
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            omu_write_char(w, ',');
+        write_key(w, keys, k);
+        omu_write_int(w, coord[sorted[k]]);
+    }
+    omu_write_str(w, "},\"group\":{");
+    for (size_t k = 0; k < sets->count; k++) {
+        int64_t group;
+        place(mesh, long_axes, nlong, sets->masks[set_order[k]], coord, &group,
+              &positions[k]);
+        if (k)
+            omu_write_char(w, ',');
+        write_key(w, keys, n + k);
+        omu_write_int(w, group);
+    }
+    omu_write_str(w, "},\"position\":{");
+    for (size_t k = 0; k < sets->count; k++) {
+        if (k)
+            omu_write_char(w, ',');
+        write_key(w, keys, n + k);
+        omu_write_int(w, positions[k]);
+    }
+    omu_write_str(w, "},\"rank\":");
+    omu_write_int(w, rank);
+    omu_write_str(w, "}\n");
+}
+
+static int compare_labels(const void *a, const void *b, const axis_sets *sets)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(sets->labels[x], sets->labels[y]);
+    return c != 0 ? c : (x > y) - (x < y);
+}
+
+/* One line with every group of every set, then one line per rank with its
+ * coordinates and, per set, its group index and its position in it: the
+ * output grows linearly with the mesh. Everything that can fail but a
+ * write is done before the first byte goes out. */
 int cli_cmd_dump(const cli_io *io, int argc, char **argv)
 {
     cli_options opt;
@@ -149,21 +306,21 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     axis_sets sets;
     rc = collect_sets(io, mesh, &opt, &sets);
     size_t n = om_mesh_ndim(mesh);
-    int64_t largest = 1;
-    int64_t sizes[CLI_MAX_DIMS + 64];
+    int64_t buf_len = 1;
     om_error e;
     for (size_t s = 0; rc == CLI_OK && s < sets.count; s++) {
-        int64_t count;
-        if (om_mesh_group_shape(mesh, sets.masks[s], &count, &sizes[s], &e) != OM_OK)
+        int64_t count, size;
+        if (om_mesh_group_shape(mesh, sets.masks[s], &count, &size, &e) != OM_OK)
             rc = cli_lib_error(io, &e);
-        else
-            largest = sizes[s] > largest ? sizes[s] : largest;
+        else if (slice_groups(size) * size > buf_len)
+            buf_len = slice_groups(size) * size;
     }
-    /* Keys of "groups" sorted like every canonical object. */
+    /* Keys of "group" and "position" sorted like every canonical object
+     * (at most CLI_MAX_DIMS + 64 sets: an insertion sort is enough). */
     size_t set_order[CLI_MAX_DIMS + 64];
     for (size_t i = 0; i < sets.count; i++) {
         size_t j = i;
-        while (j > 0 && strcmp(sets.labels[set_order[j - 1]], sets.labels[i]) > 0) {
+        while (j > 0 && compare_labels(&set_order[j - 1], &i, &sets) > 0) {
             set_order[j] = set_order[j - 1];
             j--;
         }
@@ -171,38 +328,42 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     }
     int64_t *coord = malloc((n ? n : 1) * sizeof *coord);
     size_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
-    int32_t *members = malloc((size_t)largest * sizeof *members);
-    if (rc == CLI_OK && (!coord || !sorted || !members))
+    size_t *long_axes = malloc((n ? n : 1) * sizeof *long_axes);
+    int32_t *buf = malloc((size_t)buf_len * sizeof *buf);
+    int64_t positions[CLI_MAX_DIMS + 64];
+    dump_keys keys = {NULL, NULL};
+    if (rc == CLI_OK && (!coord || !sorted || !long_axes || !buf ||
+                         cli_sorted_axes(mesh, sorted) != 0 ||
+                         prepare_keys(mesh, sorted, &sets, set_order, &keys) != 0))
         rc = cli_error(io, CLI_FAILED, "out of memory");
-    if (rc == CLI_OK)
-        cli_sorted_axes(mesh, sorted);
-    int64_t total = om_mesh_size(mesh);
-    for (int64_t r = 0; rc == CLI_OK && r < total; r++) {
-        if (om_mesh_coordinate(mesh, r, coord, n, &e) != OM_OK) {
+    size_t nlong = 0;
+    for (size_t i = 0; rc == CLI_OK && i < n; i++)
+        if (om_mesh_dim_size(mesh, i) > 1)
+            long_axes[nlong++] = i;
+    if (rc == CLI_OK) {
+        char storage[OMU_WRITER_BLOCK];
+        omu_writer w;
+        cli_writer_start(io, &w, storage, sizeof storage);
+        if (!write_group_lists(&w, mesh, &sets, set_order, &keys, buf, &e))
             rc = cli_lib_error(io, &e);
-            break;
-        }
-        fputs("{\"coord\":", io->out);
-        write_coord(io->out, mesh, sorted, coord);
-        fputs(",\"groups\":{", io->out);
-        for (size_t k = 0; k < sets.count; k++) {
-            size_t s = set_order[k];
-            if (om_mesh_group_of(mesh, sets.masks[s], r, members, (size_t)largest,
-                                 &e) != OM_OK) {
+        int64_t total = om_mesh_size(mesh);
+        for (int64_t r = 0; rc == CLI_OK && r < total && omu_writer_error(&w) == 0;
+             r++) {
+            if (om_mesh_coordinate(mesh, r, coord, n, &e) != OM_OK) {
                 rc = cli_lib_error(io, &e);
                 break;
             }
-            if (k)
-                fputc(',', io->out);
-            cli_json_string(io->out, sets.labels[s]);
-            fputc(':', io->out);
-            cli_json_int_array(io->out, members, sizes[s]);
+            write_rank_line(&w, mesh, &sets, set_order, &keys, sorted, long_axes,
+                            nlong, coord, r, positions);
         }
-        fprintf(io->out, "},\"rank\":%lld}\n", (long long)r);
+        rc = cli_writer_finish(io, &w, rc);
     }
+    free(keys.text);
+    free(keys.end);
     free(coord);
     free(sorted);
-    free(members);
+    free(long_axes);
+    free(buf);
     om_mesh_free(mesh);
     return rc;
 }

@@ -529,6 +529,23 @@ om_status draw_describe_group(const draw_picture *pic, uint64_t mask,
     return st;
 }
 
+/* `name`, cut after DRAW_TITLE_NAME_BYTES bytes on a character boundary. */
+static void short_name(char *buf, size_t size, const char *name)
+{
+    size_t cut = strlen(name);
+    if (cut <= DRAW_TITLE_NAME_BYTES) {
+        snprintf(buf, size, "%s", name);
+        return;
+    }
+    cut = DRAW_TITLE_NAME_BYTES;
+    while (cut > 0 && ((unsigned char)name[cut] & 0xC0) == 0x80)
+        cut--;
+    snprintf(buf, size, "%.*s...", (int)cut, name);
+}
+
+/* On a mesh of more than DRAW_TITLE_ALL_AXES axes, the axes of size 1
+ * (coordinate 0, a group of one rank) are counted instead of listed, so
+ * the text does not grow with the number of axes. */
 om_status draw_describe_rank(const draw_picture *pic, int64_t rank,
                              draw_str *s, om_error *err)
 {
@@ -536,12 +553,24 @@ om_status draw_describe_rank(const draw_picture *pic, int64_t rank,
                                       err);
     if (st != OM_OK)
         return st;
+    bool all = pic->ndim <= DRAW_TITLE_ALL_AXES;
+    size_t skipped = 0, listed = 0;
+    char name[DRAW_TITLE_NAME_BYTES + 4];
     draw_str_printf(s, "rank %lld\n", (long long)rank);
     if (pic->ndim == 0)
         draw_str_printf(s, "(no axes)");
-    for (size_t i = 0; i < pic->ndim; i++)
-        draw_str_printf(s, "%s%s=%lld", i ? " " : "", om_mesh_name(pic->mesh, i),
+    for (size_t i = 0; i < pic->ndim; i++) {
+        if (!all && om_mesh_dim_size(pic->mesh, i) == 1) {
+            skipped++;
+            continue;
+        }
+        short_name(name, sizeof name, om_mesh_name(pic->mesh, i));
+        draw_str_printf(s, "%s%s=%lld", listed++ ? " " : "", name,
                         (long long)pic->coord[i]);
+    }
+    if (skipped > 0)
+        draw_str_printf(s, "%s(%zu axes of size 1 not listed)", listed ? " " : "",
+                        skipped);
     draw_str_printf(s, "\n");
     st = draw_describe_group(pic, pic->color_mask, set_label(pic), rank, s, err);
     if (st != OM_OK)
@@ -550,11 +579,12 @@ om_status draw_describe_rank(const draw_picture *pic, int64_t rank,
      * show. */
     for (size_t i = 0; i < pic->ndim && i < 64; i++) {
         uint64_t mask = UINT64_C(1) << i;
-        if (mask == pic->color_mask)
+        if (mask == pic->color_mask ||
+            (!all && om_mesh_dim_size(pic->mesh, i) == 1))
             continue;
         draw_str_printf(s, "\n");
-        st = draw_describe_group(pic, mask, om_mesh_name(pic->mesh, i), rank, s,
-                                 err);
+        short_name(name, sizeof name, om_mesh_name(pic->mesh, i));
+        st = draw_describe_group(pic, mask, name, rank, s, err);
         if (st != OM_OK)
             return st;
     }

@@ -40,6 +40,11 @@
 #define DRAW_MAX_LEGEND 8    /* legend entries */
 #define DRAW_MAX_MEMBERS 8   /* members listed in full up to this many */
 #define DRAW_MEMBER_BUFFER 4096 /* larger groups: described by their ends */
+/* A rank's description (the SVG title) lists axes of size 1 only on meshes
+ * of at most this many axes, and cuts axis names after this many bytes:
+ * with at most 30 axes longer than 1 it stays under about 10 KB. */
+#define DRAW_TITLE_ALL_AXES 16
+#define DRAW_TITLE_NAME_BYTES 48
 
 typedef struct {
     const om_mesh *mesh;

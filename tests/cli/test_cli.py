@@ -294,10 +294,11 @@ def test_locality():
 def test_dump_is_json_lines():
     r = run("dump", "--mesh", "dp=2,tp=2")
     assert r.returncode == 0
-    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    header, *rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert header == {"groups": {"dp": [[0, 2], [1, 3]], "tp": [[0, 1], [2, 3]]}}
     assert [row["rank"] for row in rows] == [0, 1, 2, 3]
-    assert rows[2] == {"coord": {"dp": 1, "tp": 0}, "groups": {"dp": [0, 2], "tp": [2, 3]},
-                       "rank": 2}
+    assert rows[2] == {"coord": {"dp": 1, "tp": 0}, "group": {"dp": 0, "tp": 1},
+                       "position": {"dp": 1, "tp": 0}, "rank": 2}
 
 
 # ---- usage and errors ----

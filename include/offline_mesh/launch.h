@@ -1,0 +1,102 @@
+/* liboffline_mesh: per-node launch plans and admission checks.
+ * SPDX-License-Identifier: MIT
+ *
+ * A job of `nnodes` nodes with `nproc_per_node` processes each runs ranks
+ * K*P .. K*P+P-1 on node K (P = nproc_per_node), as torchrun's static
+ * rendezvous, srun with --distribution=block and mpirun --map-by slot
+ * assign them. A plan lists, per node, its node rank, host (when hosts are
+ * given: node K is hosts[K], never sorted by name), its global ranks and,
+ * for each local process, the environment the launcher sets.
+ *
+ * torchrun (torch 2.15 `python -m torch.distributed.run --rdzv-backend=static
+ * --nnodes N --node-rank K --nproc-per-node P [--master-addr A]
+ * [--master-port Q]`, every other option at its default, started from an
+ * environment without OMP_NUM_THREADS, TORCH_NCCL_ASYNC_ERROR_HANDLING and
+ * CUDA_VISIBLE_DEVICES): RANK, LOCAL_RANK, GROUP_RANK, GROUP_WORLD_SIZE,
+ * LOCAL_WORLD_SIZE, WORLD_SIZE, ROLE_NAME ("default"), ROLE_RANK,
+ * ROLE_WORLD_SIZE, MASTER_ADDR ("127.0.0.1"), MASTER_PORT ("29500"),
+ * TORCHELASTIC_RESTART_COUNT ("0"), TORCHELASTIC_MAX_RESTARTS ("0"),
+ * TORCHELASTIC_RUN_ID ("none"), TORCHELASTIC_USE_AGENT_STORE ("True"),
+ * TORCH_NCCL_ASYNC_ERROR_HANDLING ("1"), TORCHELASTIC_SIGNALS_TO_HANDLE
+ * ("SIGTERM,SIGINT,SIGHUP,SIGQUIT") and, when P > 1, OMP_NUM_THREADS ("1").
+ * Not reproduced: TORCHELASTIC_ERROR_FILE, a fresh temporary path per run.
+ * With N = 1 and no master port torchrun switches to a c10d rendezvous on
+ * a random port; pass the port to get the plan's static values.
+ * Slurm: SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID, SLURM_NTASKS,
+ * SLURM_NNODES (+ SLURMD_NODENAME with hosts) and, with hosts, the
+ * SLURM_HOSTFILE text for `srun --distribution=arbitrary` (one line per
+ * rank). Open MPI: OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK, _LOCAL_SIZE,
+ * _NODE_RANK and a rankfile ("rank R=HOST slot=L", "+nK" without hosts).
+ *
+ * Ownership: strings through `char **out` are freed with om_string_free().
+ * Thread safety: pure functions of their arguments.
+ */
+#ifndef OFFLINE_MESH_LAUNCH_H
+#define OFFLINE_MESH_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "offline_mesh/attributes.h"
+#include "offline_mesh/status.h"
+#include "offline_mesh/mesh.h"
+#include "offline_mesh/hierarchy.h"
+
+OM_BEGIN_DECLS
+
+/* Launchers whose environment a plan reproduces. Pinned; appended only. */
+typedef enum om_launch_format {
+    OM_LAUNCH_TORCHRUN = 0,
+    OM_LAUNCH_SLURM = 1,
+    OM_LAUNCH_OPENMPI = 2
+} om_launch_format;
+
+/**
+ * The format called `name` ("torchrun", "slurm", "openmpi"). Errors:
+ * OM_ERR_INVALID_ARGUMENT (NULL, or an unknown name, listing the known).
+ */
+OM_API OM_NODISCARD om_status om_launch_format_from_name(
+    const char *name, om_launch_format *format, om_error *err);
+
+/**
+ * The launch plan of `mesh` as JSON:
+ *   {"nodes":[{"node_rank":K,"ranks":[...],"processes":[{"env":{...},
+ *   "local_rank":L,"rank":R},...]},...]}
+ * (keys sorted; every environment value is a string), plus "host" per node
+ * when `hosts` are given, "hostfile" (Slurm, with hosts) or "rankfile"
+ * (Open MPI) at the top. `master_addr` NULL means "127.0.0.1",
+ * `master_port` 0 means 29500 (torchrun's defaults; used by torchrun
+ * only). `hosts` is NULL with `nhosts` 0, or exactly `nnodes` distinct
+ * names in node-rank order. Validate the job first with om_launch_check():
+ * this call only refuses what it cannot write.
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL, nnodes or nproc_per_node < 1, the
+ * mesh size differing from nnodes * nproc_per_node, a bad master address
+ * or port, hosts that are not nnodes distinct non-empty names without
+ * spaces, an unknown format), OM_ERR_NO_MEMORY.
+ */
+OM_API OM_NODISCARD om_status om_launch_plan(
+    const om_mesh *mesh, int64_t nnodes, int64_t nproc_per_node,
+    om_launch_format format, const char *master_addr, int64_t master_port,
+    const char *const *hosts, size_t nhosts, char **out, om_error *err);
+
+/**
+ * Admission check of a job: every violation at once, one line each (ending
+ * in '\n') in `*violations` (caller frees; "" when admissible), their
+ * number in `*count`. Violations: the mesh size is not nnodes *
+ * nproc_per_node; a level of `hierarchy` named "host" whose domain size
+ * differs from nproc_per_node; a uniform level after the host level whose
+ * domain size is not a multiple of nproc_per_node (a node would straddle
+ * two domains); and each broken rule of `rules` (om_hierarchy_check(),
+ * NULL for none). `hierarchy` NULL means "host=P" (P = nproc_per_node).
+ * Rules are checked only when the sizes agree.
+ * Errors (not violations): OM_ERR_INVALID_ARGUMENT (NULL, nnodes or
+ * nproc_per_node < 1) and those of om_hierarchy_check() for bad rules.
+ */
+OM_API OM_NODISCARD om_status om_launch_check(
+    const om_mesh *mesh, const om_hierarchy *hierarchy, int64_t nnodes,
+    int64_t nproc_per_node, const char *rules, char **violations,
+    size_t *count, om_error *err);
+
+OM_END_DECLS
+
+#endif /* OFFLINE_MESH_LAUNCH_H */

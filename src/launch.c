@@ -1,0 +1,281 @@
+/* Launch plans: per node, its ranks and each process's launcher
+ * environment (torchrun static rendezvous, Slurm, Open MPI). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "offline_mesh/launch.h"
+
+om_status om_launch_format_from_name(const char *name, om_launch_format *format,
+                                     om_error *err)
+{
+    if (!name || !format)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        name ? "format pointer" : "format name");
+    static const char *const names[] = {"torchrun", "slurm", "openmpi"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *format = (om_launch_format)i;
+            return OM_OK;
+        }
+    char quoted[80];
+    omi_quote(quoted, sizeof quoted, name, strlen(name));
+    return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                    "unknown launch format %s (torchrun, slurm, openmpi)", quoted);
+}
+
+/* A host or address: non-empty UTF-8 without spaces or control bytes. */
+static bool plain_word(const char *s)
+{
+    if (!s || !*s || !omi_utf8_valid(s, strlen(s)))
+        return false;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p <= ' ' || *p == 0x7F || *p == '"' || *p == '\\')
+            return false;
+    return true;
+}
+
+static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
+                            om_launch_format format, const char *master_addr,
+                            int64_t master_port, const char *const *hosts,
+                            size_t nhosts, om_error *err)
+{
+    if (!mesh)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
+    if (nnodes < 1 || nproc < 1)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "%s must be >= 1, got %lld",
+                        nnodes < 1 ? "nnodes" : "nproc_per_node",
+                        (long long)(nnodes < 1 ? nnodes : nproc));
+    if (nnodes > OMI_MAX_INT32 / nproc || nnodes * nproc != om_mesh_size(mesh))
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "the mesh has %lld ranks, not nnodes*nproc_per_node = "
+                        "%lld*%lld", (long long)om_mesh_size(mesh),
+                        (long long)nnodes, (long long)nproc);
+    if ((int)format < 0 || (int)format > OM_LAUNCH_OPENMPI)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "unknown launch format %d",
+                        (int)format);
+    if (master_addr && !plain_word(master_addr)) {
+        char quoted[80];
+        omi_quote(quoted, sizeof quoted, master_addr, strlen(master_addr));
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "master address %s is empty or has spaces or quotes",
+                        quoted);
+    }
+    if (master_port < 0 || master_port > 65535)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "master port %lld is outside 1..65535",
+                        (long long)master_port);
+    if (nhosts == 0 && !hosts)
+        return OM_OK;
+    if (!hosts || nhosts != (size_t)nnodes)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "%zu hosts given for %lld nodes", hosts ? nhosts : 0,
+                        (long long)nnodes);
+    for (size_t k = 0; k < nhosts; k++) {
+        if (!plain_word(hosts[k])) {
+            char quoted[80];
+            omi_quote(quoted, sizeof quoted, hosts[k] ? hosts[k] : "",
+                      hosts[k] ? strlen(hosts[k]) : 0);
+            return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                            "host %zu (%s) is empty or has spaces or quotes", k,
+                            quoted);
+        }
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(hosts[j], hosts[k]) == 0)
+                return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                                "host \"%.60s\" is listed twice (nodes %zu and %zu)",
+                                hosts[k], j, k);
+    }
+    return OM_OK;
+}
+
+/* One environment variable of a process. */
+typedef struct {
+    const char *name;
+    char value[64];
+    const char *text; /* value when longer than 63 bytes (a host name) */
+} env_var;
+
+typedef struct {
+    env_var vars[24];
+    size_t n;
+} env_list;
+
+static void env_int(env_list *e, const char *name, int64_t value)
+{
+    env_var *v = &e->vars[e->n++];
+    v->name = name;
+    v->text = NULL;
+    snprintf(v->value, sizeof v->value, "%lld", (long long)value);
+}
+
+static void env_str(env_list *e, const char *name, const char *value)
+{
+    env_var *v = &e->vars[e->n++];
+    v->name = name;
+    v->text = value;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(((const env_var *)a)->name, ((const env_var *)b)->name);
+}
+
+typedef struct {
+    int64_t nnodes, nproc;
+    om_launch_format format;
+    const char *master_addr;
+    int64_t master_port;
+    const char *const *hosts;
+} plan_args;
+
+static void process_env(const plan_args *a, int64_t node, int64_t local,
+                        env_list *e)
+{
+    int64_t rank = node * a->nproc + local, world = a->nnodes * a->nproc;
+    e->n = 0;
+    switch (a->format) {
+    case OM_LAUNCH_TORCHRUN:
+        /* LocalElasticAgent._start_workers with the static rendezvous. */
+        env_int(e, "RANK", rank);
+        env_int(e, "LOCAL_RANK", local);
+        env_int(e, "GROUP_RANK", node);
+        env_int(e, "ROLE_RANK", rank);
+        env_str(e, "ROLE_NAME", "default");
+        env_int(e, "LOCAL_WORLD_SIZE", a->nproc);
+        env_int(e, "WORLD_SIZE", world);
+        env_int(e, "GROUP_WORLD_SIZE", a->nnodes);
+        env_int(e, "ROLE_WORLD_SIZE", world);
+        env_str(e, "MASTER_ADDR", a->master_addr);
+        env_int(e, "MASTER_PORT", a->master_port);
+        env_str(e, "TORCHELASTIC_RESTART_COUNT", "0");
+        env_str(e, "TORCHELASTIC_MAX_RESTARTS", "0");
+        env_str(e, "TORCHELASTIC_RUN_ID", "none");
+        env_str(e, "TORCHELASTIC_USE_AGENT_STORE", "True");
+        env_str(e, "TORCH_NCCL_ASYNC_ERROR_HANDLING", "1");
+        /* Set in the launcher's own environment, inherited by workers. */
+        env_str(e, "TORCHELASTIC_SIGNALS_TO_HANDLE", "SIGTERM,SIGINT,SIGHUP,SIGQUIT");
+        if (a->nproc > 1)
+            env_str(e, "OMP_NUM_THREADS", "1");
+        break;
+    case OM_LAUNCH_SLURM:
+        env_int(e, "SLURM_PROCID", rank);
+        env_int(e, "SLURM_LOCALID", local);
+        env_int(e, "SLURM_NODEID", node);
+        env_int(e, "SLURM_NTASKS", world);
+        env_int(e, "SLURM_NNODES", a->nnodes);
+        if (a->hosts)
+            env_str(e, "SLURMD_NODENAME", a->hosts[node]);
+        break;
+    case OM_LAUNCH_OPENMPI:
+        env_int(e, "OMPI_COMM_WORLD_RANK", rank);
+        env_int(e, "OMPI_COMM_WORLD_SIZE", world);
+        env_int(e, "OMPI_COMM_WORLD_LOCAL_RANK", local);
+        env_int(e, "OMPI_COMM_WORLD_LOCAL_SIZE", a->nproc);
+        env_int(e, "OMPI_COMM_WORLD_NODE_RANK", local);
+        break;
+    }
+    qsort(e->vars, e->n, sizeof e->vars[0], compare_names);
+}
+
+static void write_node(omi_buf *b, const plan_args *a, int64_t node)
+{
+    omi_buf_puts(b, node ? ",{" : "{");
+    if (a->hosts) {
+        omi_buf_puts(b, "\"host\":");
+        omi_buf_json_string(b, a->hosts[node], strlen(a->hosts[node]));
+        omi_buf_puts(b, ",");
+    }
+    omi_buf_puts(b, "\"node_rank\":");
+    omi_buf_int(b, node);
+    omi_buf_puts(b, ",\"processes\":[");
+    env_list e;
+    for (int64_t l = 0; l < a->nproc; l++) {
+        process_env(a, node, l, &e);
+        omi_buf_puts(b, l ? ",{\"env\":{" : "{\"env\":{");
+        for (size_t i = 0; i < e.n; i++) {
+            const char *v = e.vars[i].text ? e.vars[i].text : e.vars[i].value;
+            if (i)
+                omi_buf_puts(b, ",");
+            omi_buf_json_string(b, e.vars[i].name, strlen(e.vars[i].name));
+            omi_buf_puts(b, ":");
+            omi_buf_json_string(b, v, strlen(v));
+        }
+        omi_buf_puts(b, "},\"local_rank\":");
+        omi_buf_int(b, l);
+        omi_buf_puts(b, ",\"rank\":");
+        omi_buf_int(b, node * a->nproc + l);
+        omi_buf_puts(b, "}");
+    }
+    omi_buf_puts(b, "],\"ranks\":[");
+    for (int64_t l = 0; l < a->nproc; l++) {
+        if (l)
+            omi_buf_puts(b, ",");
+        omi_buf_int(b, node * a->nproc + l);
+    }
+    omi_buf_puts(b, "]}");
+}
+
+/* The launcher's file, as one JSON string: a Slurm hostfile (one host per
+ * rank) or an Open MPI rankfile. */
+static void write_file(omi_buf *b, const plan_args *a)
+{
+    omi_buf text = {0};
+    char line[200];
+    for (int64_t node = 0; node < a->nnodes; node++)
+        for (int64_t l = 0; l < a->nproc; l++) {
+            if (a->format == OM_LAUNCH_SLURM)
+                snprintf(line, sizeof line, "%.120s\n", a->hosts[node]);
+            else if (a->hosts)
+                snprintf(line, sizeof line, "rank %lld=%.120s slot=%lld\n",
+                         (long long)(node * a->nproc + l), a->hosts[node],
+                         (long long)l);
+            else
+                snprintf(line, sizeof line, "rank %lld=+n%lld slot=%lld\n",
+                         (long long)(node * a->nproc + l), (long long)node,
+                         (long long)l);
+            omi_buf_puts(&text, line);
+        }
+    if (text.failed)
+        b->failed = true;
+    else
+        omi_buf_json_string(b, text.data ? text.data : "", text.len);
+    omi_free(text.data);
+}
+
+om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
+                         int64_t nproc_per_node, om_launch_format format,
+                         const char *master_addr, int64_t master_port,
+                         const char *const *hosts, size_t nhosts, char **out,
+                         om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    om_status st = check_args(mesh, nnodes, nproc_per_node, format, master_addr,
+                              master_port, hosts, nhosts, err);
+    if (st != OM_OK)
+        return st;
+    plan_args a = {nnodes, nproc_per_node, format,
+                   master_addr ? master_addr : "127.0.0.1",
+                   master_port ? master_port : 29500, nhosts ? hosts : NULL};
+    omi_buf b = {0};
+    omi_buf_puts(&b, "{");
+    if (format == OM_LAUNCH_SLURM && a.hosts) {
+        omi_buf_puts(&b, "\"hostfile\":");
+        write_file(&b, &a);
+        omi_buf_puts(&b, ",");
+    }
+    omi_buf_puts(&b, "\"nodes\":[");
+    for (int64_t node = 0; node < nnodes && !b.failed; node++)
+        write_node(&b, &a, node);
+    omi_buf_puts(&b, "]");
+    if (format == OM_LAUNCH_OPENMPI) {
+        omi_buf_puts(&b, ",\"rankfile\":");
+        write_file(&b, &a);
+    }
+    omi_buf_puts(&b, "}");
+    return omi_buf_finish(&b, out, err);
+}

@@ -1,0 +1,106 @@
+/* Admission checks of a launch: every violation at once, one line each. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hierarchy_internal.h"
+#include "offline_mesh/launch.h"
+
+static void violation(omi_buf *out, size_t *count, const char *text)
+{
+    omi_buf_puts(out, text);
+    omi_buf_puts(out, "\n");
+    (*count)++;
+}
+
+/* The level checks: host size and nodes straddling slower domains. */
+static void check_levels(const om_hierarchy *h, int64_t nproc, omi_buf *out,
+                         size_t *count)
+{
+    char line[256];
+    bool after_host = false;
+    for (size_t l = 0; l < h->nlevels; l++) {
+        const omi_level *lv = &h->levels[l];
+        int64_t k = lv->ranks_per_domain;
+        if (strcmp(lv->name, "host") == 0) {
+            after_host = true;
+            if (k > 0 && k != nproc) {
+                snprintf(line, sizeof line,
+                         "level host has %lld ranks per domain but "
+                         "nproc_per_node is %lld", (long long)k, (long long)nproc);
+                violation(out, count, line);
+            }
+            continue;
+        }
+        if (after_host && k > 0 && k % nproc != 0) {
+            snprintf(line, sizeof line,
+                     "level %.60s has %lld ranks per domain, not a multiple of "
+                     "nproc_per_node %lld: node %lld straddles two %.60s domains",
+                     lv->name, (long long)k, (long long)nproc,
+                     (long long)(k / nproc), lv->name);
+            violation(out, count, line);
+        }
+    }
+}
+
+om_status om_launch_check(const om_mesh *mesh, const om_hierarchy *hierarchy,
+                          int64_t nnodes, int64_t nproc, const char *rules,
+                          char **violations, size_t *count, om_error *err)
+{
+    if (!violations || !count)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *violations = NULL;
+    *count = 0;
+    if (!mesh)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
+    if (nnodes < 1 || nproc < 1 || nproc > OMI_MAX_INT32)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "%s must be 1..2147483647, got %lld",
+                        nnodes < 1 ? "nnodes" : "nproc_per_node",
+                        (long long)(nnodes < 1 ? nnodes : nproc));
+    om_hierarchy *own = NULL;
+    const om_hierarchy *h = hierarchy;
+    om_status st = OM_OK;
+    if (!h) {
+        char spec[40];
+        snprintf(spec, sizeof spec, "host=%lld", (long long)nproc);
+        st = om_hierarchy_from_spec(spec, &own, err);
+        h = own;
+    }
+    omi_buf out = {0};
+    omi_buf_puts(&out, "");
+    size_t n = 0;
+    char line[256];
+    int64_t size = om_mesh_size(mesh);
+    if (st == OM_OK && (nnodes > size || nnodes * nproc != size)) {
+        snprintf(line, sizeof line,
+                 "world size %lld (the mesh) is not nnodes*nproc_per_node = "
+                 "%lld*%lld = %lld", (long long)size, (long long)nnodes,
+                 (long long)nproc, (long long)(nnodes * nproc));
+        violation(&out, &n, line);
+    }
+    if (st == OM_OK)
+        check_levels(h, nproc, &out, &n);
+    if (st == OM_OK && h->nranks > 0 && h->nranks != size) {
+        snprintf(line, sizeof line,
+                 "the hierarchy describes %lld ranks but the mesh has %lld",
+                 (long long)h->nranks, (long long)size);
+        violation(&out, &n, line);
+    } else if (st == OM_OK && rules) {
+        char *broken = NULL;
+        size_t nbroken = 0;
+        st = om_hierarchy_check(mesh, h, rules, &broken, &nbroken, err);
+        if (st == OM_OK) {
+            omi_buf_puts(&out, broken);
+            n += nbroken;
+        }
+        om_string_free(broken);
+    }
+    om_hierarchy_free(own);
+    if (st == OM_OK)
+        st = omi_buf_finish(&out, violations, err);
+    else
+        omi_free(out.data);
+    if (st == OM_OK)
+        *count = n;
+    return st;
+}

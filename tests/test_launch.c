@@ -1,0 +1,211 @@
+/* Launch plans (torchrun, Slurm, Open MPI) and admission checks.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "om_test.h"
+
+static char *plan(const char *mesh_spec, int64_t nnodes, int64_t nproc,
+                  om_launch_format format, const char *addr, int64_t port,
+                  const char *const *hosts, size_t nhosts)
+{
+    om_mesh *mesh = om_test_mesh(mesh_spec);
+    char *json = NULL;
+    om_error err;
+    om_test_poison(&err);
+    OM_EXPECT_OK(om_launch_plan(mesh, nnodes, nproc, format, addr, port, hosts,
+                                nhosts, &json, &err), &err);
+    OM_EXPECT(om_test_is_poisoned(&err));
+    om_mesh_free(mesh);
+    return json;
+}
+
+static void test_torchrun_single_process_nodes(void)
+{
+    char *json = plan("dp=2", 2, 1, OM_LAUNCH_TORCHRUN, NULL, 0, NULL, 0);
+    /* One process per node: torchrun leaves OMP_NUM_THREADS alone. */
+    OM_EXPECT_STR(json,
+        "{\"nodes\":[{\"node_rank\":0,\"processes\":[{\"env\":{"
+        "\"GROUP_RANK\":\"0\",\"GROUP_WORLD_SIZE\":\"2\",\"LOCAL_RANK\":\"0\","
+        "\"LOCAL_WORLD_SIZE\":\"1\",\"MASTER_ADDR\":\"127.0.0.1\","
+        "\"MASTER_PORT\":\"29500\",\"RANK\":\"0\",\"ROLE_NAME\":\"default\","
+        "\"ROLE_RANK\":\"0\",\"ROLE_WORLD_SIZE\":\"2\","
+        "\"TORCHELASTIC_MAX_RESTARTS\":\"0\",\"TORCHELASTIC_RESTART_COUNT\":\"0\","
+        "\"TORCHELASTIC_RUN_ID\":\"none\","
+        "\"TORCHELASTIC_SIGNALS_TO_HANDLE\":\"SIGTERM,SIGINT,SIGHUP,SIGQUIT\","
+        "\"TORCHELASTIC_USE_AGENT_STORE\":\"True\","
+        "\"TORCH_NCCL_ASYNC_ERROR_HANDLING\":\"1\",\"WORLD_SIZE\":\"2\"},"
+        "\"local_rank\":0,\"rank\":0}],\"ranks\":[0]},"
+        "{\"node_rank\":1,\"processes\":[{\"env\":{"
+        "\"GROUP_RANK\":\"1\",\"GROUP_WORLD_SIZE\":\"2\",\"LOCAL_RANK\":\"0\","
+        "\"LOCAL_WORLD_SIZE\":\"1\",\"MASTER_ADDR\":\"127.0.0.1\","
+        "\"MASTER_PORT\":\"29500\",\"RANK\":\"1\",\"ROLE_NAME\":\"default\","
+        "\"ROLE_RANK\":\"1\",\"ROLE_WORLD_SIZE\":\"2\","
+        "\"TORCHELASTIC_MAX_RESTARTS\":\"0\",\"TORCHELASTIC_RESTART_COUNT\":\"0\","
+        "\"TORCHELASTIC_RUN_ID\":\"none\","
+        "\"TORCHELASTIC_SIGNALS_TO_HANDLE\":\"SIGTERM,SIGINT,SIGHUP,SIGQUIT\","
+        "\"TORCHELASTIC_USE_AGENT_STORE\":\"True\","
+        "\"TORCH_NCCL_ASYNC_ERROR_HANDLING\":\"1\",\"WORLD_SIZE\":\"2\"},"
+        "\"local_rank\":0,\"rank\":1}],\"ranks\":[1]}]}");
+    om_string_free(json);
+}
+
+static void test_torchrun_master_and_hosts(void)
+{
+    const char *hosts[] = {"node66", "node7"};
+    char *json = plan("dp=2,tp=4", 2, 4, OM_LAUNCH_TORCHRUN, "10.0.0.1", 1234,
+                      hosts, 2);
+    OM_EXPECT(strstr(json, "{\"host\":\"node7\",\"node_rank\":1,") != NULL);
+    OM_EXPECT(strstr(json, "\"MASTER_ADDR\":\"10.0.0.1\",\"MASTER_PORT\":\"1234\","
+                           "\"OMP_NUM_THREADS\":\"1\",\"RANK\":\"6\"") != NULL);
+    OM_EXPECT(strstr(json, "\"local_rank\":2,\"rank\":6}") != NULL);
+    OM_EXPECT(strstr(json, "\"ranks\":[4,5,6,7]}]}") != NULL);
+    om_string_free(json);
+}
+
+static void test_slurm_and_openmpi(void)
+{
+    const char *hosts[] = {"b", "a"};
+    char *json = plan("dp=2,tp=2", 2, 2, OM_LAUNCH_SLURM, NULL, 0, hosts, 2);
+    OM_EXPECT(strncmp(json, "{\"hostfile\":\"b\\nb\\na\\na\\n\",\"nodes\":", 35) == 0);
+    OM_EXPECT(strstr(json, "{\"env\":{\"SLURMD_NODENAME\":\"a\",\"SLURM_LOCALID\":\"1\","
+                           "\"SLURM_NNODES\":\"2\",\"SLURM_NODEID\":\"1\","
+                           "\"SLURM_NTASKS\":\"4\",\"SLURM_PROCID\":\"3\"},"
+                           "\"local_rank\":1,\"rank\":3}") != NULL);
+    om_string_free(json);
+    json = plan("dp=2,tp=2", 2, 2, OM_LAUNCH_SLURM, NULL, 0, NULL, 0);
+    OM_EXPECT(strstr(json, "hostfile") == NULL);
+    OM_EXPECT(strstr(json, "SLURMD_NODENAME") == NULL);
+    om_string_free(json);
+    json = plan("dp=2,tp=2", 2, 2, OM_LAUNCH_OPENMPI, NULL, 0, NULL, 0);
+    OM_EXPECT(strstr(json, ",\"rankfile\":\"rank 0=+n0 slot=0\\nrank 1=+n0 slot=1\\n"
+                           "rank 2=+n1 slot=0\\nrank 3=+n1 slot=1\\n\"}") != NULL);
+    OM_EXPECT(strstr(json, "{\"env\":{\"OMPI_COMM_WORLD_LOCAL_RANK\":\"1\","
+                           "\"OMPI_COMM_WORLD_LOCAL_SIZE\":\"2\","
+                           "\"OMPI_COMM_WORLD_NODE_RANK\":\"1\","
+                           "\"OMPI_COMM_WORLD_RANK\":\"3\","
+                           "\"OMPI_COMM_WORLD_SIZE\":\"4\"}") != NULL);
+    om_string_free(json);
+    json = plan("dp=2,tp=2", 2, 2, OM_LAUNCH_OPENMPI, NULL, 0, hosts, 2);
+    OM_EXPECT(strstr(json, "rank 3=a slot=1\\n") != NULL);
+    om_string_free(json);
+}
+
+static void test_plan_errors(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=2,tp=2");
+    char *json = (char *)&json;
+    om_error err;
+    const char *dup[] = {"a", "a"}, *space[] = {"a b", "c"}, *one[] = {"a"};
+    OM_EXPECT_ERR(om_launch_plan(mesh, 3, 2, OM_LAUNCH_TORCHRUN, NULL, 0, NULL, 0,
+                                 &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "the mesh has 4 ranks, not nnodes*nproc_per_node = 3*2");
+    OM_EXPECT(json == NULL);
+    OM_EXPECT_ERR(om_launch_plan(mesh, 0, 2, OM_LAUNCH_TORCHRUN, NULL, 0, NULL, 0,
+                                 &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "nnodes must be >= 1, got 0");
+    OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, "a b", 0, NULL, 0,
+                                 &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "master address \"a b\"");
+    OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, NULL, 70000, NULL,
+                                 0, &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "master port 70000");
+    OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, NULL, 0, dup, 2,
+                                 &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "host \"a\" is listed twice (nodes 0 and 1)");
+    OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, NULL, 0, space, 2,
+                                 &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "host 0 (\"a b\")");
+    OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, NULL, 0, one, 1,
+                                 &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "1 hosts given for 2 nodes");
+    OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, (om_launch_format)3, NULL, 0, NULL, 0,
+                                 &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "unknown launch format 3");
+    OM_EXPECT_ERR(om_launch_plan(NULL, 2, 2, OM_LAUNCH_TORCHRUN, NULL, 0, NULL, 0,
+                                 &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "mesh is NULL");
+    OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, NULL, 0, NULL, 0,
+                                 NULL, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "out pointer is NULL");
+    om_launch_format f = OM_LAUNCH_TORCHRUN;
+    OM_EXPECT_OK(om_launch_format_from_name("openmpi", &f, &err), &err);
+    OM_EXPECT_INT(f, OM_LAUNCH_OPENMPI);
+    OM_EXPECT_ERR(om_launch_format_from_name("mpich", &f, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT,
+                  "unknown launch format \"mpich\" (torchrun, slurm, openmpi)");
+    OM_EXPECT_ERR(om_launch_format_from_name(NULL, &f, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "NULL");
+    om_mesh_free(mesh);
+}
+
+static void test_check_lists_every_violation(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=2,cp=2,tp=4");
+    om_hierarchy *h = NULL;
+    om_error err;
+    OM_EXPECT_OK(om_hierarchy_from_spec("host=8,nvl=10", &h, &err), &err);
+    char *lines = NULL;
+    size_t count = 0;
+    OM_EXPECT_OK(om_launch_check(mesh, h, 3, 4, "tp:host,dp+tp:host", &lines,
+                                 &count, &err), &err);
+    OM_EXPECT_INT(count, 4);
+    OM_EXPECT_STR(lines,
+        "world size 16 (the mesh) is not nnodes*nproc_per_node = 3*4 = 12\n"
+        "level host has 8 ranks per domain but nproc_per_node is 4\n"
+        "level nvl has 10 ranks per domain, not a multiple of nproc_per_node 4: "
+        "node 2 straddles two nvl domains\n"
+        "dp+tp:host broken: dp+tp group 0 (ranks 0, 1, 2, 3, ...) crosses host "
+        "domains: rank 8 is in host 1, rank 0 in host 0 (groups span up to 2 "
+        "domains)\n");
+    om_string_free(lines);
+    om_hierarchy_free(h);
+    /* Without a hierarchy the host level is nproc_per_node. */
+    OM_EXPECT_OK(om_launch_check(mesh, NULL, 4, 4, "tp:host", &lines, &count, &err),
+                 &err);
+    OM_EXPECT_INT(count, 0);
+    OM_EXPECT_STR(lines, "");
+    om_string_free(lines);
+    OM_EXPECT_OK(om_launch_check(mesh, NULL, 8, 2, "tp:host", &lines, &count, &err),
+                 &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT(strncmp(lines, "tp:host broken: tp group 0 (ranks 0, 1, 2, 3)", 45) == 0);
+    om_string_free(lines);
+    /* An explicit hierarchy of the wrong size is a violation, not an error. */
+    const char *hf = "a slots=4\n";
+    OM_EXPECT_OK(om_hierarchy_from_hostfile(hf, strlen(hf), &h, &err), &err);
+    OM_EXPECT_OK(om_launch_check(mesh, h, 4, 4, "tp:host", &lines, &count, &err),
+                 &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT_STR(lines, "the hierarchy describes 4 ranks but the mesh has 16\n");
+    om_string_free(lines);
+    om_hierarchy_free(h);
+    OM_EXPECT_ERR(om_launch_check(mesh, NULL, 4, 4, "tp:rack", &lines, &count, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "unknown level \"rack\"");
+    OM_EXPECT(lines == NULL);
+    OM_EXPECT_ERR(om_launch_check(mesh, NULL, 0, 4, NULL, &lines, &count, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "nnodes must be");
+    OM_EXPECT_ERR(om_launch_check(NULL, NULL, 1, 4, NULL, &lines, &count, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
+    OM_EXPECT_ERR(om_launch_check(mesh, NULL, 1, 4, NULL, NULL, &count, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    om_mesh_free(mesh);
+}
+
+static const om_test_case launch_tests[] = {
+    {"torchrun, one process per node", test_torchrun_single_process_nodes},
+    {"torchrun, master and hosts", test_torchrun_master_and_hosts},
+    {"slurm and openmpi", test_slurm_and_openmpi},
+    {"plan errors", test_plan_errors},
+    {"admission: every violation", test_check_lists_every_violation},
+    {NULL, NULL},
+};
+
+int main(int argc, char **argv)
+{
+    static const om_test_suite suites[] = {
+        {"launch", NULL, NULL, launch_tests},
+        {NULL, NULL, NULL, NULL},
+    };
+    return om_test_main(argc, argv, suites);
+}
