@@ -170,6 +170,17 @@ int om_version_number(void);
  * surface stays exactly as it was. */
 %ignore OM_ERR_UNKNOWN_AXIS;
 %ignore OM_STATUS_COUNT;
+%ignore OM_DIM_COUNT;
+%ignore OM_FLAG_COUNT;
+%ignore om_world_size_source;
+%ignore OM_WORLD_SIZE_SOURCE_COUNT;
+%ignore OM_WORLD_SIZE_UNRESOLVED;
+%ignore OM_WORLD_SIZE_EXPLICIT;
+%ignore OM_WORLD_SIZE_FROM_WORLD_SIZE;
+%ignore OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE;
+%ignore OM_WORLD_SIZE_FROM_PMI_SIZE;
+%ignore OM_WORLD_SIZE_FROM_SLURM_NTASKS;
+%ignore OM_WORLD_SIZE_DEFAULT;
 %ignore om_status_name;
 %ignore om_mesh_axis_indices;
 %ignore om_mesh_coordinate_of;
@@ -178,6 +189,22 @@ int om_version_number(void);
 %ignore om_mesh_group_index_named;
 %ignore om_mesh_group_of_named;
 %ignore om_mesh_locality_named;
+%ignore om_mesh_load_json;
+%ignore om_mesh_from_dims;
+%ignore om_mesh_from_dims_in_order;
+%ignore om_axis_order_normalize;
+%ignore om_mesh_validate_plan;
+%ignore om_mesh_plan_axes;
+%ignore om_mesh_reslice_experts;
+%ignore om_world_size_source_string;
+%ignore om_world_size_source_variable;
+%ignore om_world_size_resolve;
+%ignore om_dims_apply_world_size;
+%ignore om_dims_resolve_world_size;
+%ignore om_dims_world_size;
+%ignore om_dims_dp_given;
+%ignore om_dims_parse_yaml;
+%ignore om_dims_read_yaml;
 
 %include "offline_mesh/status.h"
 %include "offline_mesh/mesh.h"

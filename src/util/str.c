@@ -83,8 +83,8 @@ const char *omu_str_cstr(const omu_str *s) { return s->data ? s->data : ""; }
 
 char *omu_str_detach(omu_str *s, size_t *len)
 {
-    if (!s->failed && !s->data)
-        reserve(s, 0); /* an empty result is still a string */
+    if (!s->failed && !s->data && reserve(s, 0))
+        s->data[0] = '\0'; /* an empty result is still a string */
     char *text = s->failed ? NULL : s->data;
     if (len)
         *len = text ? s->len : 0;
