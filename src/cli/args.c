@@ -45,29 +45,38 @@ static bool is_flag(unsigned flag)
     return flag == OPT_EXAMPLES;
 }
 
-/* Strict decimal integer in [min, 2^31-1]. */
+/* A decimal integer in [min, 2^31-1]. Text that is no integer is a usage
+ * error (exit 2); an integer out of range is a bad value (exit 1), like a
+ * rank outside the mesh. */
 static int parse_count(const cli_io *io, const char *option, const char *text,
                        int64_t min, int64_t *value)
 {
     const char *p = text;
+    bool negative = *p == '-';
     int64_t v = 0;
-    if (*p == '+')
+    if (*p == '+' || *p == '-')
         p++;
     if (*p == '\0')
         return cli_error(io, CLI_USAGE, "--%s needs an integer, got \"%.60s\"",
                          option, text);
+    bool huge = false;
     for (; *p; p++) {
         if (*p < '0' || *p > '9')
             return cli_error(io, CLI_USAGE,
                              "--%s needs an integer, got \"%.60s\"", option, text);
-        v = v * 10 + (*p - '0');
-        if (v > INT64_C(2147483647))
-            return cli_error(io, CLI_USAGE,
-                             "--%s %.60s exceeds 2147483647", option, text);
+        if (!huge)
+            v = v * 10 + (*p - '0');
+        huge = huge || v > INT64_C(2147483647);
     }
+    if (negative && (huge || v > 0))
+        return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.60s", option,
+                         (long long)min, text);
+    if (huge)
+        return cli_error(io, CLI_FAILED, "--%s %.60s exceeds 2147483647", option,
+                         text);
     if (v < min)
-        return cli_error(io, CLI_USAGE, "--%s must be >= %lld, got %.60s",
-                         option, (long long)min, text);
+        return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.60s", option,
+                         (long long)min, text);
     *value = v;
     return CLI_OK;
 }
@@ -141,6 +150,7 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
     memset(opt, 0, sizeof *opt);
     unsigned seen = 0;
     bool only_positional = false;
+    const char *last_dims = NULL; /* the --dims value just read, if any */
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
         if (!arg)
@@ -154,11 +164,18 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
             if (!slot)
                 return cli_error(io, CLI_USAGE, "'%s' takes no argument \"%.60s\"",
                                  command, arg);
+            if (opt->config && last_dims)
+                return cli_error(io, CLI_USAGE,
+                                 "extra \"%.60s\" after --dims %.60s: an axis set "
+                                 "is one comma-separated value (--dims %.60s,%.60s)",
+                                 arg, last_dims, last_dims, arg);
             if (opt->config)
                 return cli_error(io, CLI_USAGE,
                                  "'%s' takes one argument; extra \"%.60s\"",
                                  command, arg);
             opt->config = arg;
+            opt->config_after_dims = last_dims;
+            last_dims = NULL;
             continue;
         }
         if (arg[1] != '-')
@@ -188,6 +205,7 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
                 return cli_error(io, CLI_USAGE, "--%s needs a value", spec->name);
             value = argv[++i];
         }
+        last_dims = spec->flag == OPT_DIMS ? value : NULL;
         int rc = store(io, spec->flag, spec->name, value, allowed, opt);
         if (rc != CLI_OK)
             return rc;

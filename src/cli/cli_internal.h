@@ -41,6 +41,7 @@ enum {
 
 typedef struct {
     const char *config;
+    const char *config_after_dims; /* the --dims value `config` followed */
     const char *mesh;
     const char *order;
     const char *dims[CLI_MAX_DIMS];
