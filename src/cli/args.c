@@ -2,6 +2,7 @@
  * Hand-written instead of getopt_long so it keeps no global state (the
  * fuzzer and the tests call it many times in one process). */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_internal.h"
@@ -211,4 +212,68 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
             return rc;
     }
     return CLI_OK;
+}
+
+/* ---- axis sets named on the command line ---- */
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+int cli_axis_set_parse(const cli_io *io, const char *option, const char *list,
+                       cli_axis_set *set)
+{
+    memset(set, 0, sizeof *set);
+    set->label = list;
+    size_t len = strlen(list), items = 1;
+    for (size_t i = 0; i < len; i++)
+        items += list[i] == ',';
+    set->text = malloc(len + 1);
+    set->names = malloc(items * sizeof *set->names);
+    if (!set->text || !set->names) {
+        cli_axis_set_free(set);
+        return cli_error(io, CLI_FAILED, "out of memory");
+    }
+    memcpy(set->text, list, len + 1);
+    if (list[strspn(list, " \t")] == '\0')
+        return CLI_OK; /* "" names the empty set */
+    /* Split at commas, trimming blanks around each name; the library
+     * checks the names themselves. */
+    char *p = set->text;
+    for (;;) {
+        char *end = strchr(p, ',');
+        if (end)
+            *end = '\0';
+        while (is_blank(*p))
+            p++;
+        size_t n = strlen(p);
+        while (n > 0 && is_blank(p[n - 1]))
+            p[--n] = '\0';
+        if (n == 0) {
+            int rc = cli_error(io, CLI_FAILED,
+                               "--%s: axis list \"%.60s\" has an empty item",
+                               option, list);
+            cli_axis_set_free(set);
+            return rc;
+        }
+        set->names[set->count++] = p;
+        if (!end)
+            return CLI_OK;
+        p = end + 1;
+    }
+}
+
+void cli_axis_set_single(const char *name, cli_axis_set *set)
+{
+    memset(set, 0, sizeof *set);
+    set->label = name;
+    set->single = name;
+    set->names = &set->single;
+    set->count = 1;
+}
+
+void cli_axis_set_free(cli_axis_set *set)
+{
+    free(set->text);
+    if (set->names != &set->single)
+        free(set->names);
+    memset(set, 0, sizeof *set);
 }

@@ -74,7 +74,6 @@ void omu_str_int(omu_str *s, int64_t value)
 void omu_str_clear(omu_str *s)
 {
     s->len = 0;
-    s->failed = false;
     if (s->data)
         s->data[0] = '\0';
 }

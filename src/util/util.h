@@ -67,7 +67,8 @@ void omu_str_puts(omu_str *s, const char *text);
 void omu_str_putc(omu_str *s, char c);
 void omu_str_printf(omu_str *s, const char *fmt, ...) OMU_PRINTF(2, 3);
 void omu_str_int(omu_str *s, int64_t value);
-/* Empties the string, keeping its memory (and clearing `failed`). */
+/* Empties the string, keeping its memory; a failed builder stays failed
+ * (until detached or freed), so no failure goes unnoticed. */
 void omu_str_clear(omu_str *s);
 /* The text so far; "" when empty or never allocated. */
 const char *omu_str_cstr(const omu_str *s);
