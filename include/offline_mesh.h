@@ -22,5 +22,7 @@
 #include "offline_mesh/hierarchy.h"
 #include "offline_mesh/launch.h"
 #include "offline_mesh/preset.h"
+#include "offline_mesh/view.h"
+#include "offline_mesh/world.h"
 
 #endif /* OFFLINE_MESH_H */

@@ -110,22 +110,108 @@ struct om_dims {
     om_world_size_source world_source;
 };
 
-/* ---- mesh internals (mesh.c) ---- */
+/* ---- mesh internals (mesh.c, view*.c) ---- */
+/* One mode of an axis (VIEWS.md 1): `size` digits, each worth `stride`. */
+typedef struct {
+    int64_t size;
+    int64_t stride;
+} omi_mode;
+
+/* A mode in rank-decoding order (all modes of a view, instances included,
+ * largest stride first): digit d of it adds d * `weight` to the coordinate
+ * of axis `axis` (axis == ndim: an instance mode, weight in the instance
+ * index). */
+typedef struct {
+    int64_t size;
+    int64_t stride;
+    size_t axis;
+    int64_t weight;
+} omi_digit;
+
 struct om_mesh {
     size_t ndim;
-    int64_t size;       /* product of sizes */
+    int64_t size;       /* product of sizes: ranks of one instance */
     uint64_t hash;
     char **names;       /* ndim NUL-terminated names */
     size_t *name_lens;  /* their lengths */
     int64_t *sizes;     /* ndim sizes */
-    int64_t *strides;   /* row-major strides: strides[ndim-1] == 1 */
+    int64_t *strides;   /* row-major strides of the shape: strides[ndim-1] == 1 */
+    /* The layout (view.h). A plain mesh: one mode (size, strides[i]) per
+     * axis of size > 1, no instance modes, offset 0. */
+    bool plain;
+    int64_t offset;
+    size_t *mode_first; /* ndim + 1: axis i owns modes[mode_first[i] .. mode_first[i+1]) */
+    omi_mode *modes;    /* normal form, slowest first inside each axis */
+    size_t ninst;       /* instance modes, largest stride first */
+    omi_mode *inst;
+    int64_t instances;  /* product of the instance mode sizes */
+    int64_t extent;     /* largest rank + 1 */
+    size_t ndigits;     /* modes + instance modes */
+    omi_digit *digits;  /* sorted by stride, largest first */
+    bool nested;        /* each digit's stride exceeds what all later digits
+                           reach: ranks decode greedily and enumerate in
+                           ascending order */
 };
 
 /* Creates a mesh from names with known lengths; validates everything. */
 om_status omi_mesh_create(const char *const *names, const size_t *name_lens,
                           const int64_t *sizes, size_t ndim, om_mesh **out,
                           om_error *err);
+/* The 1.0 checks of names and sizes (mesh.c), shared with views. */
+om_status omi_mesh_validate(const char *const *names, const size_t *name_lens,
+                            const int64_t *sizes, size_t ndim, om_error *err);
+/* Allocates a mesh from validated parts: sizes, normal-form modes
+ * (mode_counts[i] for axis i), instance modes and offset; derives the rest. */
+om_status omi_mesh_assemble(const char *const *names, const size_t *name_lens,
+                            size_t ndim, const int64_t *sizes,
+                            const size_t *mode_counts, const omi_mode *modes,
+                            const omi_mode *inst, size_t ninst, int64_t offset,
+                            om_mesh **out, om_error *err);
+/* Creates a view: axes with explicit modes (mode_counts[i] modes for axis
+ * i, pairs in `modes`), instance modes and an offset; normalises and
+ * validates everything (view.c). */
+om_status omi_view_create(const char *const *names, const size_t *name_lens,
+                          size_t ndim, const size_t *mode_counts,
+                          const omi_mode *modes, const omi_mode *inst,
+                          size_t ninst, int64_t offset, om_mesh **out,
+                          om_error *err);
+/* An exact copy of a mesh or view. */
+om_status omi_mesh_copy(const om_mesh *mesh, om_mesh **out, om_error *err);
 /* Index of the axis with this name, or -1. */
 int omi_mesh_find(const om_mesh *mesh, const char *name, size_t len);
+
+/* ---- coordinates of views (view_coord.c) ---- */
+/* Digits of size > 1 multiply to at most 2^31-1 ranks: at most 31. */
+#define OMI_MAX_DIGITS 32
+/* Coordinate (when not NULL) and instance index of a digit combination. */
+void omi_view_digits_coord(const om_mesh *mesh, const int64_t *digits,
+                           int64_t *coord, int64_t *instance);
+/* Odometer over all digits (last fastest) keeping *rank in step; false
+ * when it wraps to all zeros. */
+bool omi_view_digits_step(const om_mesh *mesh, int64_t *digits, int64_t *rank);
+/* Splits `rank` into one digit per entry of mesh->digits; false when no
+ * instance of the view holds the rank. */
+bool omi_view_decode(const om_mesh *mesh, int64_t rank, int64_t *digits);
+/* Coordinate of a held rank inside its instance (ndim values); *instance
+ * (when not NULL) receives the index of the instance. False when the rank
+ * is not held. */
+bool omi_view_coordinate(const om_mesh *mesh, int64_t rank, int64_t *coord,
+                         int64_t *instance);
+/* Rank at coordinate `coord` in instance 0 (coordinates already checked). */
+int64_t omi_view_rank(const om_mesh *mesh, const int64_t *coord);
+/* ---- view and world JSON (view_json.c) ---- */
+/* Appends the view record (om_view_to_json) to `buf`. */
+om_status omi_view_json(omi_buf *buf, const om_mesh *view, om_error *err);
+struct json_t;
+/* Reads a view record from a parsed jansson value. */
+om_status omi_view_from_jansson(struct json_t *root, om_mesh **out,
+                                om_error *err);
+/* json_loadb with duplicate keys refused and the library's messages. */
+om_status omi_json_load(const char *text, size_t length, const char *what,
+                        struct json_t **root, om_error *err);
+/* omi_quote() with single quotes, as VIEWS.md's messages write names. */
+void omi_squote(char *buf, size_t size, const char *s, size_t len);
+/* Writes "(0,1)" for coordinates in messages. */
+void omi_format_coord(char *buf, size_t size, const int64_t *coord, size_t n);
 
 #endif /* OFFLINE_MESH_INTERNAL_H */

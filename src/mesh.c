@@ -91,7 +91,7 @@ static om_status find_duplicates(const char *const *names,
     return st;
 }
 
-static om_status validate(const char *const *names, const size_t *name_lens,
+om_status omi_mesh_validate(const char *const *names, const size_t *name_lens,
                           const int64_t *sizes, size_t ndim, om_error *err)
 {
     char quoted[96];
@@ -129,20 +129,80 @@ static om_status validate(const char *const *names, const size_t *name_lens,
     return OM_OK;
 }
 
-om_status omi_mesh_create(const char *const *names, const size_t *name_lens,
-                          const int64_t *sizes, size_t ndim, om_mesh **out,
-                          om_error *err)
+/* Sorts the digits by stride, largest first, keeping axis order among
+ * equals (insertion sort: a view has at most ~62 modes of size > 1). */
+static void sort_digits(omi_digit *d, size_t n)
 {
-    om_status st = validate(names, name_lens, sizes, ndim, err);
-    if (st != OM_OK)
-        return st;
+    for (size_t i = 1; i < n; i++) {
+        omi_digit x = d[i];
+        size_t j = i;
+        while (j > 0 && d[j - 1].stride < x.stride) {
+            d[j] = d[j - 1];
+            j--;
+        }
+        d[j] = x;
+    }
+}
 
-    /* One block: header, int64 arrays, pointer arrays, then the bytes. */
+/* Fills the derived fields: decoding digits, nesting, extent, plainness. */
+static void derive_layout(om_mesh *m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->ndim; i++) {
+        int64_t weight = 1;
+        for (size_t j = m->mode_first[i + 1]; j-- > m->mode_first[i];) {
+            m->digits[n + (j - m->mode_first[i])] =
+                (omi_digit){m->modes[j].size, m->modes[j].stride, i, weight};
+            weight *= m->modes[j].size;
+        }
+        n += m->mode_first[i + 1] - m->mode_first[i];
+    }
+    int64_t weight = 1;
+    m->instances = 1;
+    for (size_t j = m->ninst; j-- > 0;) {
+        m->digits[n + j] = (omi_digit){m->inst[j].size, m->inst[j].stride,
+                                       m->ndim, weight};
+        weight *= m->inst[j].size;
+        m->instances *= m->inst[j].size;
+    }
+    m->ndigits = n + m->ninst;
+    sort_digits(m->digits, m->ndigits);
+    int64_t reach = 0;
+    m->nested = true;
+    for (size_t j = m->ndigits; j-- > 0;) {
+        if (m->digits[j].stride <= reach)
+            m->nested = false;
+        reach += (m->digits[j].size - 1) * m->digits[j].stride;
+    }
+    m->extent = m->offset + reach + 1;
+    m->plain = m->offset == 0 && m->ninst == 0;
+    for (size_t i = 0; i < m->ndim && m->plain; i++) {
+        size_t count = m->mode_first[i + 1] - m->mode_first[i];
+        if (m->sizes[i] == 1)
+            m->plain = count == 0;
+        else
+            m->plain = count == 1 &&
+                       m->modes[m->mode_first[i]].stride == m->strides[i];
+    }
+}
+
+om_status omi_mesh_assemble(const char *const *names, const size_t *name_lens,
+                            size_t ndim, const int64_t *sizes,
+                            const size_t *mode_counts, const omi_mode *modes,
+                            const omi_mode *inst, size_t ninst, int64_t offset,
+                            om_mesh **out, om_error *err)
+{
+    size_t nmodes = 0;
+    for (size_t i = 0; i < ndim; i++)
+        nmodes += mode_counts[i];
+    /* One block: header, 8-byte arrays, pointer arrays, then the bytes. */
     size_t text = 0;
     for (size_t i = 0; i < ndim; i++)
         text += name_lens[i] + 1;
-    size_t total = sizeof(om_mesh) + ndim * (2 * sizeof(int64_t) +
-                                             sizeof(char *) + sizeof(size_t)) +
+    size_t total = sizeof(om_mesh) +
+                   ndim * (2 * sizeof(int64_t) + sizeof(char *) +
+                           2 * sizeof(size_t)) + sizeof(size_t) +
+                   (nmodes + ninst) * (sizeof(omi_mode) + sizeof(omi_digit)) +
                    text;
     unsigned char *block = omi_malloc(total);
     if (!block)
@@ -155,10 +215,19 @@ om_status omi_mesh_create(const char *const *names, const size_t *name_lens,
     cursor += ndim * sizeof(int64_t);
     m->strides = (int64_t *)(void *)cursor;
     cursor += ndim * sizeof(int64_t);
+    m->modes = (omi_mode *)(void *)cursor;
+    cursor += nmodes * sizeof(omi_mode);
+    m->inst = (omi_mode *)(void *)cursor;
+    cursor += ninst * sizeof(omi_mode);
+    m->digits = (omi_digit *)(void *)cursor;
+    cursor += (nmodes + ninst) * sizeof(omi_digit);
     m->names = (char **)(void *)cursor;
     cursor += ndim * sizeof(char *);
     m->name_lens = (size_t *)(void *)cursor;
     cursor += ndim * sizeof(size_t);
+    m->mode_first = (size_t *)(void *)cursor;
+    cursor += (ndim + 1) * sizeof(size_t);
+    size_t first = 0;
     for (size_t i = 0; i < ndim; i++) {
         m->names[i] = (char *)cursor;
         memcpy(cursor, names[i], name_lens[i]);
@@ -166,7 +235,16 @@ om_status omi_mesh_create(const char *const *names, const size_t *name_lens,
         cursor += name_lens[i] + 1;
         m->name_lens[i] = name_lens[i];
         m->sizes[i] = sizes[i];
+        m->mode_first[i] = first;
+        first += mode_counts[i];
     }
+    m->mode_first[ndim] = first;
+    if (nmodes)
+        memcpy(m->modes, modes, nmodes * sizeof *modes);
+    if (ninst)
+        memcpy(m->inst, inst, ninst * sizeof *inst);
+    m->ninst = ninst;
+    m->offset = offset;
     int64_t stride = 1;
     for (size_t i = ndim; i-- > 0;) {
         m->strides[i] = stride;
@@ -174,8 +252,70 @@ om_status omi_mesh_create(const char *const *names, const size_t *name_lens,
     }
     m->size = stride;
     m->hash = mesh_hash(m);
+    derive_layout(m);
     *out = m;
     return OM_OK;
+}
+
+om_status omi_mesh_create(const char *const *names, const size_t *name_lens,
+                          const int64_t *sizes, size_t ndim, om_mesh **out,
+                          om_error *err)
+{
+    om_status st = omi_mesh_validate(names, name_lens, sizes, ndim, err);
+    if (st != OM_OK)
+        return st;
+    /* The row-major layout: one mode per axis of size > 1. */
+    size_t counts_small[16] = {0};
+    omi_mode modes_small[16] = {{0, 0}};
+    size_t *counts = counts_small;
+    omi_mode *modes = modes_small;
+    if (ndim > 16) {
+        counts = omi_malloc(ndim * sizeof *counts);
+        modes = omi_malloc(ndim * sizeof *modes);
+        if (!counts || !modes) {
+            omi_free(counts);
+            omi_free(modes);
+            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory creating a mesh");
+        }
+    }
+    size_t n = 0;
+    int64_t stride = 1;
+    for (size_t i = ndim; i-- > 0;) {
+        counts[i] = sizes[i] > 1;
+        stride *= sizes[i];
+    }
+    for (size_t i = 0; i < ndim; i++) {
+        stride /= sizes[i];
+        if (counts[i])
+            modes[n++] = (omi_mode){sizes[i], stride};
+    }
+    st = omi_mesh_assemble(names, name_lens, ndim, sizes, counts, modes, NULL,
+                           0, 0, out, err);
+    if (counts != counts_small) {
+        omi_free(counts);
+        omi_free(modes);
+    }
+    return st;
+}
+
+om_status omi_mesh_copy(const om_mesh *m, om_mesh **out, om_error *err)
+{
+    size_t counts_small[16] = {0};
+    size_t *counts = counts_small;
+    if (m->ndim > 16) {
+        counts = omi_malloc(m->ndim * sizeof *counts);
+        if (!counts)
+            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory copying a mesh");
+    }
+    for (size_t i = 0; i < m->ndim; i++)
+        counts[i] = m->mode_first[i + 1] - m->mode_first[i];
+    om_status st = omi_mesh_assemble((const char *const *)m->names,
+                                     m->name_lens, m->ndim, m->sizes, counts,
+                                     m->modes, m->inst, m->ninst, m->offset,
+                                     out, err);
+    if (counts != counts_small)
+        omi_free(counts);
+    return st;
 }
 
 /* Names arrive NUL-terminated through the public API; measure them once. */
@@ -290,10 +430,19 @@ bool om_mesh_equal(const om_mesh *a, const om_mesh *b)
         return false;
     for (size_t i = 0; i < a->ndim; i++) {
         if (a->sizes[i] != b->sizes[i] || a->name_lens[i] != b->name_lens[i] ||
-            memcmp(a->names[i], b->names[i], a->name_lens[i]) != 0)
+            memcmp(a->names[i], b->names[i], a->name_lens[i]) != 0 ||
+            a->mode_first[i + 1] != b->mode_first[i + 1])
             return false;
     }
-    return true;
+    /* Views: the same modes (normal form), instances and offset. */
+    if (a->plain && b->plain)
+        return true;
+    size_t nmodes = a->mode_first[a->ndim];
+    return a->offset == b->offset && a->ninst == b->ninst &&
+           (nmodes == 0 ||
+            memcmp(a->modes, b->modes, nmodes * sizeof *a->modes) == 0) &&
+           (a->ninst == 0 ||
+            memcmp(a->inst, b->inst, a->ninst * sizeof *a->inst) == 0);
 }
 
 uint64_t om_mesh_hash(const om_mesh *mesh) { return mesh ? mesh->hash : 0; }

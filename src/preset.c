@@ -129,16 +129,16 @@ void om_preset_free(om_preset *preset)
 
 /* Reads the parameters and runs the preset's rules (and, when they hold,
  * its description) into a fresh preset. */
-static om_status run_preset(const char *name, const char *const *keys,
-                            const char *const *values, size_t nparams,
+static om_status run_preset(const char *name, const char *const *params,
+                            size_t nparams,
                             int64_t world, omi_rules *rules, om_preset **out,
                             om_error *err)
 {
     if (!name)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "preset name is NULL");
-    if (nparams > 0 && (!keys || !values))
+    if (nparams > 0 && !params)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "parameter arrays are NULL but nparams is %zu", nparams);
+                        "params is NULL but nparams is %zu", nparams);
     if (world < 0)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "world size must be >= 1, got %lld", (long long)world);
@@ -146,7 +146,7 @@ static om_status run_preset(const char *name, const char *const *keys,
     om_status st = find_preset(name, &def, err);
     omi_param_value values_read[OMI_PRESET_MAX_PARAMS];
     if (st == OM_OK)
-        st = omi_preset_read_params(def, keys, values, nparams, &world,
+        st = omi_preset_read_params(def, params, nparams, &world,
                                     values_read, err);
     if (st != OM_OK)
         return st;
@@ -165,8 +165,8 @@ static om_status run_preset(const char *name, const char *const *keys,
     return OM_OK;
 }
 
-om_status om_preset_new(const char *name, const char *const *keys,
-                        const char *const *values, size_t nparams,
+om_status om_preset_new(const char *name, const char *const *params,
+                        size_t nparams,
                         int64_t world_size, om_preset **out, om_error *err)
 {
     if (!out)
@@ -174,7 +174,7 @@ om_status om_preset_new(const char *name, const char *const *keys,
     *out = NULL;
     omi_rules rules = {.collect = false};
     om_preset *preset = NULL;
-    om_status st = run_preset(name, keys, values, nparams, world_size, &rules,
+    om_status st = run_preset(name, params, nparams, world_size, &rules,
                               &preset, err);
     if (st != OM_OK)
         return st;
@@ -186,16 +186,16 @@ om_status om_preset_new(const char *name, const char *const *keys,
     return OM_OK;
 }
 
-om_status om_preset_check(const char *name, const char *const *keys,
-                          const char *const *values, size_t nparams,
-                          int64_t world_size, char **verdict, om_error *err)
+om_status om_preset_check(const char *name, const char *const *params,
+                          size_t nparams, int64_t world_size, char **out,
+                          om_error *err)
 {
-    if (!verdict)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "verdict pointer is NULL");
-    *verdict = NULL;
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
     omi_rules rules = {.collect = true};
     om_preset *preset = NULL;
-    om_status st = run_preset(name, keys, values, nparams, world_size, &rules,
+    om_status st = run_preset(name, params, nparams, world_size, &rules,
                               &preset, err);
     if (st == OM_OK && rules.count == 0)
         st = omi_preset_check_consistency(preset, &rules, err);
@@ -215,7 +215,7 @@ om_status om_preset_check(const char *name, const char *const *keys,
     }
     omi_buf_puts(&buf, "]}");
     om_preset_free(preset);
-    return omi_buf_finish(&buf, verdict, err);
+    return omi_buf_finish(&buf, out, err);
 }
 
 const char *om_preset_name(const om_preset *preset)

@@ -67,11 +67,7 @@ typedef struct {
 bool omi_rule(omi_rules *rules, bool holds, bool fatal, const char *fmt, ...)
     OMI_PRINTF(4, 5);
 
-/* ---- the description of a view ---- */
-typedef struct {
-    int64_t size;
-    int64_t stride;
-} omi_mode;
+/* ---- the description of a view (omi_mode: internal.h) ---- */
 
 typedef struct {
     char name[OMI_PRESET_NAME_LEN];
@@ -135,12 +131,11 @@ extern const omi_preset_def omi_preset_megatron;
 extern const omi_preset_def omi_preset_deepspeed;
 extern const omi_preset_def omi_preset_hyper_parallel;
 
-/* Reads the parameters against `def->params` (out[i] for params[i],
- * defaults for absent keys) and the world size: `*world` > 0 is the
- * caller's, 0 takes the "world_size" parameter. */
+/* Reads the "KEY=VALUE" parameters against `def->params` (out[i] for
+ * def->params[i], defaults for absent keys) and the world size: `*world`
+ * > 0 is the caller's, 0 takes the "world_size" parameter. */
 om_status omi_preset_read_params(const omi_preset_def *def,
-                                 const char *const *keys,
-                                 const char *const *values, size_t nparams,
+                                 const char *const *params, size_t nparams,
                                  int64_t *world, omi_param_value *out,
                                  om_error *err);
 

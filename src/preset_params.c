@@ -1,4 +1,4 @@
-/* Preset parameters: (key, value) strings read against a framework's
+/* Preset parameters: "KEY=VALUE" strings read against a framework's
  * parameter table, with the closest key suggested for a misspelt one. */
 #include <stdio.h>
 #include <string.h>
@@ -209,8 +209,7 @@ static void set_default(const omi_param_spec *spec, omi_param_value *out)
 static const omi_param_spec world_spec = {"world_size", OMI_PARAM_INT, 0, NULL, NULL};
 
 om_status omi_preset_read_params(const omi_preset_def *def,
-                                 const char *const *keys,
-                                 const char *const *values, size_t nparams,
+                                 const char *const *params, size_t nparams,
                                  int64_t *world, omi_param_value *out,
                                  om_error *err)
 {
@@ -219,26 +218,37 @@ om_status omi_preset_read_params(const omi_preset_def *def,
     omi_param_value world_value;
     set_default(&world_spec, &world_value);
     for (size_t k = 0; k < nparams; k++) {
-        if (!keys[k] || !values[k])
+        if (!params[k])
+            return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "parameter %zu is NULL", k);
+        const char *eq = strchr(params[k], '=');
+        size_t key_len = eq ? (size_t)(eq - params[k]) : 0;
+        if (key_len == 0 || key_len >= 64) {
+            char quoted[80];
+            omi_quote(quoted, sizeof quoted, params[k], strlen(params[k]));
             return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                            "parameter %zu has a NULL key or value", k);
+                            "parameter %s is not KEY=VALUE", quoted);
+        }
+        char key[64];
+        memcpy(key, params[k], key_len);
+        key[key_len] = '\0';
+        const char *value = eq + 1;
         const omi_param_spec *spec = NULL;
         omi_param_value *slot = NULL;
-        if (strcmp(keys[k], world_spec.key) == 0) {
+        if (strcmp(key, world_spec.key) == 0) {
             spec = &world_spec;
             slot = &world_value;
         }
         for (size_t i = 0; !spec && i < def->nparams; i++)
-            if (strcmp(keys[k], def->params[i].key) == 0) {
+            if (strcmp(key, def->params[i].key) == 0) {
                 spec = &def->params[i];
                 slot = &out[i];
             }
         if (!spec)
-            return unknown_key(def, keys[k], err);
+            return unknown_key(def, key, err);
         if (slot->given)
             return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                             "parameter %s given twice", spec->key);
-        om_status st = read_value(spec, values[k], slot, err);
+        om_status st = read_value(spec, value, slot, err);
         if (st != OM_OK)
             return st;
     }

@@ -16,10 +16,8 @@ static const char *const fields[YAML_KEYS] = {
     "tp_size", "cp_size", "pp_size", "ep_size", "dp_shard_size", "edp_shard_size"};
 
 typedef struct {
-    char key_text[YAML_KEYS][40];
-    char value_text[YAML_KEYS][24];
-    const char *keys[YAML_KEYS];
-    const char *values[YAML_KEYS];
+    char text[YAML_KEYS][64];
+    const char *params[YAML_KEYS];
     size_t count;
 } yaml_params;
 
@@ -42,12 +40,9 @@ static om_status read_params(const char *path, yaml_params *out, om_error *err)
         if (st != OM_OK || !given)
             continue;
         size_t k = out->count++;
-        snprintf(out->key_text[k], sizeof out->key_text[k], "%s.%s", sections[i],
-                 fields[i]);
-        snprintf(out->value_text[k], sizeof out->value_text[k], "%lld",
-                 (long long)value);
-        out->keys[k] = out->key_text[k];
-        out->values[k] = out->value_text[k];
+        snprintf(out->text[k], sizeof out->text[k], "%s.%s=%lld", sections[i],
+                 fields[i], (long long)value);
+        out->params[k] = out->text[k];
     }
     omi_tree_free(&tree);
     omi_free(text);
@@ -66,20 +61,20 @@ om_status om_preset_load_yaml(const char *path, int64_t world_size,
     om_status st = read_params(path, &params, err);
     if (st != OM_OK)
         return st;
-    return om_preset_new("hyper-parallel", params.keys, params.values, params.count,
-                         world_size, out, err);
+    return om_preset_new("hyper-parallel", params.params, params.count, world_size,
+                         out, err);
 }
 
-om_status om_preset_check_yaml(const char *path, int64_t world_size,
-                               char **verdict, om_error *err)
+om_status om_preset_check_yaml(const char *path, int64_t world_size, char **out,
+                               om_error *err)
 {
-    if (!verdict)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "verdict pointer is NULL");
-    *verdict = NULL;
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
     yaml_params params;
     om_status st = read_params(path, &params, err);
     if (st != OM_OK)
         return st;
-    return om_preset_check("hyper-parallel", params.keys, params.values,
-                           params.count, world_size, verdict, err);
+    return om_preset_check("hyper-parallel", params.params, params.count, world_size,
+                           out, err);
 }

@@ -26,6 +26,13 @@ static const status_entry statuses[] = {
     [OM_ERR_INVALID_NAME] = {"OM_ERR_INVALID_NAME", "invalid axis name"},
     [OM_ERR_BUFFER_TOO_SMALL] = {"OM_ERR_BUFFER_TOO_SMALL", "buffer too small"},
     [OM_ERR_UNKNOWN_AXIS] = {"OM_ERR_UNKNOWN_AXIS", "unknown axis"},
+    [OM_ERR_RANK_COLLISION] = {"OM_ERR_RANK_COLLISION", "rank collision"},
+    [OM_ERR_OUTSIDE_WORLD] = {"OM_ERR_OUTSIDE_WORLD", "rank outside the world"},
+    [OM_ERR_AXIS_ORDER] = {"OM_ERR_AXIS_ORDER", "axes out of order"},
+    [OM_ERR_SIZE_MISMATCH] = {"OM_ERR_SIZE_MISMATCH", "size mismatch"},
+    [OM_ERR_UNALIGNED] = {"OM_ERR_UNALIGNED", "unaligned unflatten"},
+    [OM_ERR_VIEW_CONFLICT] = {"OM_ERR_VIEW_CONFLICT", "views disagree"},
+    [OM_ERR_UNKNOWN_VIEW] = {"OM_ERR_UNKNOWN_VIEW", "unknown view"},
 };
 
 _Static_assert(sizeof statuses / sizeof statuses[0] == OM_STATUS_COUNT,

@@ -8,61 +8,20 @@
 #include "internal.h"
 #include "topology_layout.h"
 
-/* Appends an axis, dropping size 1 and merging with a contiguous
- * predecessor. */
-static void layout_push(omi_layout *layout, int64_t len, int64_t stride)
-{
-    if (len == 1)
-        return;
-    if (layout->n > 0 && layout->ax[layout->n - 1].stride == len * stride) {
-        /* Contiguous with the axis before it: merge the two. */
-        layout->ax[layout->n - 1].len *= len;
-        layout->ax[layout->n - 1].stride = stride;
-        return;
-    }
-    layout->ax[layout->n].len = len;
-    layout->ax[layout->n].stride = stride;
-    layout->n++;
-}
-
-void omi_layout_build(const om_mesh *mesh, const omi_axis_set *axes,
-                      bool outside, bool inside, omi_layout *layout)
-{
-    layout->n = 0;
-    if (outside)
-        for (size_t i = 0; i < mesh->ndim; i++)
-            if (!omi_axis_set_has(axes, i))
-                layout_push(layout, mesh->sizes[i], mesh->strides[i]);
-    if (inside)
-        for (size_t i = 0; i < mesh->ndim; i++)
-            if (omi_axis_set_has(axes, i))
-                layout_push(layout, mesh->sizes[i], mesh->strides[i]);
-}
-
-void omi_group_shape(const om_mesh *mesh, const omi_axis_set *axes,
-                     int64_t *count, int64_t *size)
-{
-    int64_t inside = 1;
-    for (size_t i = 0; i < mesh->ndim; i++)
-        if (omi_axis_set_has(axes, i))
-            inside *= mesh->sizes[i];
-    *size = inside;
-    *count = mesh->size / inside;
-}
-
 /* ---- coordinates and ranks ---- */
 
 static om_status check_rank(const om_mesh *mesh, int64_t rank, om_error *err)
 {
-    if (rank < 0 || rank >= mesh->size)
-        return omi_fail(err, OM_ERR_OUT_OF_RANGE,
-                        "rank %lld is outside the mesh of %lld ranks",
-                        (long long)rank, (long long)mesh->size);
-    return OM_OK;
+    return omi_check_rank(mesh, rank, err);
 }
 
+/* A view's coordinate is taken inside the instance holding the rank. */
 static void write_coordinate(const om_mesh *mesh, int64_t rank, int64_t *coord)
 {
+    if (!mesh->plain) {
+        omi_view_coordinate(mesh, rank, coord, NULL);
+        return;
+    }
     for (size_t i = 0; i < mesh->ndim; i++)
         coord[i] = (rank / mesh->strides[i]) % mesh->sizes[i];
 }
@@ -129,7 +88,8 @@ om_status om_mesh_rank(const om_mesh *mesh, const int64_t *coord,
         }
         r += coord[i] * mesh->strides[i];
     }
-    *rank = r;
+    /* Views: the rank in the first instance. */
+    *rank = mesh->plain ? r : omi_view_rank(mesh, coord);
     return OM_OK;
 }
 
@@ -153,11 +113,7 @@ static om_status groups_of_set(const om_mesh *mesh, const omi_axis_set *axes,
                                     needed, &fill, err);
     if (st != OM_OK || !fill)
         return st;
-    omi_layout layout;
-    omi_layout_build(mesh, axes, true, true, &layout);
-    omi_emit(&layout, 0, first_group * size, (first_group + group_count) * size,
-             out);
-    return OM_OK;
+    return omi_groups_write(mesh, axes, first_group, group_count, out, err);
 }
 
 static om_status group_index_of_set(const om_mesh *mesh,
@@ -167,11 +123,7 @@ static om_status group_index_of_set(const om_mesh *mesh,
     om_status st = check_rank(mesh, rank, err);
     if (st != OM_OK)
         return st;
-    int64_t g = 0;
-    for (size_t i = 0; i < mesh->ndim; i++)
-        if (!omi_axis_set_has(axes, i))
-            g = g * mesh->sizes[i] + (rank / mesh->strides[i]) % mesh->sizes[i];
-    *index = g;
+    *index = omi_group_index(mesh, axes, rank);
     return OM_OK;
 }
 
@@ -188,13 +140,7 @@ static om_status group_of_set(const om_mesh *mesh, const omi_axis_set *axes,
     st = omi_check_output(out, out_len, (size_t)size, needed, &fill, err);
     if (st != OM_OK || !fill)
         return st;
-    int64_t base = rank;
-    for (size_t i = 0; i < mesh->ndim; i++)
-        if (omi_axis_set_has(axes, i))
-            base -= ((rank / mesh->strides[i]) % mesh->sizes[i]) * mesh->strides[i];
-    omi_layout layout;
-    omi_layout_build(mesh, axes, false, true, &layout);
-    omi_emit(&layout, base, 0, size, out);
+    omi_group_members(mesh, axes, rank, out);
     return OM_OK;
 }
 

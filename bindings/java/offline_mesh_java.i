@@ -1,27 +1,30 @@
-/* liboffline_mesh: Java (JNI) typemaps over the shared SWIG interface.
+/* liboffline_mesh: the Java (JNI) representation of the shared conventions.
  * SPDX-License-Identifier: MIT
  *
- * The generated classes (OfflineMeshNative, OfflineMeshNativeJNI, ...) are
- * package-private in org.offlinemesh: only the hand-written classes beside
- * them (OfflineMesh, ParallelDims, OfflineMeshes, ...) are public. The raw
- * layer therefore stays close to C and simple:
+ * ../offline_mesh.i maps every parameter of the C API onto named patterns;
+ * this file says how Java represents each one. The generated classes
+ * (OfflineMeshNative, OfflineMeshNativeJNI, Mesh, Dims, ...) are
+ * package-private in org.offlinemesh; the hand-written classes beside them
+ * (OfflineMesh, ParallelDims, OfflineMeshes, ...) are the public API.
  *
- * - handles (om_mesh *, om_dims *) are Java longs; `TYPE **out` is a long[1]
- *   holder that receives the new handle;
- * - every string crosses as UTF-8 bytes (byte[]), never as JNI "modified
- *   UTF-8": the Java side encodes and decodes with StandardCharsets.UTF_8,
- *   so names outside the BMP round-trip exactly;
- * - scalar out-parameters are one-element arrays (long[], boolean[]);
- *   caller buffers (coordinates, groups) are Java arrays with their length;
- * - `om_error *err` is hidden: the wrapper passes its own, and when the call
- *   fails it throws the exception built by NativeErrors.create(status,
- *   message) before returning to Java (IllegalArgumentException subclass,
- *   UncheckedIOException, OutOfMemoryError);
- * - a null holder or array reaches C as NULL, so C reports it as an error
- *   through `err` (no early return that would skip freeing the inputs).
+ *   OM_ERROR   hidden: a failed call throws the exception made by
+ *              NativeErrors.create(status, message) before returning
+ *   om_status  a plain int (always OM_OK once the call returned)
+ *   handles    SWIG's proxy classes Mesh and Dims (no finalize())
+ *   OM_NEW     a long[1] holder receiving the new handle
+ *   OM_STRING  a byte[1][] holder receiving the UTF-8 string
+ *   OM_BUFFER  an int[] / long[] ONE LONGER than the buffer: its last
+ *              element receives the needed length (one call, no retry)
+ *   OM_INTO    int[] (ranks and coordinates fit an int)
+ *   OM_STRINGS byte[][] of UTF-8 strings; OM_TEXT byte[]; OM_INTS long[]
+ *   OM_OUTPUT  one-element arrays (long[], boolean[])
+ * Strings cross as UTF-8 bytes, never JNI's "modified UTF-8", so names
+ * outside the BMP round-trip; a null array reaches C as NULL, which the
+ * library reports through its error (no early return skipping a free).
  */
 
 %module OfflineMeshNative
+#define OM_CONVENTIONS
 
 /* No <stdint.i>: it declares int64_t as `long long`, and SWIG would then
  * cast `const int64_t *` arguments to `long long const *`, an incompatible
@@ -38,19 +41,14 @@
     NativeLibrary.load();
   }
 %}
-%typemap(javaclassmodifiers) enum SWIGTYPE "final class"
+%typemap(javaclassmodifiers) enum SWIGTYPE, SWIGTYPE "final class"
+%typemap(javafinalize) SWIGTYPE ""   /* Cleaner in OfflineMesh instead */
 
-/* C names as lowerCamelCase Java names: om_mesh_new_checked -> omMeshNewChecked. */
-%rename("%(lowercamelcase)s", %$isfunction) "";
-
-/* om_mesh_new_checked() covers om_mesh_new() with better errors; the error
- * struct never reaches Java (the wrapper owns it). */
-%ignore om_mesh_new;
-%ignore om_error;
-%ignore om_error_clear;
-%ignore om_string_free;          /* the wrapper frees every char **out itself */
-%ignore OM_ERROR_MESSAGE_SIZE;   /* no public constants interface */
+/* No public constants interface: Java has its own values for these. */
+%ignore OM_ERROR_MESSAGE_SIZE;
 %ignore OM_MAX_RANKS;
+%ignore OM_STATUS_COUNT;        /* Status.values() */
+
 
 %{
 #include "offline_mesh.h"
@@ -135,7 +133,8 @@ static jsize om_java_length(JNIEnv *jenv, jarray array) {
 }
 %}
 
-/* ---- om_status: its own plain-int typemap, as return value and parameter */
+/* ---- om_status: a plain int. A failed call has already thrown (om_error
+ * *err below), so callers may ignore the returned status. */
 %typemap(jni) om_status "jint"
 %typemap(jtype) om_status "int"
 %typemap(jstype) om_status "int"
@@ -147,12 +146,12 @@ static jsize om_java_length(JNIEnv *jenv, jarray array) {
 /* ---- om_error *err: hidden; a failure becomes a pending Java exception.
  * It is the last parameter everywhere, so its argout runs after the other
  * out-parameters were copied; freearg code still runs afterwards. */
-%typemap(in, numinputs=0) om_error *err (om_error temp) %{
+%typemap(in, numinputs=0) om_error *OM_ERROR (om_error temp) %{
   temp.status = OM_OK;
   temp.message[0] = '\0';
   $1 = &temp;
 %}
-%typemap(argout) om_error *err %{
+%typemap(argout) om_error *OM_ERROR %{
   if ($1->status != OM_OK)
     om_java_throw(jenv, $1);
 %}
@@ -175,32 +174,20 @@ static jsize om_java_length(JNIEnv *jenv, jarray array) {
 %typemap(javain) uint64_t "$javainput"
 %typemap(javaout) uint64_t { return $jnicall; }
 
-/* ---- opaque handles as longs, `TYPE **out` as a long[1] holder */
-%define OM_JAVA_HANDLE(TYPE)
-%typemap(jni) TYPE *, const TYPE * "jlong"
-%typemap(jtype) TYPE *, const TYPE * "long"
-%typemap(jstype) TYPE *, const TYPE * "long"
-%typemap(in) TYPE *, const TYPE * %{ $1 = ($1_ltype)(intptr_t)$input; %}
-%typemap(out) TYPE *, const TYPE * %{ $result = (jlong)(intptr_t)$1; %}
-%typemap(javain) TYPE *, const TYPE * "$javainput"
-%typemap(javaout) TYPE *, const TYPE * { return $jnicall; }
-
-%typemap(jni) TYPE **out "jlongArray"
-%typemap(jtype) TYPE **out "long[]"
-%typemap(jstype) TYPE **out "long[]"
-%typemap(javain) TYPE **out "$javainput"
-%typemap(in) TYPE **out ($*1_ltype temp = NULL) %{
+/* ---- OM_NEW: a long[1] holder receiving the new handle */
+%typemap(jni) SWIGTYPE **OM_NEW "jlongArray"
+%typemap(jtype) SWIGTYPE **OM_NEW "long[]"
+%typemap(jstype) SWIGTYPE **OM_NEW "long[]"
+%typemap(javain) SWIGTYPE **OM_NEW "$javainput"
+%typemap(in) SWIGTYPE **OM_NEW ($*1_ltype temp = NULL) %{
   $1 = om_java_length(jenv, $input) >= 1 ? &temp : NULL;
 %}
-%typemap(argout) TYPE **out %{
+%typemap(argout) SWIGTYPE **OM_NEW %{
   if ($1) {
     jlong handle = (jlong)(intptr_t)temp$argnum;
     (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &handle);
   }
 %}
-%enddef
-OM_JAVA_HANDLE(om_mesh)
-OM_JAVA_HANDLE(om_dims)
 
 /* ---- strings: UTF-8 bytes both ways. Inputs are copied NUL-terminated. */
 %typemap(jni) const char * "jbyteArray"
@@ -222,11 +209,11 @@ OM_JAVA_HANDLE(om_dims)
 %}
 
 /* (text, length): a document that may hold any byte, NUL included. */
-%typemap(jni) (const char *text, size_t length) "jbyteArray"
-%typemap(jtype) (const char *text, size_t length) "byte[]"
-%typemap(jstype) (const char *text, size_t length) "byte[]"
-%typemap(javain) (const char *text, size_t length) "$javainput"
-%typemap(in) (const char *text, size_t length) %{
+%typemap(jni) (const char *OM_TEXT, size_t OM_TEXT_LEN) "jbyteArray"
+%typemap(jtype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "byte[]"
+%typemap(jstype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "byte[]"
+%typemap(javain) (const char *OM_TEXT, size_t OM_TEXT_LEN) "$javainput"
+%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{
   $1 = NULL;
   $2 = 0;
   if ($input) {
@@ -235,15 +222,15 @@ OM_JAVA_HANDLE(om_dims)
       return $null;
   }
 %}
-%typemap(freearg) (const char *text, size_t length) %{ free((char *)$1); %}
+%typemap(freearg) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ free((char *)$1); %}
 
 /* (names, names_len): byte[][] of UTF-8 names; a null element reaches C
  * as a NULL name (OM_ERR_INVALID_NAME). */
-%typemap(jni) (const char *const *names, size_t names_len) "jobjectArray"
-%typemap(jtype) (const char *const *names, size_t names_len) "byte[][]"
-%typemap(jstype) (const char *const *names, size_t names_len) "byte[][]"
-%typemap(javain) (const char *const *names, size_t names_len) "$javainput"
-%typemap(in) (const char *const *names, size_t names_len) (char **copies = NULL, jsize count = 0) %{
+%typemap(jni) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "jobjectArray"
+%typemap(jtype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "byte[][]"
+%typemap(jstype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "byte[][]"
+%typemap(javain) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "$javainput"
+%typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) (char **copies = NULL, jsize count = 0) %{
   $1 = NULL;
   $2 = 0;
   if ($input) {
@@ -272,7 +259,7 @@ OM_JAVA_HANDLE(om_dims)
     $2 = (size_t)count;
   }
 %}
-%typemap(freearg) (const char *const *names, size_t names_len) %{
+%typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) %{
   if (copies$argnum) {
     jsize i;
     for (i = 0; i < count$argnum; i++)
@@ -281,16 +268,16 @@ OM_JAVA_HANDLE(om_dims)
   }
 %}
 
-/* char **out: a byte[1][] holder receiving the UTF-8 result; the C string
+/* char **OM_STRING: a byte[1][] holder receiving the UTF-8 result; the C string
  * is released here. */
-%typemap(jni) char **out "jobjectArray"
-%typemap(jtype) char **out "byte[][]"
-%typemap(jstype) char **out "byte[][]"
-%typemap(javain) char **out "$javainput"
-%typemap(in) char **out (char *temp = NULL) %{
+%typemap(jni) char **OM_STRING "jobjectArray"
+%typemap(jtype) char **OM_STRING "byte[][]"
+%typemap(jstype) char **OM_STRING "byte[][]"
+%typemap(javain) char **OM_STRING "$javainput"
+%typemap(in) char **OM_STRING (char *temp = NULL) %{
   $1 = om_java_length(jenv, $input) >= 1 ? &temp : NULL;
 %}
-%typemap(argout) char **out %{
+%typemap(argout) char **OM_STRING %{
   if ($1 && temp$argnum) {
     jbyteArray bytes = om_java_new_bytes(jenv, temp$argnum, strlen(temp$argnum));
     if (bytes) {
@@ -299,7 +286,7 @@ OM_JAVA_HANDLE(om_dims)
     }
   }
 %}
-%typemap(freearg) char **out %{ om_string_free(temp$argnum); %}
+%typemap(freearg) char **OM_STRING %{ om_string_free(temp$argnum); %}
 
 /* ---- int64_t arrays: input (sizes, coordinates) and output (coordinate) */
 %define OM_JAVA_INT64_ARRAY_IN(PTR, LEN)
@@ -329,45 +316,47 @@ OM_JAVA_HANDLE(om_dims)
   }
 %}
 %typemap(freearg) (const int64_t *PTR, size_t LEN) %{ free(values$argnum); %}
+%typemap(argout) (const int64_t *PTR, size_t LEN) ""  /* not OM_OUTPUT's */
 %enddef
-OM_JAVA_INT64_ARRAY_IN(sizes, sizes_len)
-OM_JAVA_INT64_ARRAY_IN(coord, coord_len)
+OM_JAVA_INT64_ARRAY_IN(OM_INTS, OM_INTS_LEN)
 
-%typemap(jni) (int64_t *coord, size_t coord_len) "jlongArray"
-%typemap(jtype) (int64_t *coord, size_t coord_len) "long[]"
-%typemap(jstype) (int64_t *coord, size_t coord_len) "long[]"
-%typemap(javain) (int64_t *coord, size_t coord_len) "$javainput"
-%typemap(in) (int64_t *coord, size_t coord_len) (int64_t *values = NULL, jsize count = 0) %{
-  $1 = NULL;
-  $2 = 0;
-  if ($input) {
-    count = (*jenv)->GetArrayLength(jenv, $input);
-    values = calloc(count > 0 ? (size_t)count : 1, sizeof *values);
-    if (!values) {
-      om_java_no_memory(jenv);
-      return $null;
-    }
-    $1 = values;
-    $2 = (size_t)count;
+/* Coordinates come back as a Java int[] (ranks and sizes fit an int); up
+ * to 64 axes on the stack. */
+%typemap(jni) (int64_t *OM_INTO, size_t OM_INTO_LEN) "jintArray"
+%typemap(jtype) (int64_t *OM_INTO, size_t OM_INTO_LEN) "int[]"
+%typemap(jstype) (int64_t *OM_INTO, size_t OM_INTO_LEN) "int[]"
+%typemap(javain) (int64_t *OM_INTO, size_t OM_INTO_LEN) "$javainput"
+%typemap(in) (int64_t *OM_INTO, size_t OM_INTO_LEN)
+     (int64_t stack[64], int64_t *values = NULL, jsize count = 0) %{
+  count = om_java_length(jenv, $input);
+  values = count <= 64 ? stack : malloc(sizeof *values * (size_t)count);
+  if (!values) {
+    om_java_no_memory(jenv);
+    return $null;
   }
+  $1 = values;
+  $2 = (size_t)count;
 %}
-%typemap(argout) (int64_t *coord, size_t coord_len) %{
-  if (values$argnum) {
+%typemap(argout) (int64_t *OM_INTO, size_t OM_INTO_LEN) %{
+  {
     jsize i;
-    for (i = 0; i < count$argnum; i++) {
-      jlong v = (jlong)values$argnum[i];
-      (*jenv)->SetLongArrayRegion(jenv, $input, i, 1, &v);
+    for (i = 0; result == OM_OK && i < count$argnum; i++) {
+      jint v = (jint)values$argnum[i];
+      (*jenv)->SetIntArrayRegion(jenv, $input, i, 1, &v);
     }
   }
 %}
-%typemap(freearg) (int64_t *coord, size_t coord_len) %{ free(values$argnum); %}
+%typemap(freearg) (int64_t *OM_INTO, size_t OM_INTO_LEN) %{
+  if (values$argnum != stack$argnum)
+    free(values$argnum);
+%}
 
 /* ---- int32_t rank buffers (groups) */
-%typemap(jni) (int32_t *out, size_t out_len) "jintArray"
-%typemap(jtype) (int32_t *out, size_t out_len) "int[]"
-%typemap(jstype) (int32_t *out, size_t out_len) "int[]"
-%typemap(javain) (int32_t *out, size_t out_len) "$javainput"
-%typemap(in) (int32_t *out, size_t out_len) (jint *values = NULL) %{
+%typemap(jni) (int32_t *OM_INTO, size_t OM_INTO_LEN) "jintArray"
+%typemap(jtype) (int32_t *OM_INTO, size_t OM_INTO_LEN) "int[]"
+%typemap(jstype) (int32_t *OM_INTO, size_t OM_INTO_LEN) "int[]"
+%typemap(javain) (int32_t *OM_INTO, size_t OM_INTO_LEN) "$javainput"
+%typemap(in) (int32_t *OM_INTO, size_t OM_INTO_LEN) (jint *values = NULL) %{
   $1 = NULL;
   $2 = 0;
   if ($input) {
@@ -378,21 +367,54 @@ OM_JAVA_INT64_ARRAY_IN(coord, coord_len)
     $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
   }
 %}
-%typemap(freearg) (int32_t *out, size_t out_len) %{
+%typemap(freearg) (int32_t *OM_INTO, size_t OM_INTO_LEN) %{
   if (values$argnum)
     (*jenv)->ReleaseIntArrayElements(jenv, $input, values$argnum, 0);
 %}
 
+/* ---- OM_BUFFER: a Java array one longer than the buffer; its last
+ * element receives the needed length */
+%define OM_JAVA_BUFFER(CTYPE, JARRAY, JTYPE, JELEM, GET, RELEASE)
+%typemap(jni) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) "JARRAY"
+%typemap(jtype) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) "JTYPE"
+%typemap(jstype) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) "JTYPE"
+%typemap(javain) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) "$javainput"
+%typemap(in) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
+     (JELEM *values = NULL, jsize count = 0, size_t needed = 0) %{
+  $1 = NULL;
+  $2 = 0;
+  $3 = &needed;
+  count = om_java_length(jenv, $input);
+  if (count > 0) {
+    values = (*jenv)->GET(jenv, $input, NULL);
+    if (!values)
+      return $null;
+    $1 = (CTYPE *)values;
+    $2 = (size_t)count - 1;
+  }
+%}
+%typemap(argout) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
+  if (values$argnum)
+    values$argnum[count$argnum - 1] = (JELEM)needed$argnum;
+%}
+%typemap(freearg) (CTYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
+  if (values$argnum)
+    (*jenv)->RELEASE(jenv, $input, values$argnum, 0);
+%}
+%enddef
+OM_JAVA_BUFFER(int32_t, jintArray, int[], jint, GetIntArrayElements, ReleaseIntArrayElements)
+OM_JAVA_BUFFER(int64_t, jlongArray, long[], jlong, GetLongArrayElements, ReleaseLongArrayElements)
+
 /* ---- scalar out-parameters as one-element arrays */
 %define OM_JAVA_OUT_SCALAR(CTYPE, JNITYPE, JTYPE, JELEM, SETTER)
-%typemap(jni) CTYPE *OM_OUT "JNITYPE"
-%typemap(jtype) CTYPE *OM_OUT "JTYPE"
-%typemap(jstype) CTYPE *OM_OUT "JTYPE"
-%typemap(javain) CTYPE *OM_OUT "$javainput"
-%typemap(in) CTYPE *OM_OUT (CTYPE temp = 0) %{
+%typemap(jni) CTYPE *OM_OUTPUT "JNITYPE"
+%typemap(jtype) CTYPE *OM_OUTPUT "JTYPE"
+%typemap(jstype) CTYPE *OM_OUTPUT "JTYPE"
+%typemap(javain) CTYPE *OM_OUTPUT "$javainput"
+%typemap(in) CTYPE *OM_OUTPUT (CTYPE temp = 0) %{
   $1 = om_java_length(jenv, $input) >= 1 ? &temp : NULL;
 %}
-%typemap(argout) CTYPE *OM_OUT %{
+%typemap(argout) CTYPE *OM_OUTPUT %{
   if ($1) {
     JELEM v = (JELEM)temp$argnum;
     (*jenv)->SETTER(jenv, $input, 0, 1, &v);
@@ -403,11 +425,6 @@ OM_JAVA_OUT_SCALAR(int64_t, jlongArray, long[], jlong, SetLongArrayRegion)
 OM_JAVA_OUT_SCALAR(uint64_t, jlongArray, long[], jlong, SetLongArrayRegion)
 OM_JAVA_OUT_SCALAR(bool, jbooleanArray, boolean[], jboolean, SetBooleanArrayRegion)
 
-%apply int64_t *OM_OUT {
-  int64_t *world_size, int64_t *rank, int64_t *index, int64_t *group_count,
-  int64_t *group_size, int64_t *local_groups, int64_t *max_hosts
-};
-%apply uint64_t *OM_OUT { uint64_t *mask };
-%apply bool *OM_OUT { bool *found };
+OM_JAVA_OUT_SCALAR(size_t, jlongArray, long[], jlong, SetLongArrayRegion)
 
 %include "offline_mesh.i"

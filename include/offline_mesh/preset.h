@@ -14,7 +14,7 @@
  *   "hyper-parallel"  hyper-parallel MeshContext.build_meshs()
  *                     (device, fsdp_non_moe, fsdp_moe, dp_cp per PP stage)
  *
- * Parameters are (key, value) strings, keys spelled exactly as the
+ * Parameters are "KEY=VALUE" strings, keys spelled exactly as the
  * framework spells them (e.g. "tensor_model_parallel_size", "dp_shard",
  * "fsdp_config.dp_shard_size"; docs/views.md lists them all). Values are
  * integers, booleans (true/false, True/False), null (null/None, meaning the
@@ -44,22 +44,23 @@ OM_BEGIN_DECLS
 typedef struct om_preset om_preset;
 
 /**
- * Builds the views of preset `name` from `nparams` (key, value) pairs.
+ * Builds the views of preset `name` from `nparams` "KEY=VALUE" strings
+ * (split at the first '='; keys may not repeat).
  *
  * `world_size` > 0 is the number of ranks; 0 means "take it from the
  * "world_size" parameter" (a "world_size" parameter that differs from a
- * positive `world_size` is an error). Keys may not repeat.
+ * positive `world_size` is an error).
  *
- * Errors: OM_ERR_INVALID_ARGUMENT (NULL `out`, `name`, or arrays with
- * `nparams` > 0; an unknown preset; an unknown parameter, named, with the
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL `out`, `name`, or `params` with
+ * `nparams` > 0; a parameter without '='; an unknown preset; an unknown
+ * parameter, named, with the
  * closest valid key suggested; a value of the wrong type; a rule of the
  * framework, with the framework's message, e.g. "world_size (8) is not
  * divisible by 3"), OM_ERR_OUT_OF_RANGE (a size over 2^31-1),
  * OM_ERR_NO_MEMORY. On failure `*out` is NULL.
  */
 OM_API OM_NODISCARD om_status om_preset_new(const char *name,
-                                            const char *const *keys,
-                                            const char *const *values,
+                                            const char *const *params,
                                             size_t nparams, int64_t world_size,
                                             om_preset **out, om_error *err);
 
@@ -131,26 +132,24 @@ OM_API OM_NODISCARD om_status om_preset_to_json(const om_preset *preset,
  * Runs every rule of preset `name` on the parameters (as om_preset_new())
  * without stopping at the first failure, then, when the views can be
  * built, the cross-view consistency check (an axis name shared by two views
- * must give the same groups). `*verdict` receives canonical JSON
+ * must give the same groups). `*out` receives canonical JSON
  * {"ok":BOOL,"preset":NAME,"violations":["message",...]}. A failed rule is
  * not an error of this call: OM_OK is returned with "ok":false.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL arguments, an unknown preset or
  * parameter, a value of the wrong type), OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_preset_check(const char *name,
-                                              const char *const *keys,
-                                              const char *const *values,
+                                              const char *const *params,
                                               size_t nparams,
-                                              int64_t world_size,
-                                              char **verdict, om_error *err);
+                                              int64_t world_size, char **out,
+                                              om_error *err);
 
 /* om_preset_check() of the hyper-parallel parameters a training YAML holds
  * (read as om_preset_load_yaml() reads them). Errors: OM_ERR_IO and
  * OM_ERR_PARSE for the file, then every error of om_preset_check(). */
 OM_API OM_NODISCARD om_status om_preset_check_yaml(const char *path,
                                                    int64_t world_size,
-                                                   char **verdict,
-                                                   om_error *err);
+                                                   char **out, om_error *err);
 
 OM_END_DECLS
 

@@ -39,12 +39,23 @@ typedef enum om_status {
     OM_ERR_INVALID_NAME = 11,    /* an axis name is NULL or not valid UTF-8 */
     OM_ERR_BUFFER_TOO_SMALL = 12, /* a caller buffer cannot hold the result */
     /* 1.1 */
-    OM_ERR_UNKNOWN_AXIS = 13     /* an axis named in a set is not in the mesh */
+    OM_ERR_UNKNOWN_AXIS = 13,    /* an axis named in a set is not in the mesh */
+    /* 1.1: views (view.h, world.h) */
+    OM_ERR_RANK_COLLISION = 14,  /* two coordinates of a view give one rank */
+    OM_ERR_OUTSIDE_WORLD = 15,   /* a view reaches a rank outside [0, world) */
+    OM_ERR_AXIS_ORDER = 16,      /* axes named out of view order (flatten) */
+    OM_ERR_SIZE_MISMATCH = 17,   /* unflatten sizes do not multiply to the
+                                    axis size */
+    OM_ERR_UNALIGNED = 18,       /* an unflatten would cut one of the
+                                    axis's modes */
+    OM_ERR_VIEW_CONFLICT = 19,   /* two views of a world give one axis
+                                    different groups */
+    OM_ERR_UNKNOWN_VIEW = 20     /* a named view is not in the world */
 } om_status;
 
 /* Number of status codes: every value 0 .. OM_STATUS_COUNT-1 is a status.
  * Grows when a release appends codes; loop bounds and tables use it. */
-#define OM_STATUS_COUNT 14
+#define OM_STATUS_COUNT 21
 
 /* Size of om_error.message, including the terminating NUL. */
 #define OM_ERROR_MESSAGE_SIZE 256

@@ -148,9 +148,7 @@ int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out);
 
 typedef struct {
     const char *preset;                 /* --preset NAME, or NULL */
-    const char *keys[CLI_MAX_PARAMS];   /* --param KEY=VALUE, split */
-    const char *values[CLI_MAX_PARAMS];
-    char key_text[CLI_MAX_PARAMS][80];
+    const char *params[CLI_MAX_PARAMS]; /* every --param KEY=VALUE */
     size_t nparams;
     bool world_param;                   /* a --param world_size was given */
 } cli_preset_args;

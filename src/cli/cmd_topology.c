@@ -259,14 +259,14 @@ static bool write_group_lists(omu_writer *w, const om_mesh *mesh,
  * position row-major over those inside it (as om_mesh_groups orders
  * them). Only axes longer than 1 count, so the cost does not grow with
  * axes of size 1. */
-static void place(const om_mesh *mesh, const size_t *long_axes, size_t nlong,
-                  const unsigned char *inside, const int64_t *coord,
+static void place(const size_t *long_axes, const int64_t *long_sizes,
+                  size_t nlong, const unsigned char *inside, const int64_t *coord,
                   int64_t *group, int64_t *position)
 {
     int64_t g = 0, p = 0;
     for (size_t k = 0; k < nlong; k++) {
         size_t i = long_axes[k];
-        int64_t len = om_mesh_dim_size(mesh, i);
+        int64_t len = long_sizes[k];
         if (inside[k])
             p = p * len + coord[i];
         else
@@ -280,9 +280,10 @@ static void place(const om_mesh *mesh, const size_t *long_axes, size_t nlong,
 static void write_rank_line(omu_writer *w, const om_mesh *mesh,
                             const axis_sets *sets, const size_t *set_order,
                             const dump_keys *keys, const size_t *sorted,
-                            const size_t *long_axes, size_t nlong,
-                            const unsigned char *inside, const int64_t *coord,
-                            int64_t rank, int64_t *positions)
+                            const size_t *long_axes, const int64_t *long_sizes,
+                            size_t nlong, const unsigned char *inside,
+                            const int64_t *coord, int64_t rank,
+                            int64_t *positions)
 {
     size_t n = om_mesh_ndim(mesh);
     omu_write_str(w, "{\"coord\":{");
@@ -295,8 +296,8 @@ static void write_rank_line(omu_writer *w, const om_mesh *mesh,
     omu_write_str(w, "},\"group\":{");
     for (size_t k = 0; k < sets->count; k++) {
         int64_t group;
-        place(mesh, long_axes, nlong, inside + set_order[k] * nlong, coord, &group,
-              &positions[k]);
+        place(long_axes, long_sizes, nlong, inside + set_order[k] * nlong, coord,
+              &group, &positions[k]);
         if (k)
             omu_write_char(w, ',');
         write_key(w, keys, n + k);
@@ -383,13 +384,16 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     int64_t *coord = malloc((n ? n : 1) * sizeof *coord);
     size_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
     size_t *long_axes = malloc((n ? n : 1) * sizeof *long_axes);
+    int64_t *long_sizes = malloc((n ? n : 1) * sizeof *long_sizes);
     int32_t *buf = malloc((size_t)buf_len * sizeof *buf);
     unsigned char *inside = NULL;
     dump_keys keys = {NULL, NULL};
     size_t nlong = 0;
-    for (size_t i = 0; i < n; i++)
-        if (om_mesh_dim_size(mesh, i) > 1 && long_axes)
+    for (size_t i = 0; long_axes && long_sizes && i < n; i++)
+        if (om_mesh_dim_size(mesh, i) > 1) {
+            long_sizes[nlong] = om_mesh_dim_size(mesh, i);
             long_axes[nlong++] = i;
+        }
     /* Keys of "group" and "position" sorted like every canonical object. */
     for (size_t i = 0; set_order && i < sets.count; i++) {
         size_t j = i;
@@ -401,7 +405,7 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     }
     inside = malloc(nsets * (nlong ? nlong : 1));
     if (rc == CLI_OK && (!set_order || !positions || !coord || !sorted ||
-                         !long_axes || !buf || !inside ||
+                         !long_axes || !long_sizes || !buf || !inside ||
                          cli_sorted_axes(mesh, sorted) != 0 ||
                          prepare_keys(mesh, sorted, &sets, set_order, &keys) != 0))
         rc = cli_error(io, CLI_FAILED, "out of memory");
@@ -426,7 +430,7 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
                 break;
             }
             write_rank_line(&w, mesh, &sets, set_order, &keys, sorted, long_axes,
-                            nlong, inside, coord, r, positions);
+                            long_sizes, nlong, inside, coord, r, positions);
         }
         rc = cli_writer_finish(io, &w, rc);
     }
@@ -438,6 +442,7 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     free(coord);
     free(sorted);
     free(long_axes);
+    free(long_sizes);
     free(buf);
     free_sets(&sets);
     om_mesh_free(mesh);

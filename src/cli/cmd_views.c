@@ -40,17 +40,9 @@ int cli_take_preset_args(const cli_io *io, int argc, char **argv,
         if (pa->nparams == CLI_MAX_PARAMS)
             return cli_error(io, CLI_USAGE, "more than %d --param options",
                              CLI_MAX_PARAMS);
-        size_t len = (size_t)(eq - value);
-        if (len >= sizeof pa->key_text[0])
-            return cli_error(io, CLI_FAILED, "--param key \"%.60s...\" is too long",
-                             value);
-        memcpy(pa->key_text[pa->nparams], value, len);
-        pa->key_text[pa->nparams][len] = '\0';
-        pa->keys[pa->nparams] = pa->key_text[pa->nparams];
-        pa->values[pa->nparams] = eq + 1;
-        if (strcmp(pa->key_text[pa->nparams], "world_size") == 0)
+        if (strncmp(value, "world_size=", 11) == 0)
             pa->world_param = true;
-        pa->nparams++;
+        pa->params[pa->nparams++] = value;
     }
     rest[n] = NULL;
     *rest_argc = n;
@@ -103,8 +95,8 @@ int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
     om_error e;
     om_status st = opt->config
                        ? om_preset_load_yaml(opt->config, world, preset, &e)
-                       : om_preset_new(pa->preset, pa->keys, pa->values, pa->nparams,
-                                       world, preset, &e);
+                       : om_preset_new(pa->preset, pa->params, pa->nparams, world,
+                                       preset, &e);
     return st == OM_OK ? CLI_OK : cli_lib_error(io, &e);
 }
 
@@ -168,8 +160,8 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
     char *verdict = NULL;
     om_status st = opt.config
                        ? om_preset_check_yaml(opt.config, world, &verdict, &e)
-                       : om_preset_check(pa.preset, pa.keys, pa.values, pa.nparams,
-                                         world, &verdict, &e);
+                       : om_preset_check(pa.preset, pa.params, pa.nparams, world,
+                                         &verdict, &e);
     if (st != OM_OK)
         return cli_lib_error(io, &e);
     bool ok = strncmp(verdict, "{\"ok\":true", 10) == 0;

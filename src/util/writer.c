@@ -35,6 +35,12 @@ int omu_writer_flush(omu_writer *w)
 
 void omu_write(omu_writer *w, const void *data, size_t len)
 {
+    if (len <= w->cap - w->len && w->error == 0) {
+        /* The common case: short text that fits. */
+        memcpy(w->buf + w->len, data, len);
+        w->len += len;
+        return;
+    }
     const char *p = data;
     while (len > 0 && w->error == 0) {
         if (w->len == w->cap)
@@ -58,26 +64,48 @@ static const char digit_pairs[] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
-/* Writes the decimal digits of v at dst; returns their number (<= 20). */
-static size_t format_u64(char *dst, uint64_t v)
+/* Writes the decimal digits of v at p; returns the end. The length is
+ * found first so the digits go straight to their place, two at a time. */
+static inline char *put_u64(char *p, uint64_t v)
 {
-    char tmp[20];
-    char *p = tmp + sizeof tmp;
+    size_t n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        n++;
+    char *end = p + n;
     while (v >= 100) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * r, 2);
+        end -= 2;
+        memcpy(end, digit_pairs + 2 * r, 2);
     }
-    if (v >= 10) {
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * v, 2);
-    } else {
-        *--p = (char)('0' + v);
+    if (v >= 10)
+        memcpy(end - 2, digit_pairs + 2 * v, 2);
+    else
+        end[-1] = (char)('0' + v);
+    return p + n;
+}
+
+/* The same for 32-bit values, with the length from comparisons (the hot
+ * path of group output: neighbouring values have the same length, so the
+ * branches predict well). */
+static inline char *put_u32(char *p, uint32_t v)
+{
+    size_t n = v < 100000
+                   ? (v < 100 ? (v < 10 ? 1 : 2) : v < 1000 ? 3 : v < 10000 ? 4 : 5)
+                   : v < 10000000 ? (v < 1000000 ? 6 : 7)
+                   : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    char *end = p + n;
+    while (v >= 100) {
+        unsigned r = v % 100;
+        v /= 100;
+        end -= 2;
+        memcpy(end, digit_pairs + 2 * r, 2);
     }
-    size_t n = (size_t)(tmp + sizeof tmp - p);
-    memcpy(dst, p, n);
-    return n;
+    if (v >= 10)
+        memcpy(end - 2, digit_pairs + 2 * v, 2);
+    else
+        end[-1] = (char)('0' + v);
+    return p + n;
 }
 
 /* Makes room for `need` (<= 32) contiguous bytes; false after an error. */
@@ -92,33 +120,43 @@ void omu_write_int(omu_writer *w, int64_t value)
 {
     if (!reserve(w, 21))
         return;
+    char *p = w->buf + w->len;
     uint64_t magnitude = (uint64_t)value;
     if (value < 0) {
-        w->buf[w->len++] = '-';
+        *p++ = '-';
         magnitude = 0 - magnitude;
     }
-    w->len += format_u64(w->buf + w->len, magnitude);
+    p = magnitude <= UINT32_MAX ? put_u32(p, (uint32_t)magnitude)
+                                : put_u64(p, magnitude);
+    w->len = (size_t)(p - w->buf);
 }
+
+static inline char *put_i32(char *p, int32_t v)
+{
+    if (v >= 0)
+        return put_u32(p, (uint32_t)v);
+    *p++ = '-';
+    return put_u32(p, 0u - (uint32_t)v);
+}
+
+/* Longest text of one array element: ",-2147483648". */
+#define INT32_TEXT 12
 
 void omu_write_int_array(omu_writer *w, const int32_t *values, size_t count)
 {
     omu_write_char(w, '[');
-    for (size_t i = 0; i < count && w->error == 0; i++) {
-        if (w->cap - w->len < 13)
-            omu_writer_flush(w);
-        char *dst = w->buf + w->len;
-        size_t o = 0;
-        if (i)
-            dst[o++] = ',';
-        int32_t v = values[i];
-        if (v < 0) {
-            dst[o++] = '-';
-            o += format_u64(dst + o, 0 - (uint64_t)(int64_t)v);
-        } else {
-            o += format_u64(dst + o, (uint64_t)v);
+    size_t i = 0;
+    while (i < count && reserve(w, INT32_TEXT)) {
+        /* As many values as surely fit, with no check inside the loop. */
+        size_t fit = (w->cap - w->len) / INT32_TEXT;
+        size_t end = count - i < fit ? count : i + fit;
+        char *p = w->buf + w->len;
+        for (; i < end; i++) {
+            if (i)
+                *p++ = ',';
+            p = put_i32(p, values[i]);
         }
-        if (w->error == 0)
-            w->len += o;
+        w->len = (size_t)(p - w->buf);
     }
     omu_write_char(w, ']');
 }

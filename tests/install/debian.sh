@@ -7,11 +7,15 @@
 # 2. copies the checkout (tracked and untracked, not ignored, files) to a
 #    temporary directory and runs `dpkg-buildpackage -us -uc -b` there;
 # 3. checks which files each .deb holds;
-# 4. installs the four .debs with `apt-get install ./*.deb` and checks the
+# 4. installs the six .debs with `apt-get install ./*.deb` and checks the
 #    installed package: the CLI and its man page, a pkg-config build of
 #    tests/install/consumer.c (shared, and fully static through
-#    `pkg-config --static`), a CMake find_package build, and the Python
-#    module under /usr/bin/python3;
+#    `pkg-config --static`), a CMake find_package build, the Python
+#    module under /usr/bin/python3, and a Java program compiled against
+#    /usr/share/java/offline-mesh.jar and run with `java -cp` alone (the JVM
+#    finds the JNI library in /usr/lib/<triplet>/jni, which finds
+#    liboffline_mesh.so.1 by its RUNPATH $ORIGIN/..), and a Go program built
+#    with the Go module against liboffline-mesh-dev (docs/go.md);
 # 5. purges the packages again (also on failure), so no installed copy of
 #    the library can mask a missing build step in other tests.
 # lintian must report no error or warning on the .debs.
@@ -20,7 +24,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-packages=(liboffline-mesh1 liboffline-mesh-dev offline-mesh-tools python3-offline-mesh)
+packages=(liboffline-mesh1 liboffline-mesh-dev offline-mesh-tools python3-offline-mesh
+          liboffline-mesh-jni liboffline-mesh-java)
 export DEBIAN_FRONTEND=noninteractive
 # Debian's own tools and interpreter only (no pyenv shims, no venv).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -110,9 +115,11 @@ else
 fi
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -q DEB_HOST_MULTIARCH)
+# deb_of PACKAGE: the .deb's path (the -java package is Architecture: all)
+deb_of() { case "$1" in *-java) echo "$tmp/${1}_${version}_all.deb" ;; *) echo "$tmp/${1}_${version}_${arch}.deb" ;; esac; }
 debs=()
 for p in "${packages[@]}"; do
-    deb="$tmp/${p}_${version}_${arch}.deb"
+    deb=$(deb_of "$p")
     if [ -f "$deb" ]; then ok "built $(basename "$deb")"; debs+=("$deb"); else bad "no $(basename "$deb")"; fi
 done
 if lintian --allow-root --fail-on error,warning "${debs[@]}" >"$tmp/lintian.log" 2>&1; then
@@ -123,7 +130,7 @@ fi
 if [ -n "${OM_DEB_KEEP:-}" ]; then mkdir -p "$OM_DEB_KEEP" && cp "${debs[@]}" "$OM_DEB_KEEP/"; fi
 
 # --- 3. contents ----------------------------------------------------------
-contents() { dpkg-deb -c "$tmp/${1}_${version}_${arch}.deb" | awk '{print $6}' | sed 's#^\./#/#'; }
+contents() { dpkg-deb -c "$(deb_of "$1")" | awk '{print $6}' | sed 's#^\./#/#'; }
 has() {  # has PACKAGE PATH-REGEX
     if contents "$1" | grep -qE "^$2\$"; then ok "$1 holds $2"; else bad "$1 lacks $2"; fi
 }
@@ -146,13 +153,29 @@ has offline-mesh-tools "/usr/share/man/man1/offline-mesh\.1\.gz"
 has python3-offline-mesh "/usr/lib/python3/dist-packages/offline_mesh/__init__\.py"
 has python3-offline-mesh "/usr/lib/python3/dist-packages/offline_mesh/_core\..*\.so"
 lacks python3-offline-mesh "liboffline_mesh\.so"
-deps=$(dpkg-deb -f "$tmp/offline-mesh-tools_${version}_${arch}.deb" Depends)
+has liboffline-mesh-jni "$L/jni/liboffline_mesh_jni\.so"
+lacks liboffline-mesh-jni "liboffline_mesh\.so"
+has liboffline-mesh-java "/usr/share/java/offline-mesh-$version\.jar"
+has liboffline-mesh-java "/usr/share/java/offline-mesh\.jar"
+lacks liboffline-mesh-java "\.so\$"
+mkdir "$tmp/java-deb"
+dpkg-deb -x "$(deb_of liboffline-mesh-java)" "$tmp/java-deb"
+jar_entries=$(python3 -m zipfile -l "$tmp/java-deb/usr/share/java/offline-mesh-$version.jar" | awk 'NR > 1 {print $1}')
+if echo "$jar_entries" | grep -qx 'org/offlinemesh/OfflineMesh.class'; then ok "the packaged jar holds org.offlinemesh.OfflineMesh"; else bad "the packaged jar lacks OfflineMesh.class"; fi
+if echo "$jar_entries" | grep -q '\.so$'; then bad "the packaged jar carries a native library"; else ok "the packaged jar carries no native library (liboffline-mesh-jni does)"; fi
+deps=$(dpkg-deb -f "$(deb_of offline-mesh-tools)" Depends)
 case "$deps" in *"liboffline-mesh1 (>= 1.0.0)"*) ok "offline-mesh-tools depends on liboffline-mesh1 (>= 1.0.0)" ;;
     *) bad "offline-mesh-tools Depends: $deps" ;; esac
-deps=$(dpkg-deb -f "$tmp/python3-offline-mesh_${version}_${arch}.deb" Depends)
+deps=$(dpkg-deb -f "$(deb_of python3-offline-mesh)" Depends)
 case "$deps" in *"liboffline-mesh1 (>= 1.0.0)"*"python3"*|*"python3"*"liboffline-mesh1 (>= 1.0.0)"*)
     ok "python3-offline-mesh depends on python3 and liboffline-mesh1" ;;
     *) bad "python3-offline-mesh Depends: $deps" ;; esac
+deps=$(dpkg-deb -f "$(deb_of liboffline-mesh-jni)" Depends)
+case "$deps" in *"liboffline-mesh1 (>= 1.0.0)"*) ok "liboffline-mesh-jni depends on liboffline-mesh1 (>= 1.0.0)" ;;
+    *) bad "liboffline-mesh-jni Depends: $deps" ;; esac
+deps=$(dpkg-deb -f "$(deb_of liboffline-mesh-java)" Depends)
+case "$deps" in *"liboffline-mesh-jni (>= $version)"*) ok "liboffline-mesh-java depends on liboffline-mesh-jni (>= $version)" ;;
+    *) bad "liboffline-mesh-java Depends: $deps" ;; esac
 
 # --- 4. install and use ---------------------------------------------------
 echo "debian: apt-get install ./*.deb"
@@ -238,11 +261,64 @@ expect_eq "python3 imports the packaged module and builds a mesh" "$py" \
 "/usr/lib/python3/dist-packages/offline_mesh/__init__.py
 OfflineMesh(mesh_dim_names=('dp', 'cp', 'tp'), mesh_shape=(2, 2, 2)) 8"
 
+jni="$L/jni/liboffline_mesh_jni.so"
+expect_eq "the JNI library's RUNPATH is \$ORIGIN/.." \
+    "$(readelf -d "$jni" 2>/dev/null | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')" '$ORIGIN/..'
+expect_eq "the JNI library loads the packaged library" "$(loaded "$jni")" "$L/liboffline_mesh.so.1.0.0"
+# A Java program against the packaged jar, run with -cp and no other flag.
+mkdir "$tmp/java"
+cp "$repo/bindings/java/examples/MeshFromYaml.java" "$here/jar-consumer/src/main/java/WhichJni.java" \
+    "$repo/examples/train.yaml" "$tmp/java/"
+cd "$tmp/java"
+jar=/usr/share/java/offline-mesh.jar
+if javac -cp "$jar" -d . MeshFromYaml.java WhichJni.java 2>"$tmp/javac.log"; then
+    ok "a Java program compiles against $jar"
+    expect_eq "java -cp $jar:. loads the packaged JNI library" \
+        "$(java -cp "$jar:." WhichJni 2>&1 | sed -n 's/^mapped //p')" "$jni"
+    agree=0
+    while IFS='|' read -r args answer; do
+        # shellcheck disable=SC2086  # the CLI arguments are space-separated
+        if [ "$answer" = "$(offline-mesh $args 2>&1)" ]; then agree=$((agree + 1)); else
+            bad "offline-mesh $args differs from the Java program's $answer"
+        fi
+    done < <(java -cp "$jar:." MeshFromYaml train.yaml 16 tp-cp-ep-dp-pp 2>&1)
+    if [ "$agree" -ge 20 ]; then ok "the Java program's $agree answers equal the installed CLI's"; else bad "only $agree Java answers agreed"; fi
+else
+    bad "a Java program does not compile against $jar"; cat "$tmp/javac.log" >&2
+fi
+cd /
+
+# docs/go.md's Debian path: with liboffline-mesh-dev installed, `go build`
+# of a program using the Go module needs no PKG_CONFIG_PATH and the program
+# no LD_LIBRARY_PATH.
+# shellcheck source=tests/install/go-toolchain.sh
+. "$here/go-toolchain.sh"
+GO=$(om_find_go)
+if [ -n "$GO" ]; then
+    mkdir "$tmp/go"
+    cp "$repo/bindings/go/testdata/consumer/main.go" "$repo/bindings/go/testdata/consumer/train.yaml" "$tmp/go/"
+    module=$(sed -n 's/^module //p' "$repo/bindings/go/go.mod")
+    printf 'module example.com/meshjob\n\ngo 1.24\n\nrequire %s v0.0.0\n\nreplace %s => %s\n' \
+        "$module" "$module" "$src/bindings/go" > "$tmp/go/go.mod"
+    if (cd "$tmp/go" && GOTOOLCHAIN=local GOFLAGS=-buildvcs=false CGO_ENABLED=1 "$GO" build ./...) >"$tmp/go.log" 2>&1; then
+        ok "go build against the packaged liboffline-mesh-dev (no PKG_CONFIG_PATH)"
+        expect_eq "the Go program loads the packaged library" "$(loaded "$tmp/go/meshjob")" "$L/liboffline_mesh.so.1.0.0"
+        expect_eq "the Go program prints testdata/consumer/expected.txt" \
+            "$(cd "$tmp/go" && env -u WORLD_SIZE ./meshjob train.yaml 16 2>&1)" \
+            "$(cat "$repo/bindings/go/testdata/consumer/expected.txt")"
+    else
+        bad "go build against the packaged library failed"; cat "$tmp/go.log" >&2
+    fi
+else
+    bad "no Go >= 1.24 for the Go check (bindings/go/run-tests.sh installs one)"
+fi
+
 # --- 5. purge ---------------------------------------------------------------
 purge
 left=$(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null | grep "ok installed" || true)
 expect_eq "packages purged again" "$left" ""
-if [ -e "$L/liboffline_mesh.so.1" ] || [ -e /usr/bin/offline-mesh ]; then
+if [ -e "$L/liboffline_mesh.so.1" ] || [ -e /usr/bin/offline-mesh ] ||
+        [ -e "$L/jni/liboffline_mesh_jni.so" ] || [ -e /usr/share/java/offline-mesh.jar ]; then
     bad "files remain after the purge"
 else
     ok "no packaged file remains"

@@ -206,12 +206,15 @@ print(om.build_offline_mesh(om.ParallelDimsSpec(dp_size=2, cp_size=2, tp_size=2)
     fi
 fi
 if [ "$(opt java)" = "enabled" ]; then
-    jni="$L/liboffline_mesh_jni.so"
+    jni="$L/jni/liboffline_mesh_jni.so"
     if [ -f "$jni" ]; then
-        ok "installed liboffline_mesh_jni.so"
-        expect_eq "the JNI library loads the staged liboffline_mesh" \
-            "$(LD_LIBRARY_PATH="$L" ldd "$jni" | awk '/liboffline_mesh\.so/ {print $3}')" \
-            "$L/liboffline_mesh.so.$major"
+        ok "installed jni/liboffline_mesh_jni.so"
+        expect_eq "the JNI library's RUNPATH is \$ORIGIN/.." \
+            "$(readelf -d "$jni" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')" '$ORIGIN/..'
+        # No LD_LIBRARY_PATH: the RUNPATH finds the staged library.
+        expect_eq "the JNI library loads the staged liboffline_mesh (RUNPATH, any prefix)" \
+            "$(ldd "$jni" | awk '/liboffline_mesh\.so/ {print $3}')" \
+            "$L/jni/../liboffline_mesh.so.$major"
     else
         bad "the build enables java but installs no $jni"
     fi

@@ -49,3 +49,40 @@ func TestHandleOutlivesCopies(t *testing.T) {
 		t.Fatalf("copy after GC: %v %v", g, err)
 	}
 }
+
+// TestClose checks explicit release: Close frees the C mesh at once (the
+// cleanup is cancelled, so nothing is freed twice), a second Close is a
+// no-op, and calls that need the C mesh then fail while the Go copy stays
+// readable.
+func TestClose(t *testing.T) {
+	m := mustMesh(t, []string{"dp", "tp"}, []int{2, 4})
+	cp := *m
+	if err := m.Close(); err != nil || m.c.p != 0 {
+		t.Fatalf("Close: %v, handle %x", err, m.c.p)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := cp.Groups("tp") // copies share the handle
+	wantErr(t, err, ErrInvalidArgument, "mesh is closed")
+	_, err = m.Coordinate(0)
+	wantErr(t, err, ErrInvalidArgument, "mesh is closed")
+	wantErr(t, ValidateAxes(m, 1, 1, 1), ErrInvalidArgument, "mesh is closed")
+	if m.Size() != 8 || m.SizeOf("tp") != 4 || !m.Equal(&cp) {
+		t.Fatal("the Go copy is gone after Close")
+	}
+	if m.Hash() != 0 || m.String() != "<invalid mesh: offlinemesh: mesh is closed>" {
+		t.Fatalf("closed mesh: hash %x, String %s", m.Hash(), m)
+	}
+	var zero Mesh
+	if err := zero.Close(); err != nil || zero.String() != `{"mesh_dim_names":[],"mesh_shape":[]}` {
+		t.Fatalf("zero Mesh after Close: %v %s", err, &zero)
+	}
+	x, err := ExpertLayout(MustMesh([]string{"dp"}, []int{4}), 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	_, err = x.EPGroups()
+	wantErr(t, err, ErrInvalidArgument, "mesh is closed")
+}

@@ -10,10 +10,8 @@ import (
 // (TP), context (CP), expert (EP) and pipeline (PP) parallel sizes and two
 // flags. Through this API (not YAML) a size may be 0, meaning "not
 // declared": DP, CP and TP at 0 are left out of the mesh, PP and EP at 0
-// behave as 1. Negative sizes and sizes over 2^31-1 are errors.
-//
-// The JSON field names are the config's: dp_size, tp_size, cp_size,
-// ep_size, pp_size, sequence_parallel, loss_parallel.
+// behave as 1. Negative sizes and sizes over 2^31-1 are errors. The JSON
+// field names are the config's.
 type ParallelDims struct {
 	DP               int  `json:"dp_size"`
 	TP               int  `json:"tp_size"`
@@ -24,126 +22,112 @@ type ParallelDims struct {
 	LossParallel     bool `json:"loss_parallel"`
 }
 
-// DefaultParallelDims has every size 1 and both flags false, the defaults
-// of a config without an accelerator section.
+// DefaultParallelDims has every size 1 and both flags false.
 func DefaultParallelDims() ParallelDims {
 	return ParallelDims{DP: 1, TP: 1, CP: 1, EP: 1, PP: 1}
 }
 
-var dimFields = []struct {
-	dim omswig.Enum_SS_om_dim
-	get func(*ParallelDims) *int
-}{
-	{omswig.OM_DIM_DP, func(d *ParallelDims) *int { return &d.DP }},
-	{omswig.OM_DIM_TP, func(d *ParallelDims) *int { return &d.TP }},
-	{omswig.OM_DIM_CP, func(d *ParallelDims) *int { return &d.CP }},
-	{omswig.OM_DIM_EP, func(d *ParallelDims) *int { return &d.EP }},
-	{omswig.OM_DIM_PP, func(d *ParallelDims) *int { return &d.PP }},
+// fields lists the C field of every Go field, in om_dim / om_flag order.
+func (d *ParallelDims) fields() ([]*int, []*bool) {
+	return []*int{&d.DP, &d.TP, &d.CP, &d.EP, &d.PP}, []*bool{&d.SequenceParallel, &d.LossParallel}
 }
 
-var flagFields = []struct {
-	flag omswig.Enum_SS_om_flag
-	get  func(*ParallelDims) *bool
-}{
-	{omswig.OM_FLAG_SEQUENCE_PARALLEL, func(d *ParallelDims) *bool { return &d.SequenceParallel }},
-	{omswig.OM_FLAG_LOSS_PARALLEL, func(d *ParallelDims) *bool { return &d.LossParallel }},
-}
-
-// toC creates the om_dims of d; the caller frees it. The library checks
-// every value (negative: ErrInvalidArgument, over 2^31-1: ErrOutOfRange).
-func (d ParallelDims) toC() (omswig.Dims, error) {
-	var h omswig.Dims
+// withC runs f on a C copy of d; the library checks every value (negative:
+// ErrInvalidArgument, over 2^31-1: ErrOutOfRange).
+func (d ParallelDims) withC(f func(h omswig.Dims, e *omswig.Error) int) error {
+	var p uintptr
 	var e omswig.Error
-	if err := fromC(omswig.Om_dims_new(&h, &e), &e); err != nil {
-		return 0, err
+	st := omswig.Om_dims_new(&p, &e)
+	h := omswig.SwigcptrDims(p)
+	defer omswig.Om_dims_free(h)
+	sizes, flags := d.fields()
+	for i := 0; st == 0 && i < len(sizes); i++ {
+		st = omswig.Om_dims_set(h, omswig.Enum_SS_om_dim(i), *sizes[i], &e)
 	}
-	for _, f := range dimFields {
-		if err := fromC(omswig.Om_dims_set(h, f.dim, int64(*f.get(&d)), &e), &e); err != nil {
-			omswig.Om_dims_free(h)
-			return 0, err
-		}
+	for i := 0; st == 0 && i < len(flags); i++ {
+		st = omswig.Om_dims_set_flag(h, omswig.Enum_SS_om_flag(i), *flags[i], &e)
 	}
-	for _, f := range flagFields {
-		if err := fromC(omswig.Om_dims_set_flag(h, f.flag, *f.get(&d), &e), &e); err != nil {
-			omswig.Om_dims_free(h)
-			return 0, err
-		}
+	if st == 0 {
+		st = f(h, &e)
 	}
-	return h, nil
+	return fromC(st, &e)
 }
 
-// dimsFromC copies the fields out of a handle and frees it.
-func dimsFromC(h omswig.Dims) ParallelDims {
+// newDims runs a C constructor of dims and copies the result out.
+func newDims(f func(out *uintptr, e *omswig.Error) int) (ParallelDims, error) {
 	var d ParallelDims
-	for _, f := range dimFields {
-		*f.get(&d) = int(omswig.Om_dims_get(h, f.dim))
+	var p uintptr
+	var e omswig.Error
+	if err := fromC(f(&p, &e), &e); err != nil {
+		return d, err
 	}
-	for _, f := range flagFields {
-		*f.get(&d) = omswig.Om_dims_get_flag(h, f.flag)
+	h := omswig.SwigcptrDims(p)
+	defer omswig.Om_dims_free(h)
+	sizes, flags := d.fields()
+	for i, p := range sizes {
+		*p = omswig.Om_dims_get(h, omswig.Enum_SS_om_dim(i))
 	}
-	omswig.Om_dims_free(h)
-	return d
+	for i, p := range flags {
+		*p = omswig.Om_dims_get_flag(h, omswig.Enum_SS_om_flag(i))
+	}
+	return d, nil
 }
 
 // MarshalJSON is the library's canonical JSON of the seven fields, keys
-// sorted, no spaces: {"cp_size":1,"dp_size":8,"ep_size":1,
-// "loss_parallel":false,"pp_size":1,"sequence_parallel":false,"tp_size":1}.
-// (Unmarshalling uses the struct tags.)
+// sorted, no spaces. (Unmarshalling uses the struct tags.)
 func (d ParallelDims) MarshalJSON() ([]byte, error) {
-	h, err := d.toC()
-	if err != nil {
-		return nil, err
-	}
-	defer omswig.Om_dims_free(h)
 	var s string
-	var e omswig.Error
-	if err := fromC(omswig.Om_dims_to_json(h, &s, &e), &e); err != nil {
-		return nil, err
+	err := d.withC(func(h omswig.Dims, e *omswig.Error) int { return omswig.Om_dims_to_json(h, &s, e) })
+	return []byte(s), err
+}
+
+// String is the canonical JSON, or the error for invalid values.
+func (d ParallelDims) String() string {
+	b, err := d.MarshalJSON()
+	if err != nil {
+		return "<invalid ParallelDims: " + err.Error() + ">"
 	}
-	return []byte(s), nil
+	return string(b)
 }
 
 // BuildOfflineMesh builds the offline mesh of d: axes dp, cp, tp in that
 // order, each present when its size is >= 1 (even at 1); pp appended last
 // when PP > 1; ep never an axis (EP travels beside the mesh).
 func BuildOfflineMesh(d ParallelDims) (*Mesh, error) {
-	h, err := d.toC()
-	if err != nil {
-		return nil, err
-	}
-	defer omswig.Om_dims_free(h)
-	var m omswig.Mesh
-	var e omswig.Error
-	if err := fromC(omswig.Om_build_offline_mesh(h, &m, &e), &e); err != nil {
-		return nil, err
-	}
-	return fromHandle(m), nil
+	var m *Mesh
+	err := d.withC(func(h omswig.Dims, e *omswig.Error) int {
+		var p uintptr
+		st := omswig.Om_build_offline_mesh(h, &p, e)
+		if st == 0 {
+			m = adopt(p)
+		}
+		return st
+	})
+	return m, err
 }
 
-// BuildRuntimeMesh builds the mesh of d with its axes in a runtime order,
-// as a live trainer lays out its ranks. order lists axis names from
-// {dp, cp, tp, pp, ep}: comma-separated, slowest-varying first
-// ("pp,dp,cp,tp", as PyTorch/JAX/MPI write meshes); dash-separated,
-// Megatron style, fastest-varying first ("tp-cp-ep-dp-pp" is the mesh
-// pp,dp,ep,cp,tp). Names the offline mesh lacks are skipped; axes of size 1
-// that order omits stay outermost. ErrInvalidArgument for an unknown or
-// repeated axis, mixed separators, an empty item, or an omitted axis of
-// size > 1.
+// BuildRuntimeMesh builds the mesh of d with its axes in a runtime order, as
+// a live trainer lays out its ranks. order lists axis names from {dp, cp,
+// tp, pp, ep}: comma-separated, slowest-varying first ("pp,dp,cp,tp", as
+// PyTorch/JAX/MPI write meshes); dash-separated, Megatron style,
+// fastest-varying first ("tp-cp-ep-dp-pp" is the mesh pp,dp,ep,cp,tp).
+// Names the offline mesh lacks are skipped; axes of size 1 that order omits
+// stay outermost. ErrInvalidArgument for an unknown or repeated axis, mixed
+// separators, an empty item, or an omitted axis of size > 1.
 func BuildRuntimeMesh(d ParallelDims, order string) (*Mesh, error) {
 	if strings.IndexByte(order, 0) >= 0 {
 		return nil, errorf(ErrInvalidArgument, "axis order %q contains a NUL byte", order)
 	}
-	h, err := d.toC()
-	if err != nil {
-		return nil, err
-	}
-	defer omswig.Om_dims_free(h)
-	var m omswig.Mesh
-	var e omswig.Error
-	if err := fromC(omswig.Om_build_runtime_mesh(h, order, &m, &e), &e); err != nil {
-		return nil, err
-	}
-	return fromHandle(m), nil
+	var m *Mesh
+	err := d.withC(func(h omswig.Dims, e *omswig.Error) int {
+		var p uintptr
+		st := omswig.Om_build_runtime_mesh(h, order, &p, e)
+		if st == 0 {
+			m = adopt(p)
+		}
+		return st
+	})
+	return m, err
 }
 
 // NormalizeOrder rewrites an axis order (either style of BuildRuntimeMesh)
@@ -155,10 +139,8 @@ func NormalizeOrder(order string) (string, error) {
 	}
 	var s string
 	var e omswig.Error
-	if err := fromC(omswig.Om_order_normalize(order, &s, &e), &e); err != nil {
-		return "", err
-	}
-	return s, nil
+	err := fromC(omswig.Om_order_normalize(order, &s, &e), &e)
+	return s, err
 }
 
 // WorldSizeFromEnv discovers the world size from the environment, first to
@@ -167,12 +149,11 @@ func NormalizeOrder(order string) (string, error) {
 // whether any was set (size is 1 when none is). A value that is not a
 // positive integer is an error naming the variable.
 func WorldSizeFromEnv() (size int, found bool, err error) {
-	var n int64
 	var e omswig.Error
-	if err := fromC(omswig.Om_world_size_from_env(&n, &found, &e), &e); err != nil {
+	if err := fromC(omswig.Om_world_size_from_env(&size, &found, &e), &e); err != nil {
 		return 0, false, err
 	}
-	return int(n), found, nil
+	return size, found, nil
 }
 
 func checkWorldSize(worldSize int) error {
@@ -186,21 +167,17 @@ func checkWorldSize(worldSize int) error {
 // Only the top-level accelerator mapping is read; sizes must be YAML
 // integers 1..2^31-1 and flags YAML booleans. DP is derived as
 // worldSize / (TP*CP*PP) unless dp_size is given; with an explicit dp_size
-// and a known world size their product must equal it. worldSize 0 means
-// discover it from the environment (see WorldSizeFromEnv). Errors name the
-// offending key and line: ErrParse (malformed YAML, wrong types),
-// ErrInvalidArgument (sizes < 1, indivisible or mismatched world size, bad
-// environment value), ErrOutOfRange (values over 2^31-1).
+// their product must equal a known world size. worldSize 0 means discover
+// it (WorldSizeFromEnv). Errors name the key and line: ErrParse (malformed
+// YAML, wrong types), ErrInvalidArgument (sizes < 1, indivisible or
+// mismatched world size, bad environment value), ErrOutOfRange (> 2^31-1).
 func ParseParallelDims(yaml []byte, worldSize int) (ParallelDims, error) {
 	if err := checkWorldSize(worldSize); err != nil {
 		return ParallelDims{}, err
 	}
-	var h omswig.Dims
-	var e omswig.Error
-	if err := fromC(omswig.Om_dims_from_yaml(yaml, int64(worldSize), &h, &e), &e); err != nil {
-		return ParallelDims{}, err
-	}
-	return dimsFromC(h), nil
+	return newDims(func(out *uintptr, e *omswig.Error) int {
+		return omswig.Om_dims_from_yaml(yaml, worldSize, out, e)
+	})
 }
 
 // LoadParallelDims is ParseParallelDims for the YAML file at path; it also
@@ -213,12 +190,9 @@ func LoadParallelDims(path string, worldSize int) (ParallelDims, error) {
 	if err := checkWorldSize(worldSize); err != nil {
 		return ParallelDims{}, err
 	}
-	var h omswig.Dims
-	var e omswig.Error
-	if err := fromC(omswig.Om_dims_load_yaml(path, int64(worldSize), &h, &e), &e); err != nil {
-		return ParallelDims{}, err
-	}
-	return dimsFromC(h), nil
+	return newDims(func(out *uintptr, e *omswig.Error) int {
+		return omswig.Om_dims_load_yaml(path, worldSize, out, e)
+	})
 }
 
 // Version is the version of the C library actually loaded, e.g. "1.0.0".

@@ -28,11 +28,17 @@ const (
 	ErrMeshTooLarge    Status = 10 // the product of the sizes exceeds 2^31-1
 	ErrInvalidName     Status = 11 // an axis name is not valid UTF-8 (or holds a NUL byte)
 	ErrBufferTooSmall  Status = 12 // a buffer cannot hold the result
+	ErrUnknownAxis     Status = 13 // an axis named in a set is not in the mesh
 )
 
 // String is the library's English name of the status, e.g. "parse error".
 func (s Status) String() string {
 	return omswig.Om_status_string(int(s))
+}
+
+// Name is the C identifier of the status, e.g. "OM_ERR_PARSE".
+func (s Status) Name() string {
+	return omswig.Om_status_name(int(s))
 }
 
 // Error makes a Status usable as an error target for errors.Is; it is the

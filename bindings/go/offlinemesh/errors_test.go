@@ -79,8 +79,8 @@ func TestFromC(t *testing.T) {
 		t.Fatal("status 0 is an error")
 	}
 	// The message and status come from the om_error the failing call filled.
-	var h omswig.Mesh
-	st := omswig.Om_mesh_new_checked([]string{"a"}, []int64{1, 2}, &h, &e)
+	var h uintptr
+	st := omswig.Om_mesh_new_checked([]string{"a"}, []int{1, 2}, &h, &e)
 	err := fromC(st, &e)
 	wantErr(t, err, ErrLengthMismatch)
 	if h != 0 {
@@ -95,5 +95,16 @@ func TestFromC(t *testing.T) {
 	wantErr(t, err, ErrDuplicateName)
 	if len(err.Error()) > 300 {
 		t.Fatalf("message not shortened: %d bytes", len(err.Error()))
+	}
+}
+
+func TestStatusNames(t *testing.T) {
+	for s, want := range map[Status]string{OK: "OM_OK", ErrParse: "OM_ERR_PARSE", ErrUnknownAxis: "OM_ERR_UNKNOWN_AXIS"} {
+		if s.Name() != want {
+			t.Errorf("Status(%d).Name() = %q, want %q", s, s.Name(), want)
+		}
+	}
+	if ErrUnknownAxis.String() == "" || ErrUnknownAxis.String() == ErrInvalidArgument.String() {
+		t.Errorf("ErrUnknownAxis has no text of its own: %q", ErrUnknownAxis)
 	}
 }

@@ -42,9 +42,11 @@ func ExampleMesh_Sub() {
 	m, _ := offlinemesh.NewMesh([]string{"dp", "tp"}, []int{4, 2})
 	fmt.Println(m.Sub("tp"))
 	fmt.Println(m.Sub("pp").NDim(), m.Sub("pp").Size()) // absent: the empty mesh
+	fmt.Println(m.Sub("tp", "dp"))                      // several axes, in mesh order
 	// Output:
 	// {"mesh_dim_names":["tp"],"mesh_shape":[2]}
 	// 0 1
+	// {"mesh_dim_names":["dp","tp"],"mesh_shape":[4,2]}
 }
 
 func ExampleParseMesh() {
@@ -91,7 +93,7 @@ accelerator:
 	m, _ := offlinemesh.BuildOfflineMesh(dims)
 	fmt.Println(m)
 	// Output:
-	// {DP:8 TP:8 CP:1 EP:1 PP:4 SequenceParallel:true LossParallel:false}
+	// {"cp_size":1,"dp_size":8,"ep_size":1,"loss_parallel":false,"pp_size":4,"sequence_parallel":true,"tp_size":8}
 	// {"mesh_dim_names":["dp","cp","tp","pp"],"mesh_shape":[8,1,8,4]}
 }
 
@@ -186,8 +188,8 @@ func ExampleMesh_Locality() {
 	dp, _ := m.Locality(8, "dp")
 	fmt.Printf("%+v\n%+v\n", tp, dp)
 	// Output:
-	// {Groups:4 LocalGroups:4 MaxHosts:1}
-	// {Groups:8 LocalGroups:0 MaxHosts:4}
+	// Locality{Groups: 4, LocalGroups: 4, MaxHosts: 1}
+	// Locality{Groups: 8, LocalGroups: 0, MaxHosts: 4}
 }
 
 func ExampleValidateAxes() {
@@ -214,9 +216,11 @@ func ExampleExpertLayout() {
 	}
 	ep, _ := x.EPGroups()
 	edp, _ := x.EDPGroups()
-	fmt.Println(x.Mesh())
+	fmt.Println(x)
+	fmt.Println(x.Mesh)
 	fmt.Println(ep, edp, x.LocalExperts())
 	// Output:
+	// Experts{EDP: 2, EP: 4, NumExperts: 64}
 	// {"mesh_dim_names":["edp","ep"],"mesh_shape":[2,4]}
 	// [[0 1 2 3] [4 5 6 7]] [[0 4] [1 5] [2 6] [3 7]] 16
 }

@@ -2,6 +2,7 @@ package offlinemesh
 
 import (
 	"errors"
+	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 	"strings"
 	"testing"
 )
@@ -64,4 +65,13 @@ func equalGroups(a, b [][]int) bool {
 		}
 	}
 	return true
+}
+
+// handle is the C mesh of m for tests that call the SWIG layer directly
+// (the shared empty mesh for the zero Mesh).
+func (m *Mesh) handle() (omswig.Mesh, *handle, error) {
+	if m.c == nil {
+		return omswig.SwigcptrMesh(emptyMesh()), nil, nil
+	}
+	return omswig.SwigcptrMesh(m.c.p), m.c, nil
 }

@@ -10,101 +10,119 @@ import (
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
 
-// Mesh is an offline device mesh: ordered axis names with their sizes,
-// e.g. (dp=2, cp=2, tp=2). It is immutable and safe for concurrent use.
+// Mesh is an offline device mesh: ordered axis names with their sizes, e.g.
+// (dp=2, cp=2, tp=2). It holds the C mesh it was built from, so topology
+// queries cost one cgo call. Close releases that handle; a Mesh that is
+// never closed is released by the garbage collector (runtime.AddCleanup).
+// Copies of a Mesh value share the handle. A Mesh is immutable and safe for
+// concurrent use, except that Close must not race with other calls.
 //
-// The zero Mesh is the empty mesh (no axes, size 1). A Mesh is a Go value:
-// its names and shape are copied out of C, and the C handle it uses for
-// topology queries is released by the garbage collector (runtime.AddCleanup)
-// once the Mesh is unreachable, so there is nothing to close.
-//
-// A nil *Mesh is not a mesh, as NULL in C: NDim and Size return 0, SizeOf
-// returns 1, Sub returns the empty mesh, Equal is true only against nil and
-// the methods that return an error return ErrInvalidArgument.
+// Names, Shape, NDim, Size, Index, SizeOf and Equal read a Go copy and keep
+// working after Close; every other method then fails with
+// ErrInvalidArgument. The zero Mesh is the empty mesh (no axes, size 1); a
+// nil *Mesh behaves as C's NULL mesh.
 type Mesh struct {
+	c     *handle
 	names []string
 	shape []int
-	c     *cmesh // the C twin; nil only in the zero Mesh
 }
 
-// cmesh holds the C handle of a mesh, created on first use. Copies of a
-// Mesh share it; the cleanup attached to it frees the handle.
-type cmesh struct {
-	once sync.Once
-	h    omswig.Mesh
-	err  error
+// handle owns one C mesh; the cleanup frees it when the last copy of the
+// Mesh is unreachable, unless Close did so first.
+type handle struct {
+	p       uintptr
+	cleanup runtime.Cleanup
 }
 
-// liveHandles counts the C mesh handles not yet freed (tests check that
-// the cleanups run).
+// liveHandles counts C meshes not yet freed (the cleanup test reads it).
 var liveHandles atomic.Int64
 
-// emptyC is the C twin of every zero Mesh; it is never freed.
-var emptyC = &cmesh{}
-
-func freeMesh(h omswig.Mesh) {
-	omswig.Om_mesh_free(h)
+func freeMesh(p uintptr) {
+	omswig.DeleteMesh(omswig.SwigcptrMesh(p))
 	liveHandles.Add(-1)
 }
 
-// adopt takes ownership of a handle returned by the library.
-func adopt(h omswig.Mesh) *cmesh {
-	c := &cmesh{h: h}
-	c.once.Do(func() {})
+// adopt copies names and shape out of a mesh the library returned and takes
+// ownership of it.
+func adopt(p uintptr) *Mesh {
+	c := omswig.SwigcptrMesh(p)
+	n := omswig.Om_mesh_ndim(c)
+	m := &Mesh{c: &handle{p: p}, names: make([]string, n), shape: make([]int, n)}
+	for i := range n {
+		m.names[i], m.shape[i] = omswig.Om_mesh_name(c, i), omswig.Om_mesh_dim_size(c, i)
+	}
 	liveHandles.Add(1)
-	runtime.AddCleanup(c, freeMesh, h)
-	return c
+	m.c.cleanup = runtime.AddCleanup(m.c, freeMesh, p)
+	return m
 }
 
-// handle returns the C handle of m (creating it on first use) and the
-// holder to keep alive until the C call returns.
-func (m *Mesh) handle() (omswig.Mesh, *cmesh, error) {
+// newMesh runs a C constructor that returns a mesh through `om_mesh **out`.
+func newMesh(f func(out *uintptr, e *omswig.Error) int) (*Mesh, error) {
+	var p uintptr
+	var e omswig.Error
+	if err := fromC(f(&p, &e), &e); err != nil {
+		return nil, err
+	}
+	return adopt(p), nil
+}
+
+// emptyMesh is the C mesh of every zero Mesh (the empty mesh), never freed.
+var emptyMesh = sync.OnceValue(func() uintptr {
+	var p uintptr
+	var e omswig.Error
+	omswig.Om_mesh_new_checked(nil, nil, &p, &e)
+	return p
+})
+
+// call runs f on the C mesh, keeping it alive until f returns.
+func (m *Mesh) call(f func(p omswig.Mesh, e *omswig.Error) int) error {
 	if m == nil {
-		// The library's own text for NULL, so every binding says the same.
-		return 0, nil, errorf(ErrInvalidArgument, "mesh is NULL (a nil *Mesh)")
+		return errorf(ErrInvalidArgument, "mesh is NULL (a nil *Mesh)")
 	}
-	c := m.c
-	if c == nil {
-		c = emptyC
+	p := emptyMesh()
+	if m.c != nil {
+		if p = m.c.p; p == 0 {
+			return errorf(ErrInvalidArgument, "mesh is closed")
+		}
 	}
-	c.once.Do(func() {
-		var h omswig.Mesh
-		var e omswig.Error
-		st := omswig.Om_mesh_new_checked(m.names, toInt64s(m.shape), &h, &e)
-		if err := fromC(st, &e); err != nil {
-			c.err = err
-			return
-		}
-		c.h = h
-		if c != emptyC {
-			liveHandles.Add(1)
-			runtime.AddCleanup(c, freeMesh, h)
-		}
-	})
-	return c.h, c, c.err
+	e := errPool.Get().(*omswig.Error) // a cgo argument: heap-allocated otherwise
+	e.Status = 0
+	st := f(omswig.SwigcptrMesh(p), e)
+	runtime.KeepAlive(m.c)
+	err := fromC(st, e)
+	errPool.Put(e)
+	return err
+}
+
+var errPool = sync.Pool{New: func() any { return new(omswig.Error) }}
+
+// Close releases the C mesh now instead of at garbage collection. Further
+// calls that need it fail; Close itself may be called again (a no-op).
+func (m *Mesh) Close() error {
+	if m != nil && m.c != nil && m.c.p != 0 {
+		m.c.cleanup.Stop()
+		freeMesh(m.c.p)
+		m.c.p = 0
+	}
+	return nil
 }
 
 // NewMesh creates a mesh from axis names and their sizes. It fails with
 // ErrLengthMismatch when the lengths differ, ErrEmptyName, ErrDuplicateName,
 // ErrInvalidName (not UTF-8, or a NUL byte), ErrBadSize (a size < 1) or
-// ErrMeshTooLarge (more than 2^31-1 ranks). The slices are copied.
+// ErrMeshTooLarge (more than 2^31-1 ranks).
 func NewMesh(names []string, shape []int) (*Mesh, error) {
 	for _, n := range names {
 		if strings.IndexByte(n, 0) >= 0 {
 			return nil, errorf(ErrInvalidName, "axis name %q contains a NUL byte", n)
 		}
 	}
-	var h omswig.Mesh
-	var e omswig.Error
-	st := omswig.Om_mesh_new_checked(names, toInt64s(shape), &h, &e)
-	if err := fromC(st, &e); err != nil {
-		return nil, err
-	}
-	return &Mesh{names: slices.Clone(names), shape: slices.Clone(shape), c: adopt(h)}, nil
+	return newMesh(func(out *uintptr, e *omswig.Error) int {
+		return omswig.Om_mesh_new_checked(names, shape, out, e)
+	})
 }
 
-// MustMesh is NewMesh for meshes known to be valid (constants in code and
-// tests); it panics on error.
+// MustMesh is NewMesh for meshes known to be valid; it panics on error.
 func MustMesh(names []string, shape []int) *Mesh {
 	m, err := NewMesh(names, shape)
 	if err != nil {
@@ -113,47 +131,21 @@ func MustMesh(names []string, shape []int) *Mesh {
 	return m
 }
 
-// fromHandle copies names and shape out of a handle the library returned
-// and takes ownership of it.
-func fromHandle(h omswig.Mesh) *Mesh {
-	n := int(omswig.Om_mesh_ndim(h))
-	m := &Mesh{names: make([]string, n), shape: make([]int, n)}
-	for i := 0; i < n; i++ {
-		m.names[i] = omswig.Om_mesh_name(h, int64(i))
-		m.shape[i] = int(omswig.Om_mesh_dim_size(h, int64(i)))
-	}
-	m.c = adopt(h)
-	return m
-}
-
 // ParseMesh parses the canonical JSON of a mesh,
 // {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}. Anything that is not
 // exactly one valid mesh object fails: ErrParse for wrong types, missing or
 // duplicate keys, other keys or trailing bytes, then the errors of NewMesh.
 func ParseMesh(data []byte) (*Mesh, error) {
-	var h omswig.Mesh
-	var e omswig.Error
-	st := omswig.Om_mesh_from_json(data, &h, &e)
-	if err := fromC(st, &e); err != nil {
-		return nil, err
-	}
-	return fromHandle(h), nil
+	return newMesh(func(out *uintptr, e *omswig.Error) int { return omswig.Om_mesh_from_json(data, out, e) })
 }
 
 // ParseMeshSpec parses the text form "dp=2,cp=2,tp=8" (spaces around items
-// are allowed; "" is the empty mesh). Errors: ErrParse, then those of
-// NewMesh.
+// are allowed; "" is the empty mesh). Errors: ErrParse, then those of NewMesh.
 func ParseMeshSpec(spec string) (*Mesh, error) {
 	if strings.IndexByte(spec, 0) >= 0 {
 		return nil, errorf(ErrParse, "mesh spec %q contains a NUL byte", spec)
 	}
-	var h omswig.Mesh
-	var e omswig.Error
-	st := omswig.Om_mesh_from_spec(spec, &h, &e)
-	if err := fromC(st, &e); err != nil {
-		return nil, err
-	}
-	return fromHandle(h), nil
+	return newMesh(func(out *uintptr, e *omswig.Error) int { return omswig.Om_mesh_from_spec(spec, out, e) })
 }
 
 // Names returns a copy of the axis names, in mesh order.
@@ -161,7 +153,7 @@ func (m *Mesh) Names() []string {
 	if m == nil {
 		return nil
 	}
-	return append(make([]string, 0, len(m.names)), m.names...)
+	return slices.Clone(m.names)
 }
 
 // Shape returns a copy of the axis sizes, in mesh order.
@@ -169,7 +161,7 @@ func (m *Mesh) Shape() []int {
 	if m == nil {
 		return nil
 	}
-	return append(make([]int, 0, len(m.shape)), m.shape...)
+	return slices.Clone(m.shape)
 }
 
 // NDim is the number of axes (0 for the empty mesh).
@@ -180,8 +172,8 @@ func (m *Mesh) NDim() int {
 	return len(m.names)
 }
 
-// Size is the number of ranks, the product of all sizes (1 for the empty
-// mesh).
+// Size is the number of ranks, the product of the sizes (1 for the empty
+// mesh, 0 for nil).
 func (m *Mesh) Size() int {
 	if m == nil {
 		return 0
@@ -210,14 +202,19 @@ func (m *Mesh) SizeOf(dim string) int {
 	return 1
 }
 
-// Sub is the single-axis mesh (dim,)/(size,), or the empty mesh when the
-// mesh has no such axis (not an error, as in the planner-facing original).
-func (m *Mesh) Sub(dim string) *Mesh {
-	i := m.Index(dim)
-	if i < 0 {
-		return &Mesh{}
+// Sub selects axes: the mesh of the named axes that m has, in mesh order.
+// Absent names are skipped (Sub of an absent axis is the empty mesh, as in
+// the planner-facing original), so Sub("dp", "cp") is torch's
+// mesh["dp", "cp"] and never fails.
+func (m *Mesh) Sub(dims ...string) *Mesh {
+	var names []string
+	var shape []int
+	for i, n := range m.Names() {
+		if slices.Contains(dims, n) {
+			names, shape = append(names, n), append(shape, m.shape[i])
+		}
 	}
-	return &Mesh{names: []string{dim}, shape: []int{m.shape[i]}, c: &cmesh{}}
+	return MustMesh(names, shape) // a subset of a valid mesh is valid
 }
 
 // Equal reports whether both meshes have the same names and sizes in the
@@ -230,21 +227,14 @@ func (m *Mesh) Equal(o *Mesh) bool {
 }
 
 // Hash is the library's hash of (names, shape), consistent with Equal and
-// identical in every language binding of one library version (0 for nil).
+// the same in every language binding (0 for nil or a closed mesh).
 func (m *Mesh) Hash() uint64 {
-	if m == nil {
-		return 0
-	}
-	h, c, err := m.handle()
-	if err != nil {
-		return 0
-	}
-	v := omswig.Om_mesh_hash(h)
-	runtime.KeepAlive(c)
-	return v
+	var h uint64
+	_ = m.call(func(p omswig.Mesh, _ *omswig.Error) int { h = omswig.Om_mesh_hash(p); return 0 })
+	return h
 }
 
-// String is the canonical JSON of the mesh (see MarshalJSON), e.g.
+// String is the canonical JSON of the mesh, e.g.
 // {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}; "<nil>" for nil.
 func (m *Mesh) String() string {
 	if m == nil {
@@ -257,27 +247,19 @@ func (m *Mesh) String() string {
 	return string(b)
 }
 
-// MarshalJSON returns the canonical JSON of the mesh:
-// {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]} (keys sorted, no
+// MarshalJSON returns the canonical JSON of the mesh (keys sorted, no
 // spaces), exactly as the library and the other bindings print it.
 func (m *Mesh) MarshalJSON() ([]byte, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return nil, err
-	}
 	var s string
-	var e omswig.Error
-	st := omswig.Om_mesh_to_json(h, &s, &e)
-	runtime.KeepAlive(c)
-	if err := fromC(st, &e); err != nil {
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int { return omswig.Om_mesh_to_json(p, &s, e) })
+	if err != nil {
 		return nil, err
 	}
 	return []byte(s), nil
 }
 
-// UnmarshalJSON sets m from the JSON of a mesh, with the strict checks of
-// ParseMesh. JSON null leaves m unchanged, as encoding/json does for other
-// types.
+// UnmarshalJSON sets m from the JSON of a mesh, with the checks of
+// ParseMesh. JSON null leaves m unchanged, as encoding/json does.
 func (m *Mesh) UnmarshalJSON(data []byte) error {
 	if m == nil {
 		return errorf(ErrInvalidArgument, "UnmarshalJSON into a nil *Mesh")
@@ -286,43 +268,17 @@ func (m *Mesh) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	p, err := ParseMesh(data)
-	if err != nil {
-		return err
+	if err == nil {
+		*m = *p
 	}
-	*m = *p
-	return nil
+	return err
 }
 
-// Spec returns the text form "dp=2,cp=2,tp=8" ("" for the empty mesh),
-// which ParseMeshSpec reads back. It fails with ErrInvalidArgument for
-// names the text form cannot carry (',', '=' or spaces at either end).
+// Spec returns the text form "dp=2,cp=2,tp=8" ("" for the empty mesh) that
+// ParseMeshSpec reads back; ErrInvalidArgument for names it cannot carry
+// (',', '=' or spaces at either end).
 func (m *Mesh) Spec() (string, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return "", err
-	}
 	var s string
-	var e omswig.Error
-	st := omswig.Om_mesh_to_spec(h, &s, &e)
-	runtime.KeepAlive(c)
-	if err := fromC(st, &e); err != nil {
-		return "", err
-	}
-	return s, nil
-}
-
-func toInt64s(v []int) []int64 {
-	out := make([]int64, len(v))
-	for i, x := range v {
-		out[i] = int64(x)
-	}
-	return out
-}
-
-func toInts64(v []int64) []int {
-	out := make([]int, len(v))
-	for i, x := range v {
-		out[i] = int(x)
-	}
-	return out
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int { return omswig.Om_mesh_to_spec(p, &s, e) })
+	return s, err
 }

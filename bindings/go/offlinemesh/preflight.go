@@ -1,7 +1,7 @@
 package offlinemesh
 
 import (
-	"runtime"
+	"fmt"
 	"strings"
 
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
@@ -13,29 +13,17 @@ import (
 // "ep" axis. A failed check is ErrInvalidArgument with a message such as
 // "tp_size 4 does not match mesh axis tp of size 2"; so are sizes < 1.
 func ValidateAxes(m *Mesh, tp, cp, ep int) error {
-	h, c, err := m.handle()
-	if err != nil {
-		return err
-	}
-	var e omswig.Error
-	st := omswig.Om_validate_axes(h, int64(tp), int64(cp), int64(ep), &e)
-	runtime.KeepAlive(c)
-	return fromC(st, &e)
+	return m.call(func(p omswig.Mesh, e *omswig.Error) int { return omswig.Om_validate_axes(p, tp, cp, ep, e) })
 }
 
 // PlanDimNames returns a plan's coordinate axes: the names of m, in mesh
 // order, that are "tp", "cp" or "ep" with a plan size > 1 (an empty, non-nil
 // slice when none). "dp" is never one. ErrInvalidArgument for sizes < 1.
 func PlanDimNames(m *Mesh, tp, cp, ep int) ([]string, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return nil, err
-	}
 	var s string
-	var e omswig.Error
-	st := omswig.Om_plan_dim_names(h, int64(tp), int64(cp), int64(ep), &s, &e)
-	runtime.KeepAlive(c)
-	if err := fromC(st, &e); err != nil {
+	if err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		return omswig.Om_plan_dim_names(p, tp, cp, ep, &s, e)
+	}); err != nil {
 		return nil, err
 	}
 	if s == "" {
@@ -44,15 +32,14 @@ func PlanDimNames(m *Mesh, tp, cp, ep int) ([]string, error) {
 	return strings.Split(s, ","), nil
 }
 
-// Experts is the extended expert-parallel layout of a mesh: its dense
-// region (all non-pp axes, flattened row-major in mesh order) re-sliced as
-// the mesh ("edp", "ep") = (dense/EP, EP). EP groups are EP consecutive
-// ranks; EDP groups take every EP-th rank. Example: mesh (dp=4, tp=2) with
-// EP 4 has EP groups {0,1,2,3},{4,5,6,7} and EDP groups {0,4},{1,5},{2,6},
-// {3,7}.
+// Experts is the extended expert-parallel layout of a mesh: its dense region
+// (all non-pp axes, flattened row-major in mesh order) re-sliced as the mesh
+// ("edp", "ep") = (dense/EP, EP). EP groups are EP consecutive ranks; EDP
+// groups take every EP-th rank. Example: mesh (dp=4, tp=2) with EP 4 has EP
+// groups {0,1,2,3},{4,5,6,7} and EDP groups {0,4},{1,5},{2,6},{3,7}.
 type Experts struct {
-	mesh       *Mesh
-	numExperts int
+	*Mesh          // the ("edp", "ep") mesh; Close releases it
+	NumExperts int // as given to ExpertLayout (0 = not given)
 }
 
 // ExpertLayout computes the expert layout of m for expert-parallel size ep
@@ -61,44 +48,44 @@ type Experts struct {
 // EP), ep does not divide the dense region (or exceeds it), or numExperts
 // is not divisible by ep.
 func ExpertLayout(m *Mesh, ep, numExperts int) (*Experts, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return nil, err
-	}
-	var out omswig.Mesh
-	var e omswig.Error
-	st := omswig.Om_expert_mesh(h, int64(ep), int64(numExperts), &out, &e)
-	runtime.KeepAlive(c)
-	if err := fromC(st, &e); err != nil {
-		return nil, err
-	}
-	return &Experts{mesh: fromHandle(out), numExperts: numExperts}, nil
+	var x *Experts
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var out uintptr
+		st := omswig.Om_expert_mesh(p, ep, numExperts, &out, e)
+		if st == 0 {
+			x = &Experts{adopt(out), numExperts}
+		}
+		return st
+	})
+	return x, err
 }
 
-// Mesh is the ("edp", "ep") mesh of the layout.
-func (x *Experts) Mesh() *Mesh { return x.mesh }
-
 // EP is the expert-parallel size (ranks per EP group).
-func (x *Experts) EP() int { return x.mesh.SizeOf("ep") }
+func (x *Experts) EP() int { return x.SizeOf("ep") }
 
 // EDP is the expert-data-parallel size, dense region / EP.
-func (x *Experts) EDP() int { return x.mesh.SizeOf("edp") }
-
-// NumExperts is the number of experts given to ExpertLayout (0 = not given).
-func (x *Experts) NumExperts() int { return x.numExperts }
+func (x *Experts) EDP() int { return x.SizeOf("edp") }
 
 // LocalExperts is the number of experts each rank of an EP group holds,
 // NumExperts / EP (0 when the number of experts was not given).
-func (x *Experts) LocalExperts() int { return x.numExperts / x.EP() }
+func (x *Experts) LocalExperts() int { return x.NumExperts / x.EP() }
 
 // EPGroups returns the EP groups: EP consecutive ranks each.
-func (x *Experts) EPGroups() ([][]int, error) { return x.mesh.Groups("ep") }
+func (x *Experts) EPGroups() ([][]int, error) { return x.Groups("ep") }
 
 // EDPGroups returns the EDP groups: every EP-th rank.
-func (x *Experts) EDPGroups() ([][]int, error) { return x.mesh.Groups("edp") }
+func (x *Experts) EDPGroups() ([][]int, error) { return x.Groups("edp") }
 
 // EPGroupOf returns the EP group that contains rank.
-func (x *Experts) EPGroupOf(rank int) ([]int, error) { return x.mesh.GroupOf(rank, "ep") }
+func (x *Experts) EPGroupOf(rank int) ([]int, error) { return x.GroupOf(rank, "ep") }
 
 // EDPGroupOf returns the EDP group that contains rank.
-func (x *Experts) EDPGroupOf(rank int) ([]int, error) { return x.mesh.GroupOf(rank, "edp") }
+func (x *Experts) EDPGroupOf(rank int) ([]int, error) { return x.GroupOf(rank, "edp") }
+
+// String is e.g. Experts{EDP: 2, EP: 4, NumExperts: 64}.
+func (x *Experts) String() string {
+	if x == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("Experts{EDP: %d, EP: %d, NumExperts: %d}", x.EDP(), x.EP(), x.NumExperts)
+}

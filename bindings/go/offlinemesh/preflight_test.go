@@ -80,11 +80,11 @@ func TestExpertLayoutExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x.EP() != 4 || x.EDP() != 2 || x.NumExperts() != 16 || x.LocalExperts() != 4 {
-		t.Fatalf("EP %d EDP %d experts %d local %d", x.EP(), x.EDP(), x.NumExperts(), x.LocalExperts())
+	if x.EP() != 4 || x.EDP() != 2 || x.NumExperts != 16 || x.LocalExperts() != 4 {
+		t.Fatalf("EP %d EDP %d experts %d local %d", x.EP(), x.EDP(), x.NumExperts, x.LocalExperts())
 	}
-	if x.Mesh().String() != `{"mesh_dim_names":["edp","ep"],"mesh_shape":[2,4]}` {
-		t.Fatalf("expert mesh %v", x.Mesh())
+	if x.Mesh.String() != `{"mesh_dim_names":["edp","ep"],"mesh_shape":[2,4]}` {
+		t.Fatalf("expert mesh %v", x.Mesh)
 	}
 	ep, err := x.EPGroups()
 	if err != nil || !equalGroups(ep, [][]int{{0, 1, 2, 3}, {4, 5, 6, 7}}) {
@@ -105,7 +105,7 @@ func TestExpertLayoutExample(t *testing.T) {
 	}
 	// Without a number of experts.
 	y, err := ExpertLayout(m, 8, 0)
-	if err != nil || y.NumExperts() != 0 || y.LocalExperts() != 0 || y.EDP() != 1 {
+	if err != nil || y.NumExperts != 0 || y.LocalExperts() != 0 || y.EDP() != 1 {
 		t.Fatalf("ep 8: %v %v", y, err)
 	}
 	// A pp axis of size 1 is not part of the problem.
@@ -135,7 +135,7 @@ func TestExpertLayoutErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			x, err := ExpertLayout(tc.m, tc.ep, tc.experts)
 			if x != nil {
-				t.Fatalf("layout %v", x.Mesh())
+				t.Fatalf("layout %v", x.Mesh)
 			}
 			wantErr(t, err, ErrInvalidArgument, tc.parts...)
 		})

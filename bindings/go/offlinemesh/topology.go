@@ -1,211 +1,179 @@
 package offlinemesh
 
 import (
-	"runtime"
+	"fmt"
 	"strings"
 
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
 
-// MaxGroupRanks is the largest mesh Groups materialises at once (2^27
-// ranks, 1 GiB of ints); page through bigger meshes with GroupRange.
+// Axis sets: the topology methods take axis names (Groups("dp", "cp")), in
+// any order (groups and members are in mesh order); no names is the empty
+// set, one single-rank group per rank. A name the mesh lacks is
+// ErrUnknownAxis, a name given twice ErrDuplicateName.
+
+// MaxGroupRanks is the largest number of ranks Groups and GroupRange
+// materialise at once (2^27, 1 GiB of ints); page through bigger meshes.
 const MaxGroupRanks = 1 << 27
 
-// axes returns the axis mask of dims on handle h.
-func axes(h omswig.Mesh, dims []string) (uint64, error) {
-	joined := strings.Join(dims, ",")
-	if strings.IndexByte(joined, 0) >= 0 {
-		return 0, errorf(ErrInvalidArgument, "axis names %q contain a NUL byte", joined)
+// names refuses axis names C cannot receive (a NUL byte would cut them).
+func names(dims []string) error {
+	for _, d := range dims {
+		if strings.IndexByte(d, 0) >= 0 {
+			return errorf(ErrInvalidArgument, "axis name %q contains a NUL byte", d)
+		}
 	}
-	var mask uint64
-	var e omswig.Error
-	if err := fromC(omswig.Om_mesh_axes(h, joined, &mask, &e), &e); err != nil {
-		return 0, err
+	return nil
+}
+
+// bulk runs a 1.1 bulk call (OM_BUFFER: a buffer one longer than the
+// result, whose last element receives the needed length) with room for
+// guess values, and once more with the needed length if that was short.
+func bulk(guess int, e *omswig.Error, f func(buf []int) int) ([]int, int) {
+	buf := make([]int, guess+1)
+	st := f(buf)
+	if Status(st) == ErrBufferTooSmall {
+		buf = make([]int, buf[guess]+1)
+		st = f(buf)
 	}
-	return mask, nil
+	n := buf[len(buf)-1]
+	return buf[:n:n], st
+}
+
+// groupSize is the size of the groups over dims as the Go copy sees it (the
+// library checks the names).
+func (m *Mesh) groupSize(dims []string) int {
+	n := 1
+	for i, name := range m.Names() {
+		for _, d := range dims {
+			if d == name {
+				n *= m.shape[i]
+				break
+			}
+		}
+	}
+	return n
+}
+
+// AxisIndices returns the indices of the named axes, in mesh order (the
+// canonical form of an axis set).
+func (m *Mesh) AxisIndices(dims ...string) ([]int, error) {
+	var out []int
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var st int
+		out, st = bulk(len(dims), e, func(b []int) int { return omswig.Om_mesh_axis_indices(p, dims, b, e) })
+		return st
+	})
+	return orNil(out, err)
+}
+
+// orNil returns v, or the zero value when err is set.
+func orNil[T any](v T, err error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
 }
 
 // Coordinate returns the coordinates of rank, one per axis in mesh order.
 // ErrOutOfRange when rank is not in 0..Size()-1.
 func (m *Mesh) Coordinate(rank int) ([]int, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return nil, err
-	}
-	coord := make([]int64, len(m.names))
-	var e omswig.Error
-	st := omswig.Om_mesh_coordinate(h, int64(rank), coord, &e)
-	runtime.KeepAlive(c)
-	if err := fromC(st, &e); err != nil {
-		return nil, err
-	}
-	return toInts64(coord), nil
+	var out []int
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var st int
+		out, st = bulk(m.NDim(), e, func(b []int) int { return omswig.Om_mesh_coordinate_of(p, rank, b, e) })
+		return st
+	})
+	return orNil(out, err)
 }
 
 // Rank returns the rank at coord (one value per axis, in mesh order), the
 // inverse of Coordinate. ErrInvalidArgument when len(coord) != NDim(),
 // ErrOutOfRange (naming the axis) when a value is outside its axis.
 func (m *Mesh) Rank(coord []int) (int, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return 0, err
-	}
-	var r int64
-	var e omswig.Error
-	st := omswig.Om_mesh_rank(h, toInt64s(coord), &r, &e)
-	runtime.KeepAlive(c)
-	if err := fromC(st, &e); err != nil {
-		return 0, err
-	}
-	return int(r), nil
+	var r int
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int { return omswig.Om_mesh_rank(p, coord, &r, e) })
+	return r, err
 }
 
 // GroupShape returns the number of groups over dims and the size of each
 // (count * size == Size()).
 func (m *Mesh) GroupShape(dims ...string) (count, size int, err error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return 0, 0, err
+	if err = names(dims); err == nil {
+		err = m.call(func(p omswig.Mesh, e *omswig.Error) int {
+			return omswig.Om_mesh_group_shape_named(p, dims, &count, &size, e)
+		})
 	}
-	defer runtime.KeepAlive(c)
-	mask, err := axes(h, dims)
-	if err != nil {
-		return 0, 0, err
-	}
-	return groupShape(h, mask)
+	return count, size, err
 }
 
-// Groups returns every process group over dims (see the ordering above).
-// Meshes of more than MaxGroupRanks ranks fail with ErrOutOfRange: use
-// GroupRange to page through them.
+// Groups returns every process group over dims: the sets of ranks that agree
+// on every other axis, listed row-major over the other axes, members
+// increasing. Meshes of more than MaxGroupRanks ranks fail with
+// ErrOutOfRange: page through them with GroupRange.
 func (m *Mesh) Groups(dims ...string) ([][]int, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return nil, err
-	}
-	defer runtime.KeepAlive(c)
-	mask, err := axes(h, dims)
-	if err != nil {
-		return nil, err
-	}
-	count, size, err := groupShape(h, mask)
-	if err != nil {
-		return nil, err
-	}
-	if count*size > MaxGroupRanks {
-		return nil, errorf(ErrOutOfRange,
-			"Groups materialises at most %d ranks, the mesh has %d: use GroupRange", MaxGroupRanks, count*size)
-	}
-	return groups(h, mask, 0, count, size)
+	return m.GroupRange(0, m.Size()/m.groupSize(dims), dims...)
 }
 
-// GroupRange returns groups first .. first+count-1 over dims, for paging
-// through meshes too big for Groups. ErrOutOfRange when the range is not
-// inside 0..number of groups, or holds more than MaxGroupRanks ranks.
+// GroupRange returns groups first .. first+count-1 over dims, to page through
+// meshes too big for Groups. ErrOutOfRange when the range is not inside the
+// groups, or holds more than MaxGroupRanks ranks.
 func (m *Mesh) GroupRange(first, count int, dims ...string) ([][]int, error) {
-	h, c, err := m.handle()
+	if err := names(dims); err != nil {
+		return nil, err
+	}
+	size, guess := m.groupSize(dims), 0
+	if count > 0 && count <= m.Size() { // else the library reports the range
+		guess = count * size
+	}
+	if guess > MaxGroupRanks {
+		return nil, errorf(ErrOutOfRange, "groups hold %d ranks, more than MaxGroupRanks (%d): page with GroupRange", guess, MaxGroupRanks)
+	}
+	var all []int
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var st int
+		all, st = bulk(guess, e, func(b []int) int {
+			return omswig.Om_mesh_groups_named(p, dims, first, count, b, e)
+		})
+		return st
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer runtime.KeepAlive(c)
-	mask, err := axes(h, dims)
-	if err != nil {
-		return nil, err
-	}
-	total, size, err := groupShape(h, mask)
-	if err != nil {
-		return nil, err
-	}
-	if first < 0 || count < 0 || first > total || count > total-first {
-		// The library's wording; first+count could overflow.
-		return nil, errorf(ErrOutOfRange, "%d groups from group %d are outside the %d groups", count, first, total)
-	}
-	if count*size > MaxGroupRanks {
-		return nil, errorf(ErrOutOfRange, "GroupRange materialises at most %d ranks, asked for %d", MaxGroupRanks, count*size)
-	}
-	return groups(h, mask, first, count, size)
-}
-
-func groupShape(h omswig.Mesh, mask uint64) (count, size int, err error) {
-	var n, k int64
-	var e omswig.Error
-	if err := fromC(omswig.Om_mesh_group_shape(h, mask, &n, &k, &e), &e); err != nil {
-		return 0, 0, err
-	}
-	return int(n), int(k), nil
-}
-
-// groups fetches groups first..first+count-1 of size ranks each, in pages
-// of about 64 Ki ranks, into one backing []int.
-func groups(h omswig.Mesh, mask uint64, first, count, size int) ([][]int, error) {
-	all := make([]int, count*size)
-	out := make([][]int, count)
+	out := make([][]int, len(all)/size)
 	for g := range out {
 		out[g] = all[g*size : (g+1)*size : (g+1)*size]
 	}
-	per := max(1, (1<<16)/size)
-	buf := make([]int32, min(per, count)*size)
-	var e omswig.Error
-	for g := 0; g < count; g += per {
-		n := min(per, count-g)
-		page := buf[:n*size]
-		if err := fromC(omswig.Om_mesh_groups(h, mask, int64(first+g), int64(n), page, &e), &e); err != nil {
-			return nil, err
-		}
-		dst := all[g*size : (g+n)*size]
-		for i, r := range page {
-			dst[i] = int(r)
-		}
-	}
 	return out, nil
 }
 
-// GroupIndex returns the index, in Groups(dims...), of the group that
-// contains rank. ErrOutOfRange for a rank outside the mesh.
+// GroupIndex returns the index, in Groups(dims...), of the group holding
+// rank. ErrOutOfRange for a rank outside the mesh.
 func (m *Mesh) GroupIndex(rank int, dims ...string) (int, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return 0, err
+	var idx int
+	err := names(dims)
+	if err == nil {
+		err = m.call(func(p omswig.Mesh, e *omswig.Error) int {
+			return omswig.Om_mesh_group_index_named(p, dims, rank, &idx, e)
+		})
 	}
-	defer runtime.KeepAlive(c)
-	mask, err := axes(h, dims)
-	if err != nil {
-		return 0, err
-	}
-	var idx int64
-	var e omswig.Error
-	if err := fromC(omswig.Om_mesh_group_index(h, mask, int64(rank), &idx, &e), &e); err != nil {
-		return 0, err
-	}
-	return int(idx), nil
+	return idx, err
 }
 
-// GroupOf returns the members of the group over dims that contains rank.
+// GroupOf returns the members of the group over dims that holds rank.
 // ErrOutOfRange for a rank outside the mesh.
 func (m *Mesh) GroupOf(rank int, dims ...string) ([]int, error) {
-	h, c, err := m.handle()
-	if err != nil {
+	if err := names(dims); err != nil {
 		return nil, err
 	}
-	defer runtime.KeepAlive(c)
-	mask, err := axes(h, dims)
-	if err != nil {
-		return nil, err
-	}
-	_, size, err := groupShape(h, mask)
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]int32, size)
-	var e omswig.Error
-	if err := fromC(omswig.Om_mesh_group_of(h, mask, int64(rank), buf, &e), &e); err != nil {
-		return nil, err
-	}
-	out := make([]int, size)
-	for i, r := range buf {
-		out[i] = int(r)
-	}
-	return out, nil
+	var out []int
+	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
+		var st int
+		out, st = bulk(m.groupSize(dims), e, func(b []int) int { return omswig.Om_mesh_group_of_named(p, dims, rank, b, e) })
+		return st
+	})
+	return orNil(out, err)
 }
 
 // Locality describes how the groups over some axes fall on hosts.
@@ -215,23 +183,20 @@ type Locality struct {
 	MaxHosts    int // the most hosts any one group spans
 }
 
-// Locality places ranks r .. r+ranksPerHost-1 on one host (the last host
-// may be partial) and reports how the groups over dims spread across hosts.
+func (l Locality) String() string {
+	return fmt.Sprintf("Locality{Groups: %d, LocalGroups: %d, MaxHosts: %d}", l.Groups, l.LocalGroups, l.MaxHosts)
+}
+
+// Locality places ranks r .. r+ranksPerHost-1 on one host (the last host may
+// be partial) and reports how the groups over dims spread across hosts.
 // ErrInvalidArgument when ranksPerHost < 1.
 func (m *Mesh) Locality(ranksPerHost int, dims ...string) (Locality, error) {
-	h, c, err := m.handle()
-	if err != nil {
-		return Locality{}, err
+	var l Locality
+	err := names(dims)
+	if err == nil {
+		err = m.call(func(p omswig.Mesh, e *omswig.Error) int {
+			return omswig.Om_mesh_locality_named(p, dims, ranksPerHost, &l.Groups, &l.LocalGroups, &l.MaxHosts, e)
+		})
 	}
-	defer runtime.KeepAlive(c)
-	mask, err := axes(h, dims)
-	if err != nil {
-		return Locality{}, err
-	}
-	var n, local, hosts int64
-	var e omswig.Error
-	if err := fromC(omswig.Om_mesh_locality(h, mask, int64(ranksPerHost), &n, &local, &hosts, &e), &e); err != nil {
-		return Locality{}, err
-	}
-	return Locality{Groups: int(n), LocalGroups: int(local), MaxHosts: int(hosts)}, nil
+	return orNil(l, err)
 }

@@ -87,11 +87,9 @@ func TestGroupsDomainExample(t *testing.T) {
 		{[]string{"dp"}, [][]int{{0, 4}, {1, 5}, {2, 6}, {3, 7}}},
 		{[]string{"dp", "cp"}, [][]int{{0, 2, 4, 6}, {1, 3, 5, 7}}},
 		{[]string{"cp", "dp"}, [][]int{{0, 2, 4, 6}, {1, 3, 5, 7}}},
-		{[]string{"dp,cp"}, [][]int{{0, 2, 4, 6}, {1, 3, 5, 7}}},
-		{[]string{" dp , cp "}, [][]int{{0, 2, 4, 6}, {1, 3, 5, 7}}},
 		{[]string{"dp", "cp", "tp"}, [][]int{{0, 1, 2, 3, 4, 5, 6, 7}}},
 		{nil, [][]int{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}}},
-		{[]string{""}, [][]int{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}}},
+		{[]string{}, [][]int{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}}},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.dims), func(t *testing.T) {
@@ -175,11 +173,12 @@ func TestTopologyErrors(t *testing.T) {
 		dims   []string
 		status Status
 	}{
-		{[]string{"pp"}, ErrInvalidArgument},
-		{[]string{"tp", "tp"}, ErrInvalidArgument},
-		{[]string{"tp", ""}, ErrInvalidArgument},
+		{[]string{"pp"}, ErrUnknownAxis},
+		{[]string{"tp", "tp"}, ErrDuplicateName},
+		{[]string{"tp", ""}, ErrUnknownAxis},
+		{[]string{"dp,cp"}, ErrUnknownAxis}, // names, not comma lists
 		{[]string{"t\x00p"}, ErrInvalidArgument},
-		{[]string{"TP"}, ErrInvalidArgument},
+		{[]string{"TP"}, ErrUnknownAxis},
 	}
 	for _, tc := range axisErrors {
 		_, err := m.Groups(tc.dims...)
@@ -196,7 +195,7 @@ func TestTopologyErrors(t *testing.T) {
 		wantErr(t, err, tc.status)
 	}
 	_, err := m.Groups("pp")
-	wantErr(t, err, ErrInvalidArgument, "pp")
+	wantErr(t, err, ErrUnknownAxis, `axis "pp" is not in the mesh (dp, cp, tp)`)
 
 	for _, rank := range []int{-1, 8} {
 		_, err := m.GroupOf(rank, "tp")
@@ -330,5 +329,40 @@ func TestTopologyMatchesPureGo(t *testing.T) {
 		if err != nil || loc != refLocality(want, perHost) {
 			t.Fatalf("%v: Locality(%d, %q) = %+v, %v; want %+v", m, perHost, dims, loc, err, refLocality(want, perHost))
 		}
+	}
+}
+
+func TestAxisIndices(t *testing.T) {
+	m := mustMesh(t, []string{"dp", "cp", "tp"}, []int{2, 3, 4})
+	for _, tc := range []struct {
+		dims []string
+		want []int
+	}{
+		{[]string{"tp", "dp"}, []int{0, 2}}, // mesh order
+		{[]string{"cp"}, []int{1}},
+		{nil, []int{}},
+	} {
+		got, err := m.AxisIndices(tc.dims...)
+		if err != nil || !equalInts(got, tc.want) {
+			t.Errorf("AxisIndices(%q) = %v, %v; want %v", tc.dims, got, err, tc.want)
+		}
+	}
+	_, err := m.AxisIndices("dp", "ep")
+	wantErr(t, err, ErrUnknownAxis, `"ep"`)
+	_, err = m.AxisIndices("cp", "cp")
+	wantErr(t, err, ErrDuplicateName, `"cp"`)
+	// more than 64 axes: names, not masks, so every axis can be selected
+	names, shape := make([]string, 70), make([]int, 70)
+	for i := range names {
+		names[i], shape[i] = fmt.Sprintf("a%d", i), 1
+	}
+	big := mustMesh(t, names, shape)
+	idx, err := big.AxisIndices("a69", "a0")
+	if err != nil || !equalInts(idx, []int{0, 69}) {
+		t.Fatalf("AxisIndices on 70 axes = %v, %v", idx, err)
+	}
+	g, err := big.GroupOf(0, "a69")
+	if err != nil || !equalInts(g, []int{0}) {
+		t.Fatalf("GroupOf over axis 69 = %v, %v", g, err)
 	}
 }

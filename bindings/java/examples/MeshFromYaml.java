@@ -57,7 +57,7 @@ public class MeshFromYaml {
                 }
             }
             String list = String.join(",", axes);
-            System.out.println("groups " + source + " --dims " + list + "|" + json(mesh.groups(list)));
+            System.out.println("groups " + source + " --dims " + list + "|" + json(mesh.groups(axes.toArray(new String[0]))));
         }
         for (int rank = 0; rank < mesh.size(); rank++) {
             int[] coord = mesh.coordinate(rank);

@@ -28,127 +28,135 @@ typedef struct { void* array; intgo len; intgo cap; } _goslice_;
 
 
 typedef _gostring_ swig_type_1;
-typedef _gostring_ swig_type_2;
+typedef _goslice_ swig_type_2;
 typedef _gostring_ swig_type_3;
-typedef _goslice_ swig_type_4;
-typedef long long swig_type_5;
+typedef _gostring_ swig_type_4;
+typedef _gostring_ swig_type_5;
 typedef _gostring_ swig_type_6;
-typedef long long swig_type_7;
-typedef long long swig_type_8;
-typedef long long swig_type_9;
-typedef long long swig_type_10;
-typedef long long swig_type_11;
-typedef _gostring_ swig_type_12;
-typedef _gostring_ swig_type_13;
+typedef _goslice_ swig_type_7;
+typedef _gostring_ swig_type_8;
+typedef _gostring_ swig_type_9;
+typedef _gostring_ swig_type_10;
+typedef _gostring_ swig_type_11;
+typedef long long swig_type_12;
+typedef _goslice_ swig_type_13;
 typedef _gostring_ swig_type_14;
-typedef long long swig_type_15;
-typedef _goslice_ swig_type_16;
+typedef _gostring_ swig_type_15;
+typedef _gostring_ swig_type_16;
 typedef _gostring_ swig_type_17;
 typedef _gostring_ swig_type_18;
 typedef _gostring_ swig_type_19;
-typedef _gostring_ swig_type_20;
-typedef long long swig_type_21;
-typedef long long swig_type_22;
-typedef _gostring_ swig_type_23;
-typedef _gostring_ swig_type_24;
-typedef _goslice_ swig_type_25;
+typedef _goslice_ swig_type_20;
+typedef _gostring_ swig_type_21;
+typedef _gostring_ swig_type_22;
+typedef _goslice_ swig_type_23;
+typedef _goslice_ swig_type_24;
+typedef long long swig_type_25;
 typedef long long swig_type_26;
-typedef _gostring_ swig_type_27;
+typedef _goslice_ swig_type_27;
 typedef long long swig_type_28;
-typedef _gostring_ swig_type_29;
-typedef long long swig_type_30;
-typedef _goslice_ swig_type_31;
-typedef _goslice_ swig_type_32;
-typedef long long swig_type_33;
-typedef long long swig_type_34;
-typedef long long swig_type_35;
-typedef long long swig_type_36;
+typedef long long swig_type_29;
+typedef _goslice_ swig_type_30;
+typedef long long swig_type_31;
+typedef _gostring_ swig_type_32;
+typedef _goslice_ swig_type_33;
+typedef _goslice_ swig_type_34;
+typedef _gostring_ swig_type_35;
+typedef _gostring_ swig_type_36;
 typedef _goslice_ swig_type_37;
-typedef long long swig_type_38;
-typedef long long swig_type_39;
-typedef long long swig_type_40;
-typedef long long swig_type_41;
-typedef _goslice_ swig_type_42;
-typedef long long swig_type_43;
-typedef long long swig_type_44;
-typedef long long swig_type_45;
-typedef long long swig_type_46;
-typedef long long swig_type_47;
-typedef long long swig_type_48;
-typedef long long swig_type_49;
-typedef long long swig_type_50;
-typedef long long swig_type_51;
-typedef long long swig_type_52;
-extern void _wrap_Swig_free_omswig_1b96bd7d873896da(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_omswig_1b96bd7d873896da(swig_intgo arg1);
-extern swig_type_1 _wrap_om_version_string_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_om_version_number_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_OK_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_PARSE_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_IO_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_1b96bd7d873896da(void);
-extern swig_type_2 _wrap_om_status_string_omswig_1b96bd7d873896da(swig_intgo arg1);
-extern void _wrap_om_error_clear_omswig_1b96bd7d873896da(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_new_checked_omswig_1b96bd7d873896da(swig_type_3 arg1, swig_type_4 arg2, swig_voidp arg3, swig_voidp arg4);
-extern void _wrap_om_mesh_free_omswig_1b96bd7d873896da(swig_voidp arg1);
-extern swig_type_5 _wrap_om_mesh_ndim_omswig_1b96bd7d873896da(swig_voidp arg1);
-extern swig_type_6 _wrap_om_mesh_name_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_7 arg2);
-extern swig_type_8 _wrap_om_mesh_dim_size_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_9 arg2);
-extern swig_type_10 _wrap_om_mesh_size_omswig_1b96bd7d873896da(swig_voidp arg1);
-extern swig_type_11 _wrap_om_mesh_size_of_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_12 arg2);
-extern swig_intgo _wrap_om_mesh_index_of_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_13 arg2);
-extern swig_intgo _wrap_om_mesh_get_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_14 arg2, swig_voidp arg3, swig_voidp arg4);
-extern _Bool _wrap_om_mesh_equal_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_15 _wrap_om_mesh_hash_omswig_1b96bd7d873896da(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_to_json_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_json_omswig_1b96bd7d873896da(swig_type_16 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_spec_omswig_1b96bd7d873896da(swig_type_17 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_to_spec_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_OM_DIM_DP_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_DIM_TP_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_DIM_CP_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_DIM_EP_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_DIM_PP_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_1b96bd7d873896da(void);
-extern swig_intgo _wrap_om_dims_new_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_om_dims_copy_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern void _wrap_om_dims_free_omswig_1b96bd7d873896da(swig_voidp arg1);
-extern swig_type_18 _wrap_om_dim_field_name_omswig_1b96bd7d873896da(swig_intgo arg1);
-extern swig_type_19 _wrap_om_dim_axis_name_omswig_1b96bd7d873896da(swig_intgo arg1);
-extern swig_type_20 _wrap_om_flag_field_name_omswig_1b96bd7d873896da(swig_intgo arg1);
-extern swig_type_21 _wrap_om_dims_get_omswig_1b96bd7d873896da(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_dims_set_omswig_1b96bd7d873896da(swig_voidp arg1, swig_intgo arg2, swig_type_22 arg3, swig_voidp arg4);
-extern _Bool _wrap_om_dims_get_flag_omswig_1b96bd7d873896da(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_dims_set_flag_omswig_1b96bd7d873896da(swig_voidp arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
-extern _Bool _wrap_om_dims_equal_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_om_dims_to_json_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_offline_mesh_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_runtime_mesh_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_23 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_order_normalize_omswig_1b96bd7d873896da(swig_type_24 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_world_size_from_env_omswig_1b96bd7d873896da(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_dims_from_yaml_omswig_1b96bd7d873896da(swig_type_25 arg1, swig_type_26 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_dims_load_yaml_omswig_1b96bd7d873896da(swig_type_27 arg1, swig_type_28 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_axes_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_29 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_coordinate_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_30 arg2, swig_type_31 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_rank_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_32 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_group_shape_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_33 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_groups_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_34 arg2, swig_type_35 arg3, swig_type_36 arg4, swig_type_37 arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_mesh_group_index_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_38 arg2, swig_type_39 arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_group_of_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_40 arg2, swig_type_41 arg3, swig_type_42 arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_locality_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_43 arg2, swig_type_44 arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_validate_axes_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_45 arg2, swig_type_46 arg3, swig_type_47 arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_plan_dim_names_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_48 arg2, swig_type_49 arg3, swig_type_50 arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_expert_mesh_omswig_1b96bd7d873896da(swig_voidp arg1, swig_type_51 arg2, swig_type_52 arg3, swig_voidp arg4, swig_voidp arg5);
+typedef _gostring_ swig_type_38;
+typedef _gostring_ swig_type_39;
+typedef _goslice_ swig_type_40;
+typedef _gostring_ swig_type_41;
+extern void _wrap_Swig_free_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern void _wrap_delete_Mesh_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern uintptr_t _wrap_new_Mesh_omswig_5e79151691cd1caf(swig_type_1 arg1, swig_type_2 arg2, swig_voidp arg3);
+extern void _wrap_delete_Dims_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern uintptr_t _wrap_new_Dims_omswig_5e79151691cd1caf(swig_voidp arg1);
+extern swig_type_3 _wrap_om_version_string_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_om_version_number_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_OK_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_PARSE_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_IO_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5e79151691cd1caf(void);
+extern swig_type_4 _wrap_om_status_string_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern swig_type_5 _wrap_om_status_name_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern swig_intgo _wrap_om_mesh_new_checked_omswig_5e79151691cd1caf(swig_type_6 arg1, swig_type_7 arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_om_mesh_free_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_ndim_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_type_8 _wrap_om_mesh_name_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_dim_size_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_size_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_size_of_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_9 arg2);
+extern swig_intgo _wrap_om_mesh_index_of_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_10 arg2);
+extern swig_intgo _wrap_om_mesh_get_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_11 arg2, swig_voidp arg3, swig_voidp arg4);
+extern _Bool _wrap_om_mesh_equal_omswig_5e79151691cd1caf(uintptr_t arg1, uintptr_t arg2);
+extern swig_type_12 _wrap_om_mesh_hash_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_to_json_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_json_omswig_5e79151691cd1caf(swig_type_13 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(swig_type_14 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_to_spec_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_OM_DIM_DP_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_DIM_TP_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_DIM_CP_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_DIM_EP_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_DIM_PP_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5e79151691cd1caf(void);
+extern swig_intgo _wrap_om_dims_new_omswig_5e79151691cd1caf(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_om_dims_copy_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern void _wrap_om_dims_free_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_type_15 _wrap_om_dim_field_name_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern swig_type_16 _wrap_om_dim_axis_name_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern swig_type_17 _wrap_om_flag_field_name_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern swig_intgo _wrap_om_dims_get_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_dims_set_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern _Bool _wrap_om_dims_get_flag_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_dims_set_flag_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
+extern _Bool _wrap_om_dims_equal_omswig_5e79151691cd1caf(uintptr_t arg1, uintptr_t arg2);
+extern swig_intgo _wrap_om_dims_to_json_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_offline_mesh_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_order_normalize_omswig_5e79151691cd1caf(swig_type_19 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_world_size_from_env_omswig_5e79151691cd1caf(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(swig_type_20 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(swig_type_21 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_axes_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_22 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_type_23 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_rank_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_24 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_25 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_groups_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_26 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_27 arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_group_index_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_28 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_group_of_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_29 arg2, swig_intgo arg3, swig_type_30 arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_locality_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_31 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_32 arg2, swig_type_33 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_type_34 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_35 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_36 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_37 arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_38 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_39 arg2, swig_intgo arg3, swig_type_40 arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_41 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_validate_axes_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_plan_dim_names_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_expert_mesh_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
 #undef intgo
 */
 import "C"
@@ -191,19 +199,82 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_omswig_1b96bd7d873896da(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_1b96bd7d873896da(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_5e79151691cd1caf(C.swig_intgo(_swig_i_0)))
 	return swig_r
+}
+
+type SwigcptrMesh uintptr
+
+func (p SwigcptrMesh) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrMesh) SwigIsMesh() {
+}
+
+func DeleteMesh(arg1 Mesh) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_Mesh_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0))
+}
+
+func NewMesh(arg1 []string, arg2 []int, arg3 *Error) (_swig_ret Mesh) {
+	var swig_r Mesh
+	var _swig_i_0 string
+
+	_swig_i_0 = packNames(arg1)
+
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (Mesh)(SwigcptrMesh(C._wrap_new_Mesh_omswig_5e79151691cd1caf(*(*C.swig_type_1)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_2)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))))
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_0
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	return swig_r
+}
+
+type Mesh interface {
+	Swigcptr() uintptr
+	SwigIsMesh()
+}
+
+type SwigcptrDims uintptr
+
+func (p SwigcptrDims) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrDims) SwigIsDims() {
+}
+
+func DeleteDims(arg1 Dims) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_Dims_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0))
+}
+
+func NewDims(arg1 *Error) (_swig_ret Dims) {
+	var swig_r Dims
+	_swig_i_0 := arg1
+	swig_r = (Dims)(SwigcptrDims(C._wrap_new_Dims_omswig_5e79151691cd1caf(C.swig_voidp(_swig_i_0))))
+	return swig_r
+}
+
+type Dims interface {
+	Swigcptr() uintptr
+	SwigIsDims()
 }
 
 func Om_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_om_version_string_omswig_1b96bd7d873896da()
+	swig_r_p := C._wrap_om_version_string_omswig_5e79151691cd1caf()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -212,120 +283,182 @@ func Om_version_string() (_swig_ret string) {
 
 func Om_version_number() (_swig_ret int) {
 	var swig_r int
-	swig_r = (int)(C._wrap_om_version_number_omswig_1b96bd7d873896da())
+	swig_r = (int)(C._wrap_om_version_number_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 type Enum_SS_om_status int
 func _swig_getOM_OK() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_OK Enum_SS_om_status = _swig_getOM_OK()
 func _swig_getOM_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_INVALID_ARGUMENT Enum_SS_om_status = _swig_getOM_ERR_INVALID_ARGUMENT()
 func _swig_getOM_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_OUT_OF_RANGE Enum_SS_om_status = _swig_getOM_ERR_OUT_OF_RANGE()
 func _swig_getOM_ERR_PARSE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_PARSE Enum_SS_om_status = _swig_getOM_ERR_PARSE()
 func _swig_getOM_ERR_IO() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_IO Enum_SS_om_status = _swig_getOM_ERR_IO()
 func _swig_getOM_ERR_NO_MEMORY() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_NO_MEMORY Enum_SS_om_status = _swig_getOM_ERR_NO_MEMORY()
 func _swig_getOM_ERR_LENGTH_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_LENGTH_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_LENGTH_MISMATCH()
 func _swig_getOM_ERR_DUPLICATE_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_DUPLICATE_NAME Enum_SS_om_status = _swig_getOM_ERR_DUPLICATE_NAME()
 func _swig_getOM_ERR_EMPTY_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_EMPTY_NAME Enum_SS_om_status = _swig_getOM_ERR_EMPTY_NAME()
 func _swig_getOM_ERR_BAD_SIZE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_BAD_SIZE Enum_SS_om_status = _swig_getOM_ERR_BAD_SIZE()
 func _swig_getOM_ERR_MESH_TOO_LARGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_MESH_TOO_LARGE Enum_SS_om_status = _swig_getOM_ERR_MESH_TOO_LARGE()
 func _swig_getOM_ERR_INVALID_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_INVALID_NAME Enum_SS_om_status = _swig_getOM_ERR_INVALID_NAME()
 func _swig_getOM_ERR_BUFFER_TOO_SMALL() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_ERR_BUFFER_TOO_SMALL Enum_SS_om_status = _swig_getOM_ERR_BUFFER_TOO_SMALL()
+func _swig_getOM_ERR_UNKNOWN_AXIS() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_AXIS_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_UNKNOWN_AXIS Enum_SS_om_status = _swig_getOM_ERR_UNKNOWN_AXIS()
+func _swig_getOM_ERR_RANK_COLLISION() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_RANK_COLLISION Enum_SS_om_status = _swig_getOM_ERR_RANK_COLLISION()
+func _swig_getOM_ERR_OUTSIDE_WORLD() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_OUTSIDE_WORLD Enum_SS_om_status = _swig_getOM_ERR_OUTSIDE_WORLD()
+func _swig_getOM_ERR_AXIS_ORDER() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_AXIS_ORDER Enum_SS_om_status = _swig_getOM_ERR_AXIS_ORDER()
+func _swig_getOM_ERR_SIZE_MISMATCH() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_SIZE_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_SIZE_MISMATCH()
+func _swig_getOM_ERR_UNALIGNED() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_UNALIGNED Enum_SS_om_status = _swig_getOM_ERR_UNALIGNED()
+func _swig_getOM_ERR_VIEW_CONFLICT() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_VIEW_CONFLICT Enum_SS_om_status = _swig_getOM_ERR_VIEW_CONFLICT()
+func _swig_getOM_ERR_UNKNOWN_VIEW() (_swig_ret Enum_SS_om_status) {
+	var swig_r Enum_SS_om_status
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_VIEW_omswig_5e79151691cd1caf())
+	return swig_r
+}
+
+var OM_ERR_UNKNOWN_VIEW Enum_SS_om_status = _swig_getOM_ERR_UNKNOWN_VIEW()
+const OM_STATUS_COUNT int = 21
 const OM_ERROR_MESSAGE_SIZE int = 256
 func Om_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_string_omswig_1b96bd7d873896da(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_string_omswig_5e79151691cd1caf(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
 	return swig_r_1
 }
 
-func Om_error_clear(arg1 *Error) {
+func Om_status_name(arg1 int) (_swig_ret string) {
+	var swig_r string
 	_swig_i_0 := arg1
-	C._wrap_om_error_clear_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0))
+	swig_r_p := C._wrap_om_status_name_omswig_5e79151691cd1caf(C.swig_intgo(_swig_i_0))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
 }
 
 const OM_MAX_RANKS int = 2147483647
-func Om_mesh_new_checked(arg1 []string, arg2 []int64, arg3 *Mesh, arg4 *Error) (_swig_ret int) {
+func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 string
 
@@ -334,7 +467,7 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int64, arg3 *Mesh, arg4 *Error) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_new_checked_omswig_1b96bd7d873896da(*(*C.swig_type_3)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_4)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_new_checked_omswig_5e79151691cd1caf(*(*C.swig_type_6)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
 	}
@@ -345,48 +478,48 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int64, arg3 *Mesh, arg4 *Error) (
 }
 
 func Om_mesh_free(arg1 Mesh) {
-	_swig_i_0 := arg1
-	C._wrap_om_mesh_free_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0))
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_om_mesh_free_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0))
 }
 
-func Om_mesh_ndim(arg1 Mesh) (_swig_ret int64) {
-	var swig_r int64
-	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_om_mesh_ndim_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0)))
+func Om_mesh_ndim(arg1 Mesh) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
-func Om_mesh_name(arg1 Mesh, arg2 int64) (_swig_ret string) {
+func Om_mesh_name(arg1 Mesh, arg2 int) (_swig_ret string) {
 	var swig_r string
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_mesh_name_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_7(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_name_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
 	return swig_r_1
 }
 
-func Om_mesh_dim_size(arg1 Mesh, arg2 int64) (_swig_ret int64) {
-	var swig_r int64
-	_swig_i_0 := arg1
+func Om_mesh_dim_size(arg1 Mesh, arg2 int) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_om_mesh_dim_size_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_9(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
-func Om_mesh_size(arg1 Mesh) (_swig_ret int64) {
-	var swig_r int64
-	_swig_i_0 := arg1
-	swig_r = (int64)(C._wrap_om_mesh_size_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0)))
+func Om_mesh_size(arg1 Mesh) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_mesh_size_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
-func Om_mesh_size_of(arg1 Mesh, arg2 string) (_swig_ret int64) {
-	var swig_r int64
-	_swig_i_0 := arg1
+func Om_mesh_size_of(arg1 Mesh, arg2 string) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_om_mesh_size_of_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), *(*C.swig_type_12)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -395,22 +528,22 @@ func Om_mesh_size_of(arg1 Mesh, arg2 string) (_swig_ret int64) {
 
 func Om_mesh_index_of(arg1 Mesh, arg2 string) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), *(*C.swig_type_13)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
 	return swig_r
 }
 
-func Om_mesh_get(arg1 Mesh, arg2 string, arg3 *Mesh, arg4 *Error) (_swig_ret int) {
+func Om_mesh_get(arg1 Mesh, arg2 string, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_get_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), *(*C.swig_type_14)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_get_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -419,25 +552,25 @@ func Om_mesh_get(arg1 Mesh, arg2 string, arg3 *Mesh, arg4 *Error) (_swig_ret int
 
 func Om_mesh_equal(arg1 Mesh, arg2 Mesh) (_swig_ret bool) {
 	var swig_r bool
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := getSwigcptr(arg2)
+	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_hash(arg1 Mesh) (_swig_ret uint64) {
 	var swig_r uint64
-	_swig_i_0 := arg1
-	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0)))
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Om_mesh_to_json(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_to_json_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_to_json_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -446,24 +579,24 @@ func Om_mesh_to_json(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	return swig_r
 }
 
-func Om_mesh_from_json(arg1 []byte, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
+func Om_mesh_from_json(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_json_omswig_1b96bd7d873896da(*(*C.swig_type_16)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_json_omswig_5e79151691cd1caf(*(*C.swig_type_13)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
 	return swig_r
 }
 
-func Om_mesh_from_spec(arg1 string, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
+func Om_mesh_from_spec(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_1b96bd7d873896da(*(*C.swig_type_17)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(*(*C.swig_type_14)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -472,10 +605,10 @@ func Om_mesh_from_spec(arg1 string, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
 
 func Om_mesh_to_spec(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_to_spec_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_to_spec_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -487,35 +620,35 @@ func Om_mesh_to_spec(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 type Enum_SS_om_dim int
 func _swig_getOM_DIM_DP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_DIM_DP Enum_SS_om_dim = _swig_getOM_DIM_DP()
 func _swig_getOM_DIM_TP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_DIM_TP Enum_SS_om_dim = _swig_getOM_DIM_TP()
 func _swig_getOM_DIM_CP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_DIM_CP Enum_SS_om_dim = _swig_getOM_DIM_CP()
 func _swig_getOM_DIM_EP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_DIM_EP Enum_SS_om_dim = _swig_getOM_DIM_EP()
 func _swig_getOM_DIM_PP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
@@ -523,44 +656,44 @@ var OM_DIM_PP Enum_SS_om_dim = _swig_getOM_DIM_PP()
 type Enum_SS_om_flag int
 func _swig_getOM_FLAG_SEQUENCE_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_FLAG_SEQUENCE_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_SEQUENCE_PARALLEL()
 func _swig_getOM_FLAG_LOSS_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_1b96bd7d873896da())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_5e79151691cd1caf())
 	return swig_r
 }
 
 var OM_FLAG_LOSS_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_LOSS_PARALLEL()
-func Om_dims_new(arg1 *Dims, arg2 *Error) (_swig_ret int) {
+func Om_dims_new(arg1 *uintptr, arg2 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_new_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_new_omswig_5e79151691cd1caf(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
-func Om_dims_copy(arg1 Dims, arg2 *Dims, arg3 *Error) (_swig_ret int) {
+func Om_dims_copy(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_dims_copy_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_dims_copy_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
 func Om_dims_free(arg1 Dims) {
-	_swig_i_0 := arg1
-	C._wrap_om_dims_free_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0))
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_om_dims_free_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0))
 }
 
 func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_field_name_omswig_1b96bd7d873896da(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_field_name_omswig_5e79151691cd1caf(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -570,7 +703,7 @@ func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_axis_name_omswig_1b96bd7d873896da(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_axis_name_omswig_5e79151691cd1caf(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -580,63 +713,63 @@ func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_flag_field_name(arg1 Enum_SS_om_flag) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_flag_field_name_omswig_1b96bd7d873896da(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_flag_field_name_omswig_5e79151691cd1caf(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
 	return swig_r_1
 }
 
-func Om_dims_get(arg1 Dims, arg2 Enum_SS_om_dim) (_swig_ret int64) {
-	var swig_r int64
-	_swig_i_0 := arg1
+func Om_dims_get(arg1 Dims, arg2 Enum_SS_om_dim) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int64)(C._wrap_om_dims_get_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_get_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
-func Om_dims_set(arg1 Dims, arg2 Enum_SS_om_dim, arg3 int64, arg4 *Error) (_swig_ret int) {
+func Om_dims_set(arg1 Dims, arg2 Enum_SS_om_dim, arg3 int, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_set_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_type_22(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_set_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	return swig_r
 }
 
 func Om_dims_get_flag(arg1 Dims, arg2 Enum_SS_om_flag) (_swig_ret bool) {
 	var swig_r bool
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_dims_set_flag(arg1 Dims, arg2 Enum_SS_om_flag, arg3 bool, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_set_flag_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_set_flag_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	return swig_r
 }
 
 func Om_dims_equal(arg1 Dims, arg2 Dims) (_swig_ret bool) {
 	var swig_r bool
-	_swig_i_0 := arg1
-	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_equal_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := getSwigcptr(arg2)
+	swig_r = (bool)(C._wrap_om_dims_equal_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	return swig_r
 }
 
 func Om_dims_to_json(arg1 Dims, arg2 *string, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_dims_to_json_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_dims_to_json_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -645,22 +778,22 @@ func Om_dims_to_json(arg1 Dims, arg2 *string, arg3 *Error) (_swig_ret int) {
 	return swig_r
 }
 
-func Om_build_offline_mesh(arg1 Dims, arg2 *Mesh, arg3 *Error) (_swig_ret int) {
+func Om_build_offline_mesh(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_build_offline_mesh_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_build_offline_mesh_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
-func Om_build_runtime_mesh(arg1 Dims, arg2 string, arg3 *Mesh, arg4 *Error) (_swig_ret int) {
+func Om_build_runtime_mesh(arg1 Dims, arg2 string, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), *(*C.swig_type_23)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_18)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -672,7 +805,7 @@ func Om_order_normalize(arg1 string, arg2 *string, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_order_normalize_omswig_1b96bd7d873896da(*(*C.swig_type_24)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_order_normalize_omswig_5e79151691cd1caf(*(*C.swig_type_19)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -684,35 +817,35 @@ func Om_order_normalize(arg1 string, arg2 *string, arg3 *Error) (_swig_ret int) 
 	return swig_r
 }
 
-func Om_world_size_from_env(arg1 *int64, arg2 *bool, arg3 *Error) (_swig_ret int) {
+func Om_world_size_from_env(arg1 *int, arg2 *bool, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_world_size_from_env_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_world_size_from_env_omswig_5e79151691cd1caf(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
-func Om_dims_from_yaml(arg1 []byte, arg2 int64, arg3 *Dims, arg4 *Error) (_swig_ret int) {
+func Om_dims_from_yaml(arg1 []byte, arg2 int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_1b96bd7d873896da(*(*C.swig_type_25)(unsafe.Pointer(&_swig_i_0)), C.swig_type_26(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_20)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
 	return swig_r
 }
 
-func Om_dims_load_yaml(arg1 string, arg2 int64, arg3 *Dims, arg4 *Error) (_swig_ret int) {
+func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_1b96bd7d873896da(*(*C.swig_type_27)(unsafe.Pointer(&_swig_i_0)), C.swig_type_28(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -721,127 +854,253 @@ func Om_dims_load_yaml(arg1 string, arg2 int64, arg3 *Dims, arg4 *Error) (_swig_
 
 func Om_mesh_axes(arg1 Mesh, arg2 string, arg3 *uint64, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_axes_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), *(*C.swig_type_29)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_axes_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_22)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
 	return swig_r
 }
 
-func Om_mesh_coordinate(arg1 Mesh, arg2 int64, arg3 []int64, arg4 *Error) (_swig_ret int) {
+func Om_mesh_coordinate(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_30(_swig_i_1), *(*C.swig_type_31)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_23)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
 	}
 	return swig_r
 }
 
-func Om_mesh_rank(arg1 Mesh, arg2 []int64, arg3 *int64, arg4 *Error) (_swig_ret int) {
+func Om_mesh_rank(arg1 Mesh, arg2 []int, arg3 *int, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_rank_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_rank_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
 	return swig_r
 }
 
-func Om_mesh_group_shape(arg1 Mesh, arg2 uint64, arg3 *int64, arg4 *int64, arg5 *Error) (_swig_ret int) {
+func Om_mesh_group_shape(arg1 Mesh, arg2 uint64, arg3 *int, arg4 *int, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_33(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_25(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
-func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int64, arg4 int64, arg5 []int32, arg6 *Error) (_swig_ret int) {
+func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int, arg4 int, arg5 []int, arg6 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_mesh_groups_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_34(_swig_i_1), C.swig_type_35(_swig_i_2), C.swig_type_36(_swig_i_3), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_mesh_groups_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_26(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg5
 	}
 	return swig_r
 }
 
-func Om_mesh_group_index(arg1 Mesh, arg2 uint64, arg3 int64, arg4 *int64, arg5 *Error) (_swig_ret int) {
+func Om_mesh_group_index(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_38(_swig_i_1), C.swig_type_39(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
-func Om_mesh_group_of(arg1 Mesh, arg2 uint64, arg3 int64, arg4 []int32, arg5 *Error) (_swig_ret int) {
+func Om_mesh_group_of(arg1 Mesh, arg2 uint64, arg3 int, arg4 []int, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_40(_swig_i_1), C.swig_type_41(_swig_i_2), *(*C.swig_type_42)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_29(_swig_i_1), C.swig_intgo(_swig_i_2), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg4
 	}
 	return swig_r
 }
 
-func Om_mesh_locality(arg1 Mesh, arg2 uint64, arg3 int64, arg4 *int64, arg5 *int64, arg6 *int64, arg7 *Error) (_swig_ret int) {
+func Om_mesh_locality(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *int, arg6 *int, arg7 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_mesh_locality_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_43(_swig_i_1), C.swig_type_44(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_mesh_locality_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 	return swig_r
 }
 
-func Om_validate_axes(arg1 Mesh, arg2 int64, arg3 int64, arg4 int64, arg5 *Error) (_swig_ret int) {
+func Om_mesh_axis_indices(arg1 Mesh, arg2 []string, arg3 []int, arg4 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg3
+	}
+	return swig_r
+}
+
+func Om_mesh_coordinate_of(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg3
+	}
+	return swig_r
+}
+
+func Om_mesh_group_shape_named(arg1 Mesh, arg2 []string, arg3 *int, arg4 *int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_35)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_mesh_groups_named(arg1 Mesh, arg2 []string, arg3 int, arg4 int, arg5 []int, arg6 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	swig_r = (int)(C._wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg5
+	}
+	return swig_r
+}
+
+func Om_mesh_group_index_named(arg1 Mesh, arg2 []string, arg3 int, arg4 *int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_mesh_group_of_named(arg1 Mesh, arg2 []string, arg3 int, arg4 []int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_39)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_40)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg4
+	}
+	return swig_r
+}
+
+func Om_mesh_locality_named(arg1 Mesh, arg2 []string, arg3 int, arg4 *int, arg5 *int, arg6 *int, arg7 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	_swig_i_6 := arg7
+	swig_r = (int)(C._wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_validate_axes(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_validate_axes_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_45(_swig_i_1), C.swig_type_46(_swig_i_2), C.swig_type_47(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_validate_axes_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
-func Om_plan_dim_names(arg1 Mesh, arg2 int64, arg3 int64, arg4 int64, arg5 *string, arg6 *Error) (_swig_ret int) {
+func Om_plan_dim_names(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *string, arg6 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_plan_dim_names_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_48(_swig_i_1), C.swig_type_49(_swig_i_2), C.swig_type_50(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_plan_dim_names_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
 
 	if len(*arg5) > 0 {
 		*arg5 = swigCopyString(*arg5)
@@ -850,14 +1109,14 @@ func Om_plan_dim_names(arg1 Mesh, arg2 int64, arg3 int64, arg4 int64, arg5 *stri
 	return swig_r
 }
 
-func Om_expert_mesh(arg1 Mesh, arg2 int64, arg3 int64, arg4 *Mesh, arg5 *Error) (_swig_ret int) {
+func Om_expert_mesh(arg1 Mesh, arg2 int, arg3 int, arg4 *uintptr, arg5 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := arg1
+	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_expert_mesh_omswig_1b96bd7d873896da(C.swig_voidp(_swig_i_0), C.swig_type_51(_swig_i_1), C.swig_type_52(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_expert_mesh_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 

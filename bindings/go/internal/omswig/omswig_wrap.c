@@ -206,16 +206,43 @@ _Static_assert(sizeof(om_error) == 4 + OM_ERROR_MESSAGE_SIZE,
 
 /* Target of empty Go slices (their data pointer may be NULL). */
 static int64_t omgo_empty_i64[1];
-static int32_t omgo_empty_i32[1];
+
+/* Widens n int32s at the start of buf to int64s in place, from the last one
+ * down, so no value is overwritten before it is read (memcpy: the two views
+ * alias). */
+static void omgo_widen(void *buf, size_t n) {
+  while (n-- > 0) {
+    int32_t narrow;
+    int64_t wide;
+    memcpy(&narrow, (char *)buf + 4 * n, 4);
+    wide = narrow;
+    memcpy((char *)buf + 8 * n, &wide, 8);
+  }
+}
 
 
 #include "offline_mesh.h"
 
+SWIGINTERN void delete_om_mesh(struct om_mesh *self){ om_mesh_free(self); }
+SWIGINTERN struct om_mesh *new_om_mesh(char const *const *names,size_t names_len,int64_t const *sizes,size_t sizes_len,om_error *err){
+        om_mesh *mesh = NULL;
+        if (om_mesh_new_checked(names, names_len, sizes, sizes_len, &mesh,
+                                err) != OM_OK)
+            return NULL;
+        return mesh;
+    }
+SWIGINTERN void delete_om_dims(struct om_dims *self){ om_dims_free(self); }
+SWIGINTERN struct om_dims *new_om_dims(om_error *err){
+        om_dims *dims = NULL;
+        if (om_dims_new(&dims, err) != OM_OK)
+            return NULL;
+        return dims;
+    }
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_1b96bd7d873896da(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_5e79151691cd1caf(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -225,7 +252,7 @@ void _wrap_Swig_free_omswig_1b96bd7d873896da(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_1b96bd7d873896da(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -238,7 +265,83 @@ void *_wrap_Swig_malloc_omswig_1b96bd7d873896da(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_1b96bd7d873896da() {
+void _wrap_delete_Mesh_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
+  struct om_mesh *arg1 = (struct om_mesh *) 0 ;
+  
+  arg1 = *(struct om_mesh **)&_swig_go_0; 
+  
+  delete_om_mesh(arg1);
+  
+}
+
+
+struct om_mesh *_wrap_new_Mesh_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
+  char **arg1 = (char **) 0 ;
+  size_t arg2 ;
+  int64_t *arg3 = (int64_t *) 0 ;
+  size_t arg4 ;
+  om_error *arg5 = (om_error *) 0 ;
+  char const *stack1[64] ;
+  char const **heap1 = NULL ;
+  struct om_mesh *result = 0 ;
+  struct om_mesh *_swig_go_result;
+  
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_0.p;
+    const char **dst = stack1;
+    for (i = 0; i < (size_t)_swig_go_0.n; i++)
+    count += _swig_go_0.p[i] == '\0';
+    if (count > 64)
+    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
+      if (_swig_go_0.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_0.p + i + 1;
+      }
+    }
+    arg1 = (char **)dst;
+    arg2 = count;
+  }
+  
+  
+  arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
+  arg4 = (size_t)_swig_go_1.len;
+  
+  arg5 = (om_error *)_swig_go_2; 
+  
+  result = (struct om_mesh *)new_om_mesh((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5);
+  *(struct om_mesh **)&_swig_go_result = (struct om_mesh *)result; 
+  free(heap1); 
+  return _swig_go_result;
+}
+
+
+void _wrap_delete_Dims_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0) {
+  struct om_dims *arg1 = (struct om_dims *) 0 ;
+  
+  arg1 = *(struct om_dims **)&_swig_go_0; 
+  
+  delete_om_dims(arg1);
+  
+}
+
+
+struct om_dims *_wrap_new_Dims_omswig_5e79151691cd1caf(om_error *_swig_go_0) {
+  om_error *arg1 = (om_error *) 0 ;
+  struct om_dims *result = 0 ;
+  struct om_dims *_swig_go_result;
+  
+  arg1 = (om_error *)_swig_go_0; 
+  
+  result = (struct om_dims *)new_om_dims(arg1);
+  *(struct om_dims **)&_swig_go_result = (struct om_dims *)result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_version_string_omswig_5e79151691cd1caf() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -249,7 +352,7 @@ _gostring_ _wrap_om_version_string_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_om_version_number_omswig_1b96bd7d873896da() {
+intgo _wrap_om_version_number_omswig_5e79151691cd1caf() {
   int result;
   intgo _swig_go_result;
   
@@ -260,7 +363,7 @@ intgo _wrap_om_version_number_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_OK_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_OK_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -272,7 +375,7 @@ intgo _wrap_OM_OK_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -284,7 +387,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -296,7 +399,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_PARSE_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -308,7 +411,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_IO_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -320,7 +423,7 @@ intgo _wrap_OM_ERR_IO_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -332,7 +435,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -344,7 +447,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -356,7 +459,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -368,7 +471,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -380,7 +483,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -392,7 +495,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -404,7 +507,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5e79151691cd1caf() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -416,7 +519,103 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_1b96bd7d873896da() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_1b96bd7d873896da(intgo _swig_go_0) {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_UNKNOWN_AXIS;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_RANK_COLLISION;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_OUTSIDE_WORLD;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_AXIS_ORDER;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_SIZE_MISMATCH;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_UNALIGNED_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_UNALIGNED;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_VIEW_CONFLICT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5e79151691cd1caf() {
+  enum om_status result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_ERR_UNKNOWN_VIEW;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_status_string_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -429,25 +628,28 @@ _gostring_ _wrap_om_status_string_omswig_1b96bd7d873896da(intgo _swig_go_0) {
 }
 
 
-void _wrap_om_error_clear_omswig_1b96bd7d873896da(om_error *_swig_go_0) {
-  om_error *arg1 = (om_error *) 0 ;
+_gostring_ _wrap_om_status_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
+  om_status arg1 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
   
-  arg1 = (om_error *)_swig_go_0; 
+  arg1 = (om_status)_swig_go_0; 
   
-  om_error_clear(arg1);
-  
+  result = (char *)om_status_name(arg1);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_new_checked_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_new_checked_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
   size_t arg4 ;
   om_mesh **arg5 = (om_mesh **) 0 ;
   om_error *arg6 = (om_error *) 0 ;
-  char const *names_stack1[64] ;
-  char const **names_heap1 = NULL ;
+  char const *stack1[64] ;
+  char const **heap1 = NULL ;
   om_status result;
   intgo _swig_go_result;
   
@@ -455,22 +657,15 @@ intgo _wrap_om_mesh_new_checked_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, _
   {
     size_t count = 0, i, k = 0;
     const char *start = _swig_go_0.p;
-    const char **dst = names_stack1;
-    for (i = 0; i < (size_t)_swig_go_0.n; i++) {
+    const char **dst = stack1;
+    for (i = 0; i < (size_t)_swig_go_0.n; i++)
+    count += _swig_go_0.p[i] == '\0';
+    if (count > 64)
+    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
       if (_swig_go_0.p[i] == '\0') {
-        count++;
-      }
-    }
-    if (count > 64) {
-      names_heap1 = (const char **)malloc(count * sizeof *names_heap1);
-      dst = names_heap1;
-    }
-    if (dst != NULL) {
-      for (i = 0; i < (size_t)_swig_go_0.n; i++) {
-        if (_swig_go_0.p[i] == '\0') {
-          dst[k++] = start;
-          start = _swig_go_0.p + i + 1;
-        }
+        dst[k++] = start;
+        start = _swig_go_0.p + i + 1;
       }
     }
     arg1 = (char **)dst;
@@ -486,27 +681,27 @@ intgo _wrap_om_mesh_new_checked_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, _
   
   result = (om_status)om_mesh_new_checked((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5,arg6);
   _swig_go_result = (intgo)result; 
-  free(names_heap1); 
+  free(heap1); 
   return _swig_go_result;
 }
 
 
-void _wrap_om_mesh_free_omswig_1b96bd7d873896da(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   om_mesh_free(arg1);
   
 }
 
 
-long long _wrap_om_mesh_ndim_omswig_1b96bd7d873896da(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
-  long long _swig_go_result;
+  intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   result = om_mesh_ndim((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -514,13 +709,13 @@ long long _wrap_om_mesh_ndim_omswig_1b96bd7d873896da(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (char *)om_mesh_name((struct om_mesh const *)arg1,arg2);
@@ -529,13 +724,13 @@ _gostring_ _wrap_om_mesh_name_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long 
 }
 
 
-long long _wrap_om_mesh_dim_size_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
-  long long _swig_go_result;
+  intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (int64_t)om_mesh_dim_size((struct om_mesh const *)arg1,arg2);
@@ -544,12 +739,12 @@ long long _wrap_om_mesh_dim_size_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, lo
 }
 
 
-long long _wrap_om_mesh_size_omswig_1b96bd7d873896da(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
-  long long _swig_go_result;
+  intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   result = (int64_t)om_mesh_size((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -557,13 +752,13 @@ long long _wrap_om_mesh_size_omswig_1b96bd7d873896da(om_mesh *_swig_go_0) {
 }
 
 
-long long _wrap_om_mesh_size_of_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
-  long long _swig_go_result;
+  intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -577,13 +772,13 @@ long long _wrap_om_mesh_size_of_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _go
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -597,7 +792,7 @@ intgo _wrap_om_mesh_index_of_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostr
 }
 
 
-intgo _wrap_om_mesh_get_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_get_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -605,7 +800,7 @@ intgo _wrap_om_mesh_get_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_ 
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -621,14 +816,14 @@ intgo _wrap_om_mesh_get_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_ 
 }
 
 
-bool _wrap_om_mesh_equal_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
-  arg2 = (om_mesh *)_swig_go_1; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = *(om_mesh **)&_swig_go_1; 
   
   result = (bool)om_mesh_equal((struct om_mesh const *)arg1,(struct om_mesh const *)arg2);
   _swig_go_result = result; 
@@ -636,12 +831,12 @@ bool _wrap_om_mesh_equal_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_1b96bd7d873896da(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   result = (uint64_t)om_mesh_hash((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -649,7 +844,7 @@ long long _wrap_om_mesh_hash_omswig_1b96bd7d873896da(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_to_json_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_json_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -657,7 +852,7 @@ intgo _wrap_om_mesh_to_json_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostri
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = &str2; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -666,9 +861,8 @@ intgo _wrap_om_mesh_to_json_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostri
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
-    if (len > 0) {
-      *_swig_go_1 = Swig_AllocateString(str2, len);
-    }
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
     om_string_free(str2);
   }
   
@@ -676,7 +870,7 @@ intgo _wrap_om_mesh_to_json_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_from_json_omswig_1b96bd7d873896da(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_json_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -697,7 +891,7 @@ intgo _wrap_om_mesh_from_json_omswig_1b96bd7d873896da(_goslice_ _swig_go_0, om_m
 }
 
 
-intgo _wrap_om_mesh_from_spec_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -719,7 +913,7 @@ intgo _wrap_om_mesh_from_spec_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, om_
 }
 
 
-intgo _wrap_om_mesh_to_spec_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_spec_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -727,7 +921,7 @@ intgo _wrap_om_mesh_to_spec_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostri
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = &str2; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -736,9 +930,8 @@ intgo _wrap_om_mesh_to_spec_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostri
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
-    if (len > 0) {
-      *_swig_go_1 = Swig_AllocateString(str2, len);
-    }
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
     om_string_free(str2);
   }
   
@@ -746,7 +939,7 @@ intgo _wrap_om_mesh_to_spec_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_DIM_DP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -758,7 +951,7 @@ intgo _wrap_OM_DIM_DP_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_DIM_TP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -770,7 +963,7 @@ intgo _wrap_OM_DIM_TP_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_DIM_CP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -782,7 +975,7 @@ intgo _wrap_OM_DIM_CP_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_DIM_EP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -794,7 +987,7 @@ intgo _wrap_OM_DIM_EP_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_DIM_PP_omswig_5e79151691cd1caf() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -806,7 +999,7 @@ intgo _wrap_OM_DIM_PP_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5e79151691cd1caf() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -818,7 +1011,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_1b96bd7d873896da() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5e79151691cd1caf() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -830,7 +1023,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_1b96bd7d873896da() {
 }
 
 
-intgo _wrap_om_dims_new_omswig_1b96bd7d873896da(om_dims **_swig_go_0, om_error *_swig_go_1) {
+intgo _wrap_om_dims_new_omswig_5e79151691cd1caf(om_dims **_swig_go_0, om_error *_swig_go_1) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_status result;
@@ -845,14 +1038,14 @@ intgo _wrap_om_dims_new_omswig_1b96bd7d873896da(om_dims **_swig_go_0, om_error *
 }
 
 
-intgo _wrap_om_dims_copy_omswig_1b96bd7d873896da(om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_copy_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_dims **)_swig_go_1; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -862,17 +1055,17 @@ intgo _wrap_om_dims_copy_omswig_1b96bd7d873896da(om_dims *_swig_go_0, om_dims **
 }
 
 
-void _wrap_om_dims_free_omswig_1b96bd7d873896da(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   
   om_dims_free(arg1);
   
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_1b96bd7d873896da(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -885,7 +1078,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_1b96bd7d873896da(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_1b96bd7d873896da(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -898,7 +1091,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_1b96bd7d873896da(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_1b96bd7d873896da(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -911,13 +1104,13 @@ _gostring_ _wrap_om_flag_field_name_omswig_1b96bd7d873896da(intgo _swig_go_0) {
 }
 
 
-long long _wrap_om_dims_get_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
-  long long _swig_go_result;
+  intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_dim)_swig_go_1; 
   
   result = (int64_t)om_dims_get((struct om_dims const *)arg1,arg2);
@@ -926,7 +1119,7 @@ long long _wrap_om_dims_get_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo _
 }
 
 
-intgo _wrap_om_dims_set_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo _swig_go_1, long long _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -934,7 +1127,7 @@ intgo _wrap_om_dims_set_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo _swig
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_dim)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (om_error *)_swig_go_3; 
@@ -945,13 +1138,13 @@ intgo _wrap_om_dims_set_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo _swig
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_flag)_swig_go_1; 
   
   result = (bool)om_dims_get_flag((struct om_dims const *)arg1,arg2);
@@ -960,7 +1153,7 @@ bool _wrap_om_dims_get_flag_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo _
 }
 
 
-intgo _wrap_om_dims_set_flag_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_flag_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -968,7 +1161,7 @@ intgo _wrap_om_dims_set_flag_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo 
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_flag)_swig_go_1; 
   arg3 = (bool)_swig_go_2; 
   arg4 = (om_error *)_swig_go_3; 
@@ -979,14 +1172,14 @@ intgo _wrap_om_dims_set_flag_omswig_1b96bd7d873896da(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_equal_omswig_1b96bd7d873896da(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
-  arg2 = (om_dims *)_swig_go_1; 
+  arg1 = *(om_dims **)&_swig_go_0; 
+  arg2 = *(om_dims **)&_swig_go_1; 
   
   result = (bool)om_dims_equal((struct om_dims const *)arg1,(struct om_dims const *)arg2);
   _swig_go_result = result; 
@@ -994,7 +1187,7 @@ bool _wrap_om_dims_equal_omswig_1b96bd7d873896da(om_dims *_swig_go_0, om_dims *_
 }
 
 
-intgo _wrap_om_dims_to_json_omswig_1b96bd7d873896da(om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_to_json_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1002,7 +1195,7 @@ intgo _wrap_om_dims_to_json_omswig_1b96bd7d873896da(om_dims *_swig_go_0, _gostri
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = &str2; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -1011,9 +1204,8 @@ intgo _wrap_om_dims_to_json_omswig_1b96bd7d873896da(om_dims *_swig_go_0, _gostri
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
-    if (len > 0) {
-      *_swig_go_1 = Swig_AllocateString(str2, len);
-    }
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
     om_string_free(str2);
   }
   
@@ -1021,14 +1213,14 @@ intgo _wrap_om_dims_to_json_omswig_1b96bd7d873896da(om_dims *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_build_offline_mesh_omswig_1b96bd7d873896da(om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_build_offline_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   arg2 = (om_mesh **)_swig_go_1; 
   arg3 = (om_error *)_swig_go_2; 
   
@@ -1038,7 +1230,7 @@ intgo _wrap_om_build_offline_mesh_omswig_1b96bd7d873896da(om_dims *_swig_go_0, o
 }
 
 
-intgo _wrap_om_build_runtime_mesh_omswig_1b96bd7d873896da(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1046,7 +1238,7 @@ intgo _wrap_om_build_runtime_mesh_omswig_1b96bd7d873896da(om_dims *_swig_go_0, _
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims *)_swig_go_0; 
+  arg1 = *(om_dims **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -1062,7 +1254,7 @@ intgo _wrap_om_build_runtime_mesh_omswig_1b96bd7d873896da(om_dims *_swig_go_0, _
 }
 
 
-intgo _wrap_om_order_normalize_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_order_normalize_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1083,9 +1275,8 @@ intgo _wrap_om_order_normalize_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, _g
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
-    if (len > 0) {
-      *_swig_go_1 = Swig_AllocateString(str2, len);
-    }
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
     om_string_free(str2);
   }
   
@@ -1094,7 +1285,7 @@ intgo _wrap_om_order_normalize_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, _g
 }
 
 
-intgo _wrap_om_world_size_from_env_omswig_1b96bd7d873896da(long long *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_world_size_from_env_omswig_5e79151691cd1caf(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1111,7 +1302,7 @@ intgo _wrap_om_world_size_from_env_omswig_1b96bd7d873896da(long long *_swig_go_0
 }
 
 
-intgo _wrap_om_dims_from_yaml_omswig_1b96bd7d873896da(_goslice_ _swig_go_0, long long _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1134,7 +1325,7 @@ intgo _wrap_om_dims_from_yaml_omswig_1b96bd7d873896da(_goslice_ _swig_go_0, long
 }
 
 
-intgo _wrap_om_dims_load_yaml_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, long long _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1158,7 +1349,7 @@ intgo _wrap_om_dims_load_yaml_omswig_1b96bd7d873896da(_gostring_ _swig_go_0, lon
 }
 
 
-intgo _wrap_om_mesh_axes_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_axes_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   uint64_t *arg3 = (uint64_t *) 0 ;
@@ -1166,7 +1357,7 @@ intgo _wrap_om_mesh_axes_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -1182,7 +1373,7 @@ intgo _wrap_om_mesh_axes_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _gostring_
 }
 
 
-intgo _wrap_om_mesh_coordinate_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1191,7 +1382,7 @@ intgo _wrap_om_mesh_coordinate_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (int64_t)_swig_go_1; 
   
   arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
@@ -1205,7 +1396,7 @@ intgo _wrap_om_mesh_coordinate_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long
 }
 
 
-intgo _wrap_om_mesh_rank_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _goslice_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_rank_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1214,7 +1405,7 @@ intgo _wrap_om_mesh_rank_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _goslice_ 
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   
   arg2 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
   arg3 = (size_t)_swig_go_1.len;
@@ -1228,7 +1419,7 @@ intgo _wrap_om_mesh_rank_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, _goslice_ 
 }
 
 
-intgo _wrap_om_mesh_group_shape_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, long long *_swig_go_2, long long *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1237,7 +1428,7 @@ intgo _wrap_om_mesh_group_shape_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, lon
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t *)_swig_go_2; 
   arg4 = (int64_t *)_swig_go_3; 
@@ -1249,7 +1440,7 @@ intgo _wrap_om_mesh_group_shape_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, lon
 }
 
 
-intgo _wrap_om_mesh_groups_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, long long _swig_go_2, long long _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_mesh_groups_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1260,23 +1451,27 @@ intgo _wrap_om_mesh_groups_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long lon
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
   
-  arg5 = _swig_go_4.array != NULL ? (int32_t *)_swig_go_4.array : omgo_empty_i32;
+  arg5 = _swig_go_4.array != NULL ? (int32_t *)_swig_go_4.array : (int32_t *)omgo_empty_i64;
   arg6 = (size_t)_swig_go_4.len;
   
   arg7 = (om_error *)_swig_go_5; 
   
   result = (om_status)om_mesh_groups((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6,arg7);
   _swig_go_result = (intgo)result; 
+  
+  if (result == OM_OK)
+  omgo_widen(arg5, arg6);
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_group_index_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, long long _swig_go_2, long long *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_index_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1285,7 +1480,7 @@ intgo _wrap_om_mesh_group_index_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, lon
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t *)_swig_go_3; 
@@ -1297,7 +1492,7 @@ intgo _wrap_om_mesh_group_index_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, lon
 }
 
 
-intgo _wrap_om_mesh_group_of_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, long long _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1307,22 +1502,26 @@ intgo _wrap_om_mesh_group_of_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long l
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   
-  arg4 = _swig_go_3.array != NULL ? (int32_t *)_swig_go_3.array : omgo_empty_i32;
+  arg4 = _swig_go_3.array != NULL ? (int32_t *)_swig_go_3.array : (int32_t *)omgo_empty_i64;
   arg5 = (size_t)_swig_go_3.len;
   
   arg6 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_mesh_group_of((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
   _swig_go_result = (intgo)result; 
+  
+  if (result == OM_OK)
+  omgo_widen(arg4, arg5);
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_locality_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, long long _swig_go_2, long long *_swig_go_3, long long *_swig_go_4, long long *_swig_go_5, om_error *_swig_go_6) {
+intgo _wrap_om_mesh_locality_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t arg2 ;
   int64_t arg3 ;
@@ -1333,7 +1532,7 @@ intgo _wrap_om_mesh_locality_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long l
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (uint64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t *)_swig_go_3; 
@@ -1347,7 +1546,348 @@ intgo _wrap_om_mesh_locality_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long l
 }
 
 
-intgo _wrap_om_validate_axes_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, long long _swig_go_2, long long _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t *arg4 = (int64_t *) 0 ;
+  size_t arg5 ;
+  size_t *arg6 = (size_t *) 0 ;
+  om_error *arg7 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  size_t needed4 = 0 ;
+  size_t buflen4 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  
+  buflen4 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
+  arg4 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : (int64_t *)omgo_empty_i64;
+  arg5 = buflen4;
+  arg6 = &needed4;
+  
+  arg7 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_mesh_axis_indices((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7);
+  _swig_go_result = (intgo)result; 
+  
+  if (0 && result == OM_OK)
+  omgo_widen(arg4, needed4 < buflen4 ? needed4 : buflen4);
+  if (_swig_go_2.len > 0)
+  ((int64_t *)_swig_go_2.array)[buflen4] = (int64_t)needed4;
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  int64_t *arg3 = (int64_t *) 0 ;
+  size_t arg4 ;
+  size_t *arg5 = (size_t *) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  size_t needed3 = 0 ;
+  size_t buflen3 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  
+  buflen3 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
+  arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : (int64_t *)omgo_empty_i64;
+  arg4 = buflen3;
+  arg5 = &needed3;
+  
+  arg6 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_mesh_coordinate_of((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  
+  if (0 && result == OM_OK)
+  omgo_widen(arg3, needed3 < buflen3 ? needed3 : buflen3);
+  if (_swig_go_2.len > 0)
+  ((int64_t *)_swig_go_2.array)[buflen3] = (int64_t)needed3;
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t *arg4 = (int64_t *) 0 ;
+  int64_t *arg5 = (int64_t *) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t *)_swig_go_2; 
+  arg5 = (int64_t *)_swig_go_3; 
+  arg6 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_group_shape_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  int64_t arg5 ;
+  int32_t *arg6 = (int32_t *) 0 ;
+  size_t arg7 ;
+  size_t *arg8 = (size_t *) 0 ;
+  om_error *arg9 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  size_t needed6 = 0 ;
+  size_t buflen6 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = (int64_t)_swig_go_3; 
+  
+  buflen6 = _swig_go_4.len > 0 ? (size_t)_swig_go_4.len - 1 : 0;
+  arg6 = _swig_go_4.array != NULL ? (int32_t *)_swig_go_4.array : (int32_t *)omgo_empty_i64;
+  arg7 = buflen6;
+  arg8 = &needed6;
+  
+  arg9 = (om_error *)_swig_go_5; 
+  
+  result = (om_status)om_mesh_groups_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8,arg9);
+  _swig_go_result = (intgo)result; 
+  
+  if (1 && result == OM_OK)
+  omgo_widen(arg6, needed6 < buflen6 ? needed6 : buflen6);
+  if (_swig_go_4.len > 0)
+  ((int64_t *)_swig_go_4.array)[buflen6] = (int64_t)needed6;
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  int64_t *arg5 = (int64_t *) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = (int64_t *)_swig_go_3; 
+  arg6 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_group_index_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  int32_t *arg5 = (int32_t *) 0 ;
+  size_t arg6 ;
+  size_t *arg7 = (size_t *) 0 ;
+  om_error *arg8 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  size_t needed5 = 0 ;
+  size_t buflen5 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  
+  buflen5 = _swig_go_3.len > 0 ? (size_t)_swig_go_3.len - 1 : 0;
+  arg5 = _swig_go_3.array != NULL ? (int32_t *)_swig_go_3.array : (int32_t *)omgo_empty_i64;
+  arg6 = buflen5;
+  arg7 = &needed5;
+  
+  arg8 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_group_of_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8);
+  _swig_go_result = (intgo)result; 
+  
+  if (1 && result == OM_OK)
+  omgo_widen(arg5, needed5 < buflen5 ? needed5 : buflen5);
+  if (_swig_go_3.len > 0)
+  ((int64_t *)_swig_go_3.array)[buflen5] = (int64_t)needed5;
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  int64_t *arg5 = (int64_t *) 0 ;
+  int64_t *arg6 = (int64_t *) 0 ;
+  int64_t *arg7 = (int64_t *) 0 ;
+  om_error *arg8 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = (int64_t *)_swig_go_3; 
+  arg6 = (int64_t *)_swig_go_4; 
+  arg7 = (int64_t *)_swig_go_5; 
+  arg8 = (om_error *)_swig_go_6; 
+  
+  result = (om_status)om_mesh_locality_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8);
+  _swig_go_result = (intgo)result; 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_validate_axes_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1356,7 +1896,7 @@ intgo _wrap_om_validate_axes_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long l
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
@@ -1368,7 +1908,7 @@ intgo _wrap_om_validate_axes_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long l
 }
 
 
-intgo _wrap_om_plan_dim_names_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, long long _swig_go_2, long long _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_plan_dim_names_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1379,7 +1919,7 @@ intgo _wrap_om_plan_dim_names_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long 
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
@@ -1391,9 +1931,8 @@ intgo _wrap_om_plan_dim_names_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long 
   
   if (str5 != NULL) {
     size_t len = strlen(str5);
-    if (len > 0) {
-      *_swig_go_4 = Swig_AllocateString(str5, len);
-    }
+    if (len > 0)
+    *_swig_go_4 = Swig_AllocateString(str5, len);
     om_string_free(str5);
   }
   
@@ -1401,7 +1940,7 @@ intgo _wrap_om_plan_dim_names_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long 
 }
 
 
-intgo _wrap_om_expert_mesh_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long long _swig_go_1, long long _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_expert_mesh_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1410,7 +1949,7 @@ intgo _wrap_om_expert_mesh_omswig_1b96bd7d873896da(om_mesh *_swig_go_0, long lon
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = (om_mesh *)_swig_go_0; 
+  arg1 = *(om_mesh **)&_swig_go_0; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (om_mesh **)_swig_go_3; 

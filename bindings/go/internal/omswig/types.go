@@ -14,12 +14,6 @@ import (
 	"unsafe"
 )
 
-// Mesh is an om_mesh handle (a C pointer; 0 is NULL).
-type Mesh uintptr
-
-// Dims is an om_dims handle (a C pointer; 0 is NULL).
-type Dims uintptr
-
 // Error has the exact memory layout of om_error, so a *Error is passed to C
 // as the `om_error *err` of every call (omswig_wrap.c asserts the C side).
 type Error struct {
@@ -43,9 +37,9 @@ func (e *Error) Text() string {
 	return string(e.Message[:])
 }
 
-// packNames packs axis names as "dp\x00cp\x00tp\x00" (one NUL after each
-// name) for om_mesh_new_checked: a []string holds Go pointers and may not be
-// passed to C. Names must not contain NUL bytes (the caller checks).
+// packNames packs a string list (OM_STRINGS) as "dp\x00cp\x00tp\x00", one
+// NUL after each item: a []string holds Go pointers and may not be passed
+// to C. Items must not contain NUL bytes (the caller checks).
 func packNames(names []string) string {
 	n := 0
 	for _, s := range names {

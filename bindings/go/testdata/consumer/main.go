@@ -65,7 +65,7 @@ func main() {
 	}
 	ep, _ := experts.EPGroups()
 	edp, _ := experts.EDPGroups()
-	fmt.Println("experts", experts.Mesh(), "local", experts.LocalExperts())
+	fmt.Println("experts", experts.Mesh, "local", experts.LocalExperts())
 	fmt.Println("ep", ep)
 	fmt.Println("edp", edp)
 

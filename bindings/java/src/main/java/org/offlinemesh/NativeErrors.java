@@ -25,16 +25,4 @@ final class NativeErrors {
                 return new OfflineMeshException(s, text);
         }
     }
-
-    /**
-     * Checks the status a raw call returned. The wrapper has already thrown
-     * for every failure the library reported, so a non-zero status here
-     * means the library failed without filling its error report.
-     */
-    static void check(int status) {
-        if (status != om_status.OM_OK) {
-            throw new IllegalStateException("liboffline_mesh returned status " + status
-                    + " (" + Status.fromCode(status) + ") without an error report");
-        }
-    }
 }

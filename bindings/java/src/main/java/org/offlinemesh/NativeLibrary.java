@@ -3,9 +3,10 @@ package org.offlinemesh;
 /**
  * Loads the JNI library {@code liboffline_mesh_jni.so} once per class loader.
  *
- * <p>The library is looked up by name on {@code java.library.path}, or taken
- * from the absolute path in the system property {@value #PATH_PROPERTY}
- * when that is set. A failure is remembered and reported again, with the
+ * <p>The library is taken from the absolute path in the system property
+ * {@value #PATH_PROPERTY} when that is set; else from the jar itself when
+ * it carries one for this platform ({@link JarNative}); else it is looked
+ * up by name on {@code java.library.path}. A failure is remembered and reported again, with the
  * same explanation, by every later call (rather than as a bare
  * {@code NoClassDefFoundError}).
  */
@@ -35,7 +36,7 @@ final class NativeLibrary {
                 try {
                     if (explicit != null && !explicit.isEmpty()) {
                         System.load(explicit);
-                    } else {
+                    } else if (!JarNative.load()) {
                         System.loadLibrary(NAME);
                     }
                     loaded = true;

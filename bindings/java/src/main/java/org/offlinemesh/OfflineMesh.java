@@ -1,57 +1,91 @@
 package org.offlinemesh;
 
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * An offline device mesh: named axes with sizes, e.g. {@code (dp=2, cp=2,
  * tp=2)}, with the rank topology a live mesh would have. Ranks are laid out
  * row-major (the last axis varies fastest).
  *
- * <p>Instances are immutable, plain Java values copied out of the C library
- * (no native memory is held between calls), and safe to share between
- * threads. Every computation runs in liboffline_mesh, so the answers agree
- * with the C API and the {@code offline-mesh} CLI.
+ * <p>A mesh holds its native {@code om_mesh}, so every query is one native
+ * call. {@link #close()} releases it (try-with-resources); a mesh that is
+ * never closed is released once unreachable (a {@link Cleaner}, never
+ * {@code finalize}). After {@code close()} every method but {@code close},
+ * {@code equals}, {@code hashCode} and {@code toString} throws
+ * {@link IllegalStateException}. Meshes are immutable and thread-safe;
+ * closing one while another thread uses it is an error.
  *
  * <p>Errors: bad input throws {@link OfflineMeshException} (an
- * {@link IllegalArgumentException}) with the library's message; a
- * {@code null} argument throws {@link NullPointerException} naming the
+ * {@link IllegalArgumentException}) with the library's message and status;
+ * a {@code null} argument throws {@link NullPointerException} naming the
  * parameter.
  *
  * <p>Axis sets: the topology methods take axis names as varargs, and each
  * item may itself be a comma-separated list, so {@code groups("dp", "cp")}
  * and {@code groups("dp,cp")} are the same; no names is the empty set (one
- * single-rank group per rank). The order of the names does not matter:
- * groups and their members are always listed in mesh order.
+ * single-rank group per rank). Groups and members are listed in mesh order,
+ * whatever the order of the names.
  */
-public final class OfflineMesh {
-    private static final OfflineMesh EMPTY = new OfflineMesh(List.of(), new int[0]);
+public final class OfflineMesh implements AutoCloseable {
+    private static final Cleaner CLEANER = Cleaner.create();
 
     private final List<String> names;
     private final int[] shape;
     private final int size;
-    private final byte[][] encodedNames;
+    private final Mesh mesh;
+    private final Cleaner.Cleanable cleanable;
 
-    private OfflineMesh(List<String> names, int[] shape) {
-        this.names = Collections.unmodifiableList(new ArrayList<>(names));
-        this.shape = shape;
-        int product = 1;
-        for (int s : shape) {
-            product = Math.multiplyExact(product, s);
+    /** Takes ownership of the native mesh a {@code om_mesh **out} call produced. */
+    OfflineMesh(long[] out) {
+        mesh = new Mesh(out[0], true);
+        cleanable = CLEANER.register(this, mesh::delete);
+        int ndim = (int) OfflineMeshNative.omMeshNdim(mesh);
+        List<String> dimNames = new ArrayList<>(ndim);
+        shape = new int[ndim];
+        for (int i = 0; i < ndim; i++) {
+            dimNames.add(Text.decode(OfflineMeshNative.omMeshName(mesh, i)));
+            shape[i] = (int) OfflineMeshNative.omMeshDimSize(mesh, i);
         }
-        this.size = product;
-        this.encodedNames = new byte[names.size()][];
-        for (int i = 0; i < names.size(); i++) {
-            encodedNames[i] = names.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        names = List.copyOf(dimNames);
+        size = (int) OfflineMeshNative.omMeshSize(mesh);
+    }
+
+    /** Runs a native constructor that fills a {@code om_mesh **out} holder. */
+    static OfflineMesh create(Consumer<long[]> constructor) {
+        NativeLibrary.load();
+        long[] out = new long[1];
+        constructor.accept(out);
+        return new OfflineMesh(out);
+    }
+
+    /** The native mesh; IllegalStateException once closed. */
+    private Mesh open() {
+        if (Mesh.getCPtr(mesh) == 0) {
+            throw new IllegalStateException("mesh is closed");
+        }
+        return mesh;
+    }
+
+    /** Runs a native call on this mesh, keeping it reachable until it returns. */
+    private <T> T call(Function<Mesh, T> f) {
+        try {
+            return f.apply(open());
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
-    /** A mesh whose values the C library already validated. */
-    static OfflineMesh trusted(List<String> names, int[] shape) {
-        return names.isEmpty() ? EMPTY : new OfflineMesh(names, shape);
+    /** Releases the native mesh now; later calls throw IllegalStateException. Idempotent. */
+    @Override
+    public void close() {
+        cleanable.clean();
     }
 
     /**
@@ -71,14 +105,12 @@ public final class OfflineMesh {
         for (int i = 0; i < encoded.length; i++) {
             encoded[i] = Text.cString(dimNames.get(i), "dimNames[" + i + "]", Status.INVALID_NAME);
         }
-        try (NativeMesh mesh = NativeMesh.create(encoded, shape.clone())) {
-            return mesh.toOfflineMesh();
-        }
+        return create(out -> OfflineMeshNative.omMeshNewChecked(encoded, shape, out));
     }
 
-    /** The empty mesh: no axes, size 1. */
+    /** A new empty mesh: no axes, size 1. */
     public static OfflineMesh empty() {
-        return EMPTY;
+        return of(List.of());
     }
 
     /**
@@ -90,10 +122,7 @@ public final class OfflineMesh {
      */
     public static OfflineMesh fromJson(String json) {
         byte[] text = Text.document(json, "json");
-        NativeLibrary.load();
-        long[] out = new long[1];
-        NativeErrors.check(OfflineMeshNative.omMeshFromJson(text, out));
-        return NativeMesh.take(out);
+        return create(out -> OfflineMeshNative.omMeshFromJson(text, out));
     }
 
     /**
@@ -104,29 +133,30 @@ public final class OfflineMesh {
      */
     public static OfflineMesh parse(String spec) {
         byte[] text = Text.cString(spec, "spec", Status.PARSE);
-        NativeLibrary.load();
-        long[] out = new long[1];
-        NativeErrors.check(OfflineMeshNative.omMeshFromSpec(text, out));
-        return NativeMesh.take(out);
+        return create(out -> OfflineMeshNative.omMeshFromSpec(text, out));
     }
 
     /** The axis names in mesh order (unmodifiable). */
     public List<String> dimNames() {
+        open();
         return names;
     }
 
     /** The axis sizes in mesh order (a fresh copy). */
     public int[] shape() {
+        open();
         return shape.clone();
     }
 
     /** Number of axes (0 for the empty mesh). */
     public int ndim() {
+        open();
         return shape.length;
     }
 
     /** Total number of ranks, the product of all sizes (1 for the empty mesh). */
     public int size() {
+        open();
         return size;
     }
 
@@ -139,6 +169,7 @@ public final class OfflineMesh {
     /** Index of the axis {@code dim}, or -1 when absent. */
     public int indexOf(String dim) {
         Objects.requireNonNull(dim, "dim");
+        open();
         return names.indexOf(dim);
     }
 
@@ -147,22 +178,31 @@ public final class OfflineMesh {
         return indexOf(dim) >= 0;
     }
 
-    /** The single-axis mesh {@code (dim,)/(size,)}, or the empty mesh when the axis is absent. */
-    public OfflineMesh get(String dim) {
-        int index = indexOf(dim);
-        if (index < 0) {
-            return EMPTY;
+    /**
+     * The sub-mesh of the named axes that this mesh has, in mesh order:
+     * {@code get("tp")} is {@code (tp,)/(size,)}, {@code get("dp", "cp")} is
+     * torch's {@code mesh["dp", "cp"]}; absent names are skipped, so an
+     * absent axis gives the empty mesh (as the planner-facing original).
+     */
+    public OfflineMesh get(String... dims) {
+        for (String dim : Objects.requireNonNull(dims, "dim")) {
+            Objects.requireNonNull(dim, "dim");
         }
-        return new OfflineMesh(List.of(dim), new int[] {shape[index]});
+        List<String> selected = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
+        open();
+        for (int i = 0; i < shape.length; i++) {
+            if (Arrays.asList(dims).contains(names.get(i))) {
+                selected.add(names.get(i));
+                sizes.add((long) shape[i]);
+            }
+        }
+        return of(selected, sizes.stream().mapToLong(Long::longValue).toArray());
     }
 
     /** Canonical JSON: {@code {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}}. */
     public String toJson() {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            byte[][] out = new byte[1][];
-            NativeErrors.check(OfflineMeshNative.omMeshToJson(mesh.handle(), out));
-            return Text.taken(out);
-        }
+        return call(p -> Text.string(out -> OfflineMeshNative.omMeshToJson(p, out)));
     }
 
     /**
@@ -172,14 +212,38 @@ public final class OfflineMesh {
      *     spaces at its ends, which the text form cannot carry
      */
     public String toSpec() {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            byte[][] out = new byte[1][];
-            NativeErrors.check(OfflineMeshNative.omMeshToSpec(mesh.handle(), out));
-            return Text.taken(out);
-        }
+        return call(p -> Text.string(out -> OfflineMeshNative.omMeshToSpec(p, out)));
     }
 
     // ---- topology -------------------------------------------------------
+
+    /**
+     * Runs a bulk call whose buffer is one longer than the result (its last
+     * element receives the needed length), with room for {@code guess}
+     * values and once more with the needed length if that was short.
+     */
+    private static int[] bulk(int guess, Consumer<int[]> call) {
+        int[] buf = new int[guess + 1];
+        try {
+            call.accept(buf);
+        } catch (OfflineMeshException e) {
+            if (e.status() != Status.BUFFER_TOO_SMALL) {
+                throw e;
+            }
+            buf = new int[buf[guess] + 1];
+            call.accept(buf);
+        }
+        return buf;
+    }
+
+    /** The size of the groups over {@code axes}, from the Java copy (the library checks the names). */
+    private int guessGroupSize(String[] axes) {
+        int n = 1;
+        for (int i = 0; i < shape.length; i++) {
+            n *= Arrays.asList(axes).contains(names.get(i)) ? shape[i] : 1;
+        }
+        return n;
+    }
 
     /**
      * Coordinates of {@code rank}, one per axis in mesh order.
@@ -187,15 +251,13 @@ public final class OfflineMesh {
      * @throws OfflineMeshException ({@link Status#OUT_OF_RANGE}) for a rank outside 0..size-1
      */
     public int[] coordinate(int rank) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long[] coord = new long[shape.length];
-            NativeErrors.check(OfflineMeshNative.omMeshCoordinate(mesh.handle(), rank, coord));
-            int[] result = new int[coord.length];
-            for (int i = 0; i < coord.length; i++) {
-                result[i] = Math.toIntExact(coord[i]);
-            }
-            return result;
+        long[] out = new long[shape.length + 1];
+        call(p -> OfflineMeshNative.omMeshCoordinateOf(p, rank, out));
+        int[] coord = new int[shape.length];
+        for (int i = 0; i < coord.length; i++) {
+            coord[i] = (int) out[i];
         }
+        return coord;
     }
 
     /**
@@ -206,44 +268,47 @@ public final class OfflineMesh {
      *     number of values, {@link Status#OUT_OF_RANGE} for a value outside its axis
      */
     public int rank(int... coordinate) {
-        Objects.requireNonNull(coordinate, "coordinate");
-        long[] coord = new long[coordinate.length];
-        for (int i = 0; i < coord.length; i++) {
-            coord[i] = coordinate[i];
-        }
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long[] rank = new long[1];
-            NativeErrors.check(OfflineMeshNative.omMeshRank(mesh.handle(), coord, rank));
-            return Math.toIntExact(rank[0]);
-        }
+        long[] coord = Arrays.stream(Objects.requireNonNull(coordinate, "coordinate")).asLongStream().toArray();
+        long[] rank = new long[1];
+        call(p -> OfflineMeshNative.omMeshRank(p, coord, rank));
+        return (int) rank[0];
+    }
+
+    /**
+     * The indices of the named axes, in mesh order (the canonical form of the set).
+     *
+     * @throws OfflineMeshException {@link Status#UNKNOWN_AXIS} for a name
+     *     the mesh lacks, {@link Status#DUPLICATE_NAME} for a name given twice
+     */
+    public int[] axisIndices(String... axes) {
+        byte[][] names = Text.axes(axes);
+        long[] out = new long[axes.length + 1];
+        call(p -> OfflineMeshNative.omMeshAxisIndices(p, names, out));
+        return Arrays.stream(out, 0, (int) out[axes.length]).mapToInt(v -> (int) v).toArray();
+    }
+
+    /** {count, size} of the groups over axes. */
+    private long[] groupShape(String[] axes) {
+        byte[][] names = Text.axes(axes);
+        long[] count = new long[1];
+        long[] groupSize = new long[1];
+        call(p -> OfflineMeshNative.omMeshGroupShapeNamed(p, names, count, groupSize));
+        return new long[] {count[0], groupSize[0]};
     }
 
     /**
      * Number of process groups over {@code axes}.
      *
-     * @throws OfflineMeshException ({@link Status#INVALID_ARGUMENT}) for an
-     *     unknown or repeated axis or an empty item
+     * @throws OfflineMeshException {@link Status#UNKNOWN_AXIS} for an axis
+     *     the mesh lacks, {@link Status#DUPLICATE_NAME} for an axis named twice
      */
     public int groupCount(String... axes) {
-        return groupShape(axes)[0];
+        return (int) groupShape(axes)[0];
     }
 
     /** Number of ranks in each group over {@code axes}; errors as {@link #groupCount}. */
     public int groupSize(String... axes) {
-        return groupShape(axes)[1];
-    }
-
-    private int[] groupShape(String[] axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            return groupShape(mesh, mesh.mask(axes));
-        }
-    }
-
-    private static int[] groupShape(NativeMesh mesh, long mask) {
-        long[] count = new long[1];
-        long[] groupSize = new long[1];
-        NativeErrors.check(OfflineMeshNative.omMeshGroupShape(mesh.handle(), mask, count, groupSize));
-        return new int[] {Math.toIntExact(count[0]), Math.toIntExact(groupSize[0])};
+        return (int) groupShape(axes)[1];
     }
 
     /**
@@ -257,19 +322,14 @@ public final class OfflineMesh {
      * @throws OfflineMeshException as {@link #groupCount}
      */
     public int[][] groups(String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            int[] gs = groupShape(mesh, mask);
-            int count = gs[0];
-            int groupSize = gs[1];
-            int[] flat = new int[size];
-            NativeErrors.check(OfflineMeshNative.omMeshGroups(mesh.handle(), mask, 0, count, flat));
-            int[][] groups = new int[count][];
-            for (int g = 0; g < count; g++) {
-                groups[g] = Arrays.copyOfRange(flat, g * groupSize, (g + 1) * groupSize);
-            }
-            return groups;
+        byte[][] names = Text.axes(axes);
+        int n = guessGroupSize(axes);
+        int[] flat = bulk(size, b -> call(p -> OfflineMeshNative.omMeshGroupsNamed(p, names, 0, size / n, b)));
+        int[][] groups = new int[size / n][];
+        for (int g = 0; g < groups.length; g++) {
+            groups[g] = Arrays.copyOfRange(flat, g * n, (g + 1) * n);
         }
+        return groups;
     }
 
     /**
@@ -279,12 +339,9 @@ public final class OfflineMesh {
      *     outside 0..groupCount-1, or as {@link #groupCount}
      */
     public int[] group(int index, String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            int[] members = new int[groupShape(mesh, mask)[1]];
-            NativeErrors.check(OfflineMeshNative.omMeshGroups(mesh.handle(), mask, index, 1, members));
-            return members;
-        }
+        byte[][] names = Text.axes(axes);
+        int n = guessGroupSize(axes);
+        return Arrays.copyOf(bulk(n, b -> call(p -> OfflineMeshNative.omMeshGroupsNamed(p, names, index, 1, b))), n);
     }
 
     /**
@@ -294,12 +351,10 @@ public final class OfflineMesh {
      *     outside the mesh, or as {@link #groupCount}
      */
     public int groupIndex(int rank, String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            long[] index = new long[1];
-            NativeErrors.check(OfflineMeshNative.omMeshGroupIndex(mesh.handle(), mask, rank, index));
-            return Math.toIntExact(index[0]);
-        }
+        byte[][] names = Text.axes(axes);
+        long[] index = new long[1];
+        call(p -> OfflineMeshNative.omMeshGroupIndexNamed(p, names, rank, index));
+        return (int) index[0];
     }
 
     /**
@@ -308,12 +363,9 @@ public final class OfflineMesh {
      * @throws OfflineMeshException as {@link #groupIndex}
      */
     public int[] groupOf(int rank, String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            int[] members = new int[groupShape(mesh, mask)[1]];
-            NativeErrors.check(OfflineMeshNative.omMeshGroupOf(mesh.handle(), mask, rank, members));
-            return members;
-        }
+        byte[][] names = Text.axes(axes);
+        int[] out = bulk(guessGroupSize(axes), b -> call(p -> OfflineMeshNative.omMeshGroupOfNamed(p, names, rank, b)));
+        return Arrays.copyOf(out, out[out.length - 1]);
     }
 
     /**
@@ -324,16 +376,10 @@ public final class OfflineMesh {
      *     {@code ranksPerHost} below 1, or as {@link #groupCount}
      */
     public Locality locality(int ranksPerHost, String... axes) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long mask = mesh.mask(axes);
-            long[] count = new long[1];
-            long[] local = new long[1];
-            long[] maxHosts = new long[1];
-            NativeErrors.check(OfflineMeshNative.omMeshLocality(mesh.handle(), mask, ranksPerHost,
-                    count, local, maxHosts));
-            return new Locality(Math.toIntExact(count[0]), Math.toIntExact(local[0]),
-                    Math.toIntExact(maxHosts[0]));
-        }
+        byte[][] names = Text.axes(axes);
+        long[][] r = {new long[1], new long[1], new long[1]};
+        call(p -> OfflineMeshNative.omMeshLocalityNamed(p, names, ranksPerHost, r[0], r[1], r[2]));
+        return new Locality((int) r[0][0], (int) r[1][0], (int) r[2][0]);
     }
 
     // ---- preflight ------------------------------------------------------
@@ -347,9 +393,10 @@ public final class OfflineMesh {
      *     check fails or a size is below 1
      */
     public void validateAxes(int tpSize, int cpSize, int epSize) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            NativeErrors.check(OfflineMeshNative.omValidateAxes(mesh.handle(), tpSize, cpSize, epSize));
-        }
+        call(p -> {
+            OfflineMeshNative.omValidateAxes(p, tpSize, cpSize, epSize);
+            return null;
+        });
     }
 
     /**
@@ -359,12 +406,8 @@ public final class OfflineMesh {
      * @throws OfflineMeshException ({@link Status#INVALID_ARGUMENT}) for a size below 1
      */
     public List<String> planDimNames(int tpSize, int cpSize, int epSize) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            byte[][] out = new byte[1][];
-            NativeErrors.check(OfflineMeshNative.omPlanDimNames(mesh.handle(), tpSize, cpSize, epSize, out));
-            String list = Text.taken(out);
-            return list.isEmpty() ? List.of() : List.of(list.split(",", -1));
-        }
+        String list = call(p -> Text.string(out -> OfflineMeshNative.omPlanDimNames(p, tpSize, cpSize, epSize, out)));
+        return list.isEmpty() ? List.of() : List.of(list.split(",", -1));
     }
 
     /** {@link #expertMesh(int, int)} without a number of experts. */
@@ -384,38 +427,16 @@ public final class OfflineMesh {
      *     region, a number of experts not divisible by ep, or values below range
      */
     public OfflineMesh expertMesh(int epSize, int numExperts) {
-        try (NativeMesh mesh = NativeMesh.of(this)) {
-            long[] out = new long[1];
-            NativeErrors.check(OfflineMeshNative.omExpertMesh(mesh.handle(), epSize, numExperts, out));
-            return NativeMesh.take(out);
-        }
+        return call(p -> create(out -> OfflineMeshNative.omExpertMesh(p, epSize, numExperts, out)));
     }
 
     // ---- values ---------------------------------------------------------
 
-    byte[][] encodedNames() {
-        return encodedNames;
-    }
-
-    long[] shapeAsLongs() {
-        long[] result = new long[shape.length];
-        for (int i = 0; i < shape.length; i++) {
-            result[i] = shape[i];
-        }
-        return result;
-    }
-
     /** Equal when names and shape are equal, in the same order. */
     @Override
     public boolean equals(Object other) {
-        if (this == other) {
-            return true;
-        }
-        if (!(other instanceof OfflineMesh)) {
-            return false;
-        }
-        OfflineMesh that = (OfflineMesh) other;
-        return names.equals(that.names) && Arrays.equals(shape, that.shape);
+        return other instanceof OfflineMesh && names.equals(((OfflineMesh) other).names)
+                && Arrays.equals(shape, ((OfflineMesh) other).shape);
     }
 
     @Override

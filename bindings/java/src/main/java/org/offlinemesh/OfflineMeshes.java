@@ -26,11 +26,7 @@ public final class OfflineMeshes {
      */
     public static OfflineMesh buildOfflineMesh(ParallelDims dims) {
         Objects.requireNonNull(dims, "dims");
-        try (NativeDims d = NativeDims.of(dims)) {
-            long[] out = new long[1];
-            NativeErrors.check(OfflineMeshNative.omBuildOfflineMesh(d.handle(), out));
-            return NativeMesh.take(out);
-        }
+        return dims.withNative(h -> OfflineMesh.create(out -> OfflineMeshNative.omBuildOfflineMesh(h, out)));
     }
 
     /**
@@ -47,11 +43,7 @@ public final class OfflineMeshes {
     public static OfflineMesh buildRuntimeMesh(ParallelDims dims, String order) {
         Objects.requireNonNull(dims, "dims");
         byte[] text = Text.cString(order, "order", Status.INVALID_ARGUMENT);
-        try (NativeDims d = NativeDims.of(dims)) {
-            long[] out = new long[1];
-            NativeErrors.check(OfflineMeshNative.omBuildRuntimeMesh(d.handle(), text, out));
-            return NativeMesh.take(out);
-        }
+        return dims.withNative(h -> OfflineMesh.create(out -> OfflineMeshNative.omBuildRuntimeMesh(h, text, out)));
     }
 
     /**
@@ -62,10 +54,7 @@ public final class OfflineMeshes {
      */
     public static String normalizeOrder(String order) {
         byte[] text = Text.cString(order, "order", Status.INVALID_ARGUMENT);
-        NativeLibrary.load();
-        byte[][] out = new byte[1][];
-        NativeErrors.check(OfflineMeshNative.omOrderNormalize(text, out));
-        return Text.taken(out);
+        return Text.string(out -> OfflineMeshNative.omOrderNormalize(text, out));
     }
 
     /** {@link #parseParallelDims(String, int)} with the world size taken from the environment. */
@@ -87,10 +76,7 @@ public final class OfflineMeshes {
      */
     public static ParallelDims parseParallelDims(String yaml, int worldSize) {
         byte[] text = Text.document(yaml, "yaml");
-        NativeLibrary.load();
-        long[] out = new long[1];
-        NativeErrors.check(OfflineMeshNative.omDimsFromYaml(text, worldSize, out));
-        return NativeDims.take(out);
+        return ParallelDims.create(out -> OfflineMeshNative.omDimsFromYaml(text, worldSize, out));
     }
 
     /** {@link #loadParallelDims(Path, int)} with the world size taken from the environment. */
@@ -113,14 +99,11 @@ public final class OfflineMeshes {
                     "path " + path.toUri() + " is not on the default file system");
         }
         byte[] text = Text.cString(path.toString(), "path", Status.INVALID_ARGUMENT);
-        NativeLibrary.load();
-        long[] out = new long[1];
         try {
-            NativeErrors.check(OfflineMeshNative.omDimsLoadYaml(text, worldSize, out));
+            return ParallelDims.create(out -> OfflineMeshNative.omDimsLoadYaml(text, worldSize, out));
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        return NativeDims.take(out);
     }
 
     /**
@@ -134,7 +117,7 @@ public final class OfflineMeshes {
         NativeLibrary.load();
         long[] worldSize = new long[1];
         boolean[] found = new boolean[1];
-        NativeErrors.check(OfflineMeshNative.omWorldSizeFromEnv(worldSize, found));
+        OfflineMeshNative.omWorldSizeFromEnv(worldSize, found);
         return found[0] ? OptionalInt.of(Math.toIntExact(worldSize[0])) : OptionalInt.empty();
     }
 

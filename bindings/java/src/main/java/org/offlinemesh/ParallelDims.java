@@ -1,37 +1,22 @@
 package org.offlinemesh;
 
-import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The parallelism of a training config: dp, tp, cp, ep and pp sizes
  * (default 1) and the sequence_parallel and loss_parallel flags (default
- * false). An immutable value; build one with {@link #builder()}, or read
- * one from YAML with {@link OfflineMeshes#parseParallelDims(String, int)}.
+ * false). An immutable value: build one with {@link #builder()}, or read one
+ * from YAML with {@link OfflineMeshes#parseParallelDims(String, int)}. The
+ * record constructor accepts any values; the library checks them when the
+ * dims are used ({@link Builder#build()} checks at once).
  *
  * <p>A size of 0 means "not declared": dp, cp and tp at 0 are left out of
  * the mesh, pp and ep at 0 behave as 1. Negative sizes are refused.
  */
-public final class ParallelDims {
+public record ParallelDims(int dpSize, int tpSize, int cpSize, int epSize, int ppSize,
+        boolean sequenceParallel, boolean lossParallel) {
     private static final ParallelDims DEFAULTS = new ParallelDims(1, 1, 1, 1, 1, false, false);
-
-    private final int dpSize;
-    private final int tpSize;
-    private final int cpSize;
-    private final int epSize;
-    private final int ppSize;
-    private final boolean sequenceParallel;
-    private final boolean lossParallel;
-
-    ParallelDims(int dpSize, int tpSize, int cpSize, int epSize, int ppSize,
-            boolean sequenceParallel, boolean lossParallel) {
-        this.dpSize = dpSize;
-        this.tpSize = tpSize;
-        this.cpSize = cpSize;
-        this.epSize = epSize;
-        this.ppSize = ppSize;
-        this.sequenceParallel = sequenceParallel;
-        this.lossParallel = lossParallel;
-    }
 
     /** All sizes 1, both flags false. */
     public static ParallelDims defaults() {
@@ -46,34 +31,6 @@ public final class ParallelDims {
     /** A builder starting from these values. */
     public Builder toBuilder() {
         return new Builder(this);
-    }
-
-    public int dpSize() {
-        return dpSize;
-    }
-
-    public int tpSize() {
-        return tpSize;
-    }
-
-    public int cpSize() {
-        return cpSize;
-    }
-
-    public int epSize() {
-        return epSize;
-    }
-
-    public int ppSize() {
-        return ppSize;
-    }
-
-    public boolean sequenceParallel() {
-        return sequenceParallel;
-    }
-
-    public boolean lossParallel() {
-        return lossParallel;
     }
 
     /** Same as {@link OfflineMeshes#buildOfflineMesh(ParallelDims)}. */
@@ -91,85 +48,82 @@ public final class ParallelDims {
      * {@code {"cp_size":1,"dp_size":8,"ep_size":1,"loss_parallel":false,"pp_size":1,"sequence_parallel":false,"tp_size":1}}.
      */
     public String toJson() {
-        try (NativeDims dims = NativeDims.of(this)) {
-            byte[][] out = new byte[1][];
-            NativeErrors.check(OfflineMeshNative.omDimsToJson(dims.handle(), out));
-            return Text.taken(out);
+        return withNative(h -> Text.string(out -> OfflineMeshNative.omDimsToJson(h, out)));
+    }
+
+    /** Runs f on a native copy of these dims, freed afterwards; the C setters check each value. */
+    <T> T withNative(Function<Dims, T> f) {
+        NativeLibrary.load();
+        long[] out = new long[1];
+        OfflineMeshNative.omDimsNew(out);
+        Dims h = new Dims(out[0], true);
+        try {
+            int[] sizes = {dpSize, tpSize, cpSize, epSize, ppSize};
+            for (int d = 0; d < sizes.length; d++) {
+                OfflineMeshNative.omDimsSet(h, d, sizes[d]);
+            }
+            OfflineMeshNative.omDimsSetFlag(h, om_flag.OM_FLAG_SEQUENCE_PARALLEL, sequenceParallel);
+            OfflineMeshNative.omDimsSetFlag(h, om_flag.OM_FLAG_LOSS_PARALLEL, lossParallel);
+            return f.apply(h);
+        } finally {
+            h.delete();
         }
     }
 
-    @Override
-    public boolean equals(Object other) {
-        if (this == other) {
-            return true;
+    /** Runs a native constructor of dims and copies the result out. */
+    static ParallelDims create(Consumer<long[]> constructor) {
+        NativeLibrary.load();
+        long[] out = new long[1];
+        constructor.accept(out);
+        Dims h = new Dims(out[0], true);
+        try {
+            int[] s = new int[5];
+            for (int d = 0; d < s.length; d++) {
+                s[d] = (int) OfflineMeshNative.omDimsGet(h, d);
+            }
+            return new ParallelDims(s[0], s[1], s[2], s[3], s[4],
+                    OfflineMeshNative.omDimsGetFlag(h, om_flag.OM_FLAG_SEQUENCE_PARALLEL),
+                    OfflineMeshNative.omDimsGetFlag(h, om_flag.OM_FLAG_LOSS_PARALLEL));
+        } finally {
+            h.delete();
         }
-        if (!(other instanceof ParallelDims)) {
-            return false;
-        }
-        ParallelDims that = (ParallelDims) other;
-        return dpSize == that.dpSize && tpSize == that.tpSize && cpSize == that.cpSize
-                && epSize == that.epSize && ppSize == that.ppSize
-                && sequenceParallel == that.sequenceParallel && lossParallel == that.lossParallel;
     }
 
-    @Override
-    public int hashCode() {
-        return Objects.hash(dpSize, tpSize, cpSize, epSize, ppSize, sequenceParallel, lossParallel);
-    }
-
-    @Override
-    public String toString() {
-        return "ParallelDims{dp_size=" + dpSize + ", tp_size=" + tpSize + ", cp_size=" + cpSize
-                + ", ep_size=" + epSize + ", pp_size=" + ppSize
-                + ", sequence_parallel=" + sequenceParallel + ", loss_parallel=" + lossParallel + "}";
-    }
-
-    /**
-     * Builds {@link ParallelDims}; {@link #build()} validates every value in
-     * the C library. Not thread-safe (the built values are).
-     */
+    /** Builds {@link ParallelDims}. Not thread-safe (the built values are). */
     public static final class Builder {
-        private int dpSize;
-        private int tpSize;
-        private int cpSize;
-        private int epSize;
-        private int ppSize;
+        private final int[] sizes;
         private boolean sequenceParallel;
         private boolean lossParallel;
 
         private Builder(ParallelDims from) {
-            dpSize = from.dpSize;
-            tpSize = from.tpSize;
-            cpSize = from.cpSize;
-            epSize = from.epSize;
-            ppSize = from.ppSize;
+            sizes = new int[] {from.dpSize, from.tpSize, from.cpSize, from.epSize, from.ppSize};
             sequenceParallel = from.sequenceParallel;
             lossParallel = from.lossParallel;
         }
 
-        public Builder dpSize(int value) {
-            dpSize = value;
+        private Builder size(int dim, int value) {
+            sizes[dim] = value;
             return this;
+        }
+
+        public Builder dpSize(int value) {
+            return size(om_dim.OM_DIM_DP, value);
         }
 
         public Builder tpSize(int value) {
-            tpSize = value;
-            return this;
+            return size(om_dim.OM_DIM_TP, value);
         }
 
         public Builder cpSize(int value) {
-            cpSize = value;
-            return this;
+            return size(om_dim.OM_DIM_CP, value);
         }
 
         public Builder epSize(int value) {
-            epSize = value;
-            return this;
+            return size(om_dim.OM_DIM_EP, value);
         }
 
         public Builder ppSize(int value) {
-            ppSize = value;
-            return this;
+            return size(om_dim.OM_DIM_PP, value);
         }
 
         public Builder sequenceParallel(boolean value) {
@@ -183,15 +137,14 @@ public final class ParallelDims {
         }
 
         /**
-         * The dims with these values.
+         * The dims with these values, checked by the library.
          *
          * @throws OfflineMeshException ({@link Status#INVALID_ARGUMENT}) for a negative size
          */
         public ParallelDims build() {
-            try (NativeDims dims = NativeDims.of(dpSize, tpSize, cpSize, epSize, ppSize,
-                    sequenceParallel, lossParallel)) {
-                return dims.toParallelDims();
-            }
+            ParallelDims d = new ParallelDims(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4],
+                    sequenceParallel, lossParallel);
+            return d.withNative(h -> d);
         }
     }
 }

@@ -30,6 +30,8 @@ public enum Status {
     INVALID_NAME(om_status.OM_ERR_INVALID_NAME),
     /** A result buffer was too small (never seen through this binding). */
     BUFFER_TOO_SMALL(om_status.OM_ERR_BUFFER_TOO_SMALL),
+    /** An axis named in an axis set is not in the mesh. */
+    UNKNOWN_AXIS(om_status.OM_ERR_UNKNOWN_AXIS),
     /** A code this binding does not know (a newer library). */
     UNKNOWN(-1);
 
@@ -48,6 +50,12 @@ public enum Status {
     public String description() {
         NativeLibrary.load();
         return new String(OfflineMeshNative.omStatusString(code), StandardCharsets.UTF_8);
+    }
+
+    /** The C identifier of this status, e.g. {@code "OM_ERR_PARSE"}. */
+    public String cName() {
+        NativeLibrary.load();
+        return new String(OfflineMeshNative.omStatusName(code), StandardCharsets.UTF_8);
     }
 
     /** The status with this numeric value, {@link #UNKNOWN} when there is none. */

@@ -3,6 +3,7 @@ package org.offlinemesh;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /** UTF-8 conversions at the native boundary, and argument checks. */
 final class Text {
@@ -49,24 +50,23 @@ final class Text {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** The first element of a {@code char **out} holder, decoded. */
-    static String taken(byte[][] holder) {
-        if (holder[0] == null) {
-            throw new IllegalStateException("liboffline_mesh returned no string");
-        }
-        return decode(holder[0]);
+    /** Runs a native call that fills a {@code char **out} holder; its string, decoded. */
+    static String string(Consumer<byte[][]> call) {
+        NativeLibrary.load();
+        byte[][] out = new byte[1][];
+        call.accept(out);
+        return decode(out[0]);
     }
 
-    /**
-     * The comma-separated axis list of C ({@code om_mesh_axes}) for the
-     * given names; each item may itself be a comma-separated list.
-     */
-    static byte[] axisList(String[] axes) {
+    /** UTF-8 axis names for an axis set (OM_STRINGS); null items named. */
+    static byte[][] axes(String[] axes) {
         Objects.requireNonNull(axes, "axes");
+        byte[][] out = new byte[axes.length][];
         for (int i = 0; i < axes.length; i++) {
-            Objects.requireNonNull(axes[i], "axes[" + i + "]");
+            out[i] = cString(Objects.requireNonNull(axes[i], "axes[" + i + "]"), "axes[" + i + "]",
+                    Status.INVALID_ARGUMENT);
         }
-        return cString(String.join(",", axes), "axes", Status.INVALID_ARGUMENT);
+        return out;
     }
 
     /** Checks a list and its elements for null, naming the parameter. */

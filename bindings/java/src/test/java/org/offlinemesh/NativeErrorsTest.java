@@ -50,12 +50,4 @@ class NativeErrorsTest {
                 NativeErrors.create(77, utf8("future")));
         assertEquals(Status.UNKNOWN, unknown.status());
     }
-
-    @Test
-    void aFailureWithoutReportIsAnIllegalStateException() {
-        NativeErrors.check(om_status.OM_OK);
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> NativeErrors.check(om_status.OM_ERR_PARSE));
-        assertEquals("liboffline_mesh returned status 3 (PARSE) without an error report", e.getMessage());
-    }
 }

@@ -241,8 +241,34 @@ class OfflineMeshTest {
     }
 
     @Test
-    void emptyMeshIsShared() {
-        assertSame(OfflineMesh.empty(), OfflineMesh.of(List.of()));
-        assertSame(OfflineMesh.empty(), dpCpTp().get("zz"));
+    void emptyMeshAndMultiAxisSelection() {
+        assertEquals(OfflineMesh.empty(), OfflineMesh.of(List.of()));
+        assertEquals(OfflineMesh.empty(), dpCpTp().get("zz"));
+        assertEquals(1, OfflineMesh.empty().size());
+        OfflineMesh mesh = OfflineMesh.parse("dp=2,cp=3,tp=4");
+        assertEquals(OfflineMesh.parse("dp=2,cp=3"), mesh.get("cp", "dp")); // mesh order
+        assertEquals(OfflineMesh.parse("tp=4"), mesh.get("tp", "pp"));      // absent skipped
+        assertArrayEquals(new int[][] {{0, 4, 8, 12, 16, 20}, {1, 5, 9, 13, 17, 21},
+            {2, 6, 10, 14, 18, 22}, {3, 7, 11, 15, 19, 23}}, mesh.groups("dp", "cp"));
+    }
+
+    @Test
+    void closeReleasesTheNativeMesh() {
+        OfflineMesh mesh = OfflineMesh.parse("dp=2,tp=4");
+        OfflineMesh same = OfflineMesh.parse("dp=2,tp=4");
+        try (OfflineMesh expert = mesh.expertMesh(4)) {
+            assertArrayEquals(new int[][] {{0, 1, 2, 3}, {4, 5, 6, 7}}, expert.groups("ep"));
+        }
+        mesh.close();
+        mesh.close(); // idempotent
+        for (Runnable use : List.<Runnable>of(() -> mesh.groups("tp"), () -> mesh.coordinate(1),
+                mesh::size, mesh::dimNames, mesh::toJson, () -> mesh.get("tp"), () -> mesh.validateAxes(1, 1, 1))) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, use::run);
+            assertEquals("mesh is closed", e.getMessage());
+        }
+        // value semantics survive close
+        assertEquals(same, mesh);
+        assertEquals(same.hashCode(), mesh.hashCode());
+        assertEquals("OfflineMesh{mesh_dim_names=[dp, tp], mesh_shape=[2, 4]}", mesh.toString());
     }
 }

@@ -45,8 +45,8 @@ class ParallelDimsTest {
         assertTrue(d.lossParallel());
         assertEquals("{\"cp_size\":2,\"dp_size\":8,\"ep_size\":16,\"loss_parallel\":true,\"pp_size\":3,"
                 + "\"sequence_parallel\":true,\"tp_size\":4}", d.toJson());
-        assertEquals("ParallelDims{dp_size=8, tp_size=4, cp_size=2, ep_size=16, pp_size=3,"
-                + " sequence_parallel=true, loss_parallel=true}", d.toString());
+        assertEquals("ParallelDims[dpSize=8, tpSize=4, cpSize=2, epSize=16, ppSize=3,"
+                + " sequenceParallel=true, lossParallel=true]", d.toString());
     }
 
     @Test

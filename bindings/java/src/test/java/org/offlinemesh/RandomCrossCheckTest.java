@@ -135,7 +135,6 @@ class RandomCrossCheckTest {
                 String what = mesh + " over " + axes;
 
                 assertArrayEquals(expected, mesh.groups(names), what);
-                assertArrayEquals(expected, mesh.groups(String.join(",", names)), what);
                 assertEquals(expected.length, mesh.groupCount(names), what);
                 assertEquals(expected[0].length, mesh.groupSize(names), what);
                 int index = random.nextInt(expected.length);

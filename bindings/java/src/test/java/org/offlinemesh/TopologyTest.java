@@ -23,20 +23,23 @@ class TopologyTest {
     }
 
     @Test
-    void axisSetsIgnoreOrderAndAcceptCommaLists() {
+    void axisSetsIgnoreOrderAndTakeNames() {
         OfflineMesh mesh = dpCpTp();
         int[][] expected = {{0, 2, 4, 6}, {1, 3, 5, 7}};
         assertArrayEquals(expected, mesh.groups("cp", "dp"));
-        assertArrayEquals(expected, mesh.groups("dp,cp"));
-        assertArrayEquals(expected, mesh.groups(" cp , dp "));
-        assertArrayEquals(new int[][] {{0, 1, 2, 3, 4, 5, 6, 7}}, mesh.groups("tp", "dp,cp"));
+        assertArrayEquals(new int[][] {{0, 1, 2, 3, 4, 5, 6, 7}}, mesh.groups("tp", "cp", "dp"));
+        assertArrayEquals(new int[] {0, 2}, mesh.axisIndices("tp", "dp"));
+        // names, not comma lists: a name holding ',' is an axis like any other
+        OfflineMesh odd = OfflineMesh.of(List.of("a,b", " c"), 2, 3);
+        assertArrayEquals(new int[][] {{0, 3}, {1, 4}, {2, 5}}, odd.groups("a,b"));
+        assertArrayEquals(new int[] {0, 1, 2}, odd.groupOf(1, " c"));
+        assertRejected(Status.UNKNOWN_AXIS, () -> mesh.groups("dp,cp"), "dp,cp");
     }
 
     @Test
     void emptyAxisSetGivesSingleRankGroups() {
         OfflineMesh mesh = OfflineMesh.of(List.of("dp", "tp"), 2, 2);
         assertArrayEquals(new int[][] {{0}, {1}, {2}, {3}}, mesh.groups());
-        assertArrayEquals(new int[][] {{0}, {1}, {2}, {3}}, mesh.groups(""));
         assertEquals(4, mesh.groupCount());
         assertEquals(1, mesh.groupSize());
         assertArrayEquals(new int[] {3}, mesh.groupOf(3));
@@ -109,25 +112,25 @@ class TopologyTest {
         assertRejected(Status.INVALID_ARGUMENT, () -> mesh.rank(1, 1, 1, 1));
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.rank(0, 2, 0), "cp");
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.rank(0, 0, -1), "tp");
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("ep"), "ep");
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("tp", "tp"), "tp");
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("tp,,dp"));
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groupCount("TP"), "TP");
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groupSize("x"), "x");
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("t\0p"), "axes");
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("tp\uD800"), "axes", "surrogate");
+        assertRejected(Status.UNKNOWN_AXIS, () -> mesh.groups("ep"), "ep");
+        assertRejected(Status.DUPLICATE_NAME, () -> mesh.groups("tp", "tp"), "tp");
+        assertRejected(Status.UNKNOWN_AXIS, () -> mesh.groups("tp", ""));
+        assertRejected(Status.UNKNOWN_AXIS, () -> mesh.groupCount("TP"), "TP");
+        assertRejected(Status.UNKNOWN_AXIS, () -> mesh.groupSize("x"), "x");
+        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("t\0p"), "axes[0]");
+        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groups("tp\uD800"), "axes[0]", "surrogate");
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.group(4, "tp"), "4");
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.group(-1, "tp"));
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.groupIndex(8, "tp"));
         assertRejected(Status.OUT_OF_RANGE, () -> mesh.groupOf(-2, "tp"));
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.groupOf(0, "pp"), "pp");
+        assertRejected(Status.UNKNOWN_AXIS, () -> mesh.groupOf(0, "pp"), "pp");
         assertRejected(Status.INVALID_ARGUMENT, () -> mesh.locality(0, "tp"), "0");
         assertRejected(Status.INVALID_ARGUMENT, () -> mesh.locality(-4, "tp"));
-        assertRejected(Status.INVALID_ARGUMENT, () -> mesh.locality(2, "ep"), "ep");
+        assertRejected(Status.UNKNOWN_AXIS, () -> mesh.locality(2, "ep"), "ep");
     }
 
     @Test
-    void axesBeyondIndex63CannotBeSelected() {
+    void everyAxisCanBeSelected() { // names, not 64-bit masks
         int n = 70;
         String[] names = new String[n];
         long[] sizes = new long[n];
@@ -137,7 +140,9 @@ class TopologyTest {
         }
         OfflineMesh mesh = OfflineMesh.of(List.of(names), sizes);
         assertEquals(1, mesh.groupCount("a63"));
-        assertRejected(Status.OUT_OF_RANGE, () -> mesh.groupCount("a64"), "a64");
+        assertEquals(1, mesh.groupCount("a64", "a69"));
+        assertArrayEquals(new int[] {0}, mesh.groupOf(0, "a69"));
+        assertArrayEquals(new int[] {0, 69}, mesh.axisIndices("a69", "a0"));
     }
 
     @Test

@@ -1,0 +1,108 @@
+// Command bench-go measures the Go binding and prints ratios from one run:
+// bulk Groups against a warm copy of the same number of ints (the cheapest
+// honest baseline: the result has to be written somewhere), and the
+// per-call cost of Coordinate and GroupOf in ns/call, printed the same way
+// as bench/java/MeshBench.java so the two can be compared.
+//
+//	cd bench/go && PKG_CONFIG_PATH=<build>/meson-uninstalled \
+//	    LD_LIBRARY_PATH=<build>/src go run .
+//
+// Every result is consumed (a checksum printed at the end), so nothing is
+// optimised away. No thresholds: the numbers are for people to read.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/offline-mesh/liboffline_mesh/bindings/go/offlinemesh"
+)
+
+var sink int
+
+// perOp runs f repeatedly for about d and returns the mean time per call.
+func perOp(d time.Duration, f func()) float64 {
+	f() // warm: first-touch page faults, caches
+	n := 1
+	for {
+		start := time.Now()
+		for i := 0; i < n; i++ {
+			f()
+		}
+		el := time.Since(start)
+		if el >= d {
+			return float64(el.Nanoseconds()) / float64(n)
+		}
+		n *= 2
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench-go:", err)
+		os.Exit(1)
+	}
+	return v
+}
+
+func main() {
+	d := flag.Duration("time", 300*time.Millisecond, "time per measurement")
+	flag.Parse()
+
+	fmt.Println("Groups vs a warm copy of the same number of ints (ratio = Groups / copy)")
+	fmt.Printf("%-28s %-8s %12s %12s %7s\n", "mesh", "axes", "Groups ns", "copy ns", "ratio")
+	cases := []struct {
+		spec string
+		axes []string
+	}{
+		{"dp=256,cp=64,tp=64", []string{"cp"}},         // strided, 2^20 ranks
+		{"dp=256,cp=64,tp=64", []string{"tp"}},         // contiguous
+		{"dp=256,cp=64,tp=64", []string{"dp", "tp"}},   // two axes
+		{"dp=1048576", []string{}},                     // 2^20 groups of one rank
+		{"dp=7,cp=3,tp=5,pp=11", []string{"cp", "pp"}}, // awkward sizes, 1155 ranks
+		{"dp=64,cp=16,tp=16,pp=64", []string{"cp"}},    // 2^20 x 8 B = 8 MiB ... DRAM below
+		{"dp=1024,cp=64,tp=256", []string{"cp"}},       // 2^24 ranks: 128 MiB, past L3
+	}
+	for _, c := range cases {
+		m := must(offlinemesh.ParseMeshSpec(c.spec))
+		n := m.Size()
+		src := make([]int, n)
+		for i := range src {
+			src[i] = i
+		}
+		dst := make([]int, n)
+		groups := perOp(*d, func() {
+			g := must(m.Groups(c.axes...))
+			sink += g[len(g)-1][len(g[0])-1]
+		})
+		cp := perOp(*d, func() {
+			copy(dst, src)
+			sink += dst[n-1]
+		})
+		fmt.Printf("%-28s %-8s %12.0f %12.0f %6.2fx\n", c.spec, fmt.Sprint(c.axes), groups, cp, groups/cp)
+		m.Close()
+	}
+
+	fmt.Println()
+	fmt.Println("per call (ns/call), mesh dp=16,cp=4,tp=8 (512 ranks); compare with bench/java")
+	m := must(offlinemesh.ParseMeshSpec("dp=16,cp=4,tp=8"))
+	defer m.Close()
+	big := must(offlinemesh.ParseMeshSpec("dp=256,cp=64,tp=64"))
+	defer big.Close()
+	r := 0
+	calls := []struct {
+		name string
+		f    func()
+	}{
+		{"coordinate(rank)", func() { sink += must(m.Coordinate(r % 512))[0]; r++ }},
+		{"groupOf(rank, dp)", func() { sink += must(m.GroupOf(r%512, "dp"))[0]; r++ }},
+		{"groupOf(rank, dp) 2^20 mesh", func() { sink += must(big.GroupOf(r%1048576, "dp"))[0]; r++ }},
+		{"size(tp)", func() { sink += m.SizeOf("tp") }},
+	}
+	for _, c := range calls {
+		fmt.Printf("go  %-30s %10.1f ns/call\n", c.name, perOp(*d, c.f))
+	}
+	fmt.Println("checksum", sink)
+}

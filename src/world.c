@@ -1,0 +1,598 @@
+/* A world: one rank space and its named views (world.h), the consistency
+ * rule checked on construction, lookups, slicing by axis names and JSON. */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "internal.h"
+#include "topology_layout.h"
+
+struct om_world {
+    int64_t size;
+    size_t nviews;
+    char **names;
+    om_mesh **views;
+};
+
+void om_world_free(om_world *world)
+{
+    if (!world)
+        return;
+    for (size_t i = 0; i < world->nviews; i++) {
+        omi_free(world->names[i]);
+        om_mesh_free(world->views[i]);
+    }
+    omi_free(world->names);
+    omi_free(world->views);
+    omi_free(world);
+}
+
+/* "[1, 3]", shortened with "..." for long groups. */
+static void format_group(char *buf, size_t size, const int32_t *m, int64_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int64_t i = 0; i < n && o + 16 < size; i++)
+        o += (size_t)snprintf(buf + o, size - o, "%s%d", i ? ", " : "[", m[i]);
+    if (n > 0 && o + 16 >= size)
+        o += (size_t)snprintf(buf + o, size - o, ", ...");
+    snprintf(buf + o, size - o, "%s", n > 0 ? "]" : "[]");
+}
+
+/* Group of `rank` over axis `axis` of `v` as text, or "no group". */
+static void describe(const om_mesh *v, size_t axis, int64_t rank, char *buf,
+                     size_t size)
+{
+    int64_t digits[OMI_MAX_DIGITS];
+    if (!omi_view_decode(v, rank, digits)) {
+        snprintf(buf, size, "no group");
+        return;
+    }
+    int32_t members[256];
+    int64_t gsize = v->sizes[axis];
+    omi_axis_set set;
+    if (gsize > 256 || omi_axis_set_range(v, axis, 1, &set, NULL) != OM_OK) {
+        /* Messages only: rather than allocate, name the group's size. */
+        snprintf(buf, size, "a group of %lld ranks", (long long)gsize);
+        return;
+    }
+    omi_group_members(v, &set, rank, members);
+    omi_axis_set_release(&set);
+    format_group(buf, size, members, gsize);
+}
+
+/* First rank of the group of `rank` over `axis` and rank's place in it;
+ * false when the view does not hold the rank. */
+static bool place(const om_mesh *v, size_t axis, int64_t rank, int64_t *base,
+                  int64_t *pos)
+{
+    int64_t digits[OMI_MAX_DIGITS];
+    if (!omi_view_decode(v, rank, digits))
+        return false;
+    *base = rank;
+    *pos = 0;
+    for (size_t j = 0; j < v->ndigits; j++)
+        if (v->digits[j].axis == axis) {
+            *base -= digits[j] * v->digits[j].stride;
+            *pos += digits[j] * v->digits[j].weight;
+        }
+    return true;
+}
+
+/* Same modes and same first members: the groups are equal without
+ * looking at ranks. */
+static bool same_layout(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib)
+{
+    size_t na = a->mode_first[ia + 1] - a->mode_first[ia];
+    size_t nb = b->mode_first[ib + 1] - b->mode_first[ib];
+    if (na != nb || a->offset != b->offset ||
+        (na && memcmp(a->modes + a->mode_first[ia], b->modes + b->mode_first[ib],
+                      na * sizeof *a->modes) != 0))
+        return false;
+    omi_axis_set sa, sb;
+    if (omi_axis_set_range(a, ia, 1, &sa, NULL) != OM_OK)
+        return false;
+    if (omi_axis_set_range(b, ib, 1, &sb, NULL) != OM_OK) {
+        omi_axis_set_release(&sa);
+        return false;
+    }
+    omi_layout la, lb;
+    omi_layout_build(a, &sa, true, false, &la);
+    omi_layout_build(b, &sb, true, false, &lb);
+    omi_axis_set_release(&sa);
+    omi_axis_set_release(&sb);
+    if (la.n != lb.n)
+        return false;
+    for (size_t i = 0; i < la.n; i++)
+        if (la.ax[i].len != lb.ax[i].len || la.ax[i].stride != lb.ax[i].stride)
+            return false;
+    return true;
+}
+
+/* True when rank `r` lies in the same group, in the same member order,
+ * over axis `ia` of `a` and axis `ib` of `b` (or in neither view). */
+static bool same_group(const om_mesh *a, const omi_axis_set *sa,
+                       const om_mesh *b, const omi_axis_set *sb, size_t ia,
+                       size_t ib, int64_t r, int32_t *ga, int32_t *gb)
+{
+    int64_t digits[OMI_MAX_DIGITS];
+    bool in_a = omi_view_decode(a, r, digits), in_b = omi_view_decode(b, r, digits);
+    if (!in_a || !in_b)
+        return in_a == in_b;
+    if (a->sizes[ia] != b->sizes[ib])
+        return false;
+    omi_group_members(a, sa, r, ga);
+    omi_group_members(b, sb, r, gb);
+    return memcmp(ga, gb, (size_t)a->sizes[ia] * sizeof *ga) == 0;
+}
+
+static om_status check_pair(const om_world *w, size_t x, size_t ia, size_t y,
+                            size_t ib, om_error *err)
+{
+    const om_mesh *a = w->views[x], *b = w->views[y];
+    if (same_layout(a, ia, b, ib))
+        return OM_OK;
+    /* Equal groups <=> every rank has the same first member and place in
+     * both: one pass of decodes, no group written. */
+    bool agree = true;
+    for (int64_t r = 0; r < w->size && agree; r++) {
+        int64_t base_a = 0, pos_a = 0, base_b = 0, pos_b = 0;
+        bool in_a = place(a, ia, r, &base_a, &pos_a);
+        bool in_b = place(b, ib, r, &base_b, &pos_b);
+        agree = in_a == in_b && (!in_a || (base_a == base_b && pos_a == pos_b));
+    }
+    if (agree)
+        return OM_OK;
+    /* The message names the first rank whose two groups differ. */
+    omi_axis_set sa, sb;
+    om_status st = omi_axis_set_range(a, ia, 1, &sa, err);
+    if (st != OM_OK)
+        return st;
+    if ((st = omi_axis_set_range(b, ib, 1, &sb, err)) != OM_OK) {
+        omi_axis_set_release(&sa);
+        return st;
+    }
+    int32_t *ga = omi_malloc((size_t)a->sizes[ia] * sizeof *ga);
+    int32_t *gb = omi_malloc((size_t)b->sizes[ib] * sizeof *gb);
+    int64_t r = 0;
+    if (!ga || !gb)
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory comparing views");
+    while (st == OM_OK && r + 1 < w->size &&
+           same_group(a, &sa, b, &sb, ia, ib, r, ga, gb))
+        r++;
+    omi_free(ga);
+    omi_free(gb);
+    omi_axis_set_release(&sa);
+    omi_axis_set_release(&sb);
+    if (st != OM_OK)
+        return st;
+    char gta[96], gtb[96], va[80], vb[80], axis[80];
+    describe(a, ia, r, gta, sizeof gta);
+    describe(b, ib, r, gtb, sizeof gtb);
+    omi_squote(va, sizeof va, w->names[x], strlen(w->names[x]));
+    omi_squote(vb, sizeof vb, w->names[y], strlen(w->names[y]));
+    omi_squote(axis, sizeof axis, a->names[ia], a->name_lens[ia]);
+    return omi_fail(err, OM_ERR_VIEW_CONFLICT,
+                    "views %s and %s disagree on axis %s: rank %lld is in %s in "
+                    "%s and in %s in %s", va, vb, axis, (long long)r, gta, va,
+                    gtb, vb);
+}
+
+static om_status check_views(const om_world *w, om_error *err)
+{
+    char quoted[96];
+    for (size_t x = 0; x < w->nviews; x++) {
+        const om_mesh *v = w->views[x];
+        omi_squote(quoted, sizeof quoted, w->names[x], strlen(w->names[x]));
+        if (v->extent > w->size)
+            return omi_fail(err, OM_ERR_OUTSIDE_WORLD,
+                            "view %s reaches rank %lld, world size is %lld",
+                            quoted, (long long)(v->extent - 1),
+                            (long long)w->size);
+    }
+    /* Every axis name shared by two views: same groups. */
+    for (size_t x = 0; x < w->nviews; x++)
+        for (size_t ia = 0; ia < w->views[x]->ndim; ia++)
+            for (size_t y = x + 1; y < w->nviews; y++) {
+                const om_mesh *a = w->views[x];
+                int ib = omi_mesh_find(w->views[y], a->names[ia], a->name_lens[ia]);
+                if (ib < 0)
+                    continue;
+                om_status st = check_pair(w, x, ia, y, (size_t)ib, err);
+                if (st != OM_OK)
+                    return st;
+            }
+    return OM_OK;
+}
+
+static om_status check_names(const char *const *names, size_t n, om_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        char quoted[96];
+        if (!names[i])
+            return omi_fail(err, OM_ERR_INVALID_NAME, "view %zu name is NULL", i);
+        size_t len = strlen(names[i]);
+        if (len == 0)
+            return omi_fail(err, OM_ERR_EMPTY_NAME, "view %zu has an empty name", i);
+        omi_squote(quoted, sizeof quoted, names[i], len);
+        if (!omi_utf8_valid(names[i], len))
+            return omi_fail(err, OM_ERR_INVALID_NAME,
+                            "view name %s is not valid UTF-8", quoted);
+        for (size_t j = 0; j < i; j++)
+            if (names[j] && strcmp(names[j], names[i]) == 0)
+                return omi_fail(err, OM_ERR_DUPLICATE_NAME,
+                                "duplicate view name %s", quoted);
+    }
+    return OM_OK;
+}
+
+om_status om_world_new(int64_t world_size, const char *const *view_names,
+                       size_t nnames, const om_mesh *const *views,
+                       size_t nviews, om_world **out, om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (nviews > 0 && (!view_names || !views))
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s array is NULL",
+                        view_names ? "views" : "view names");
+    if (nnames != nviews)
+        return omi_fail(err, OM_ERR_LENGTH_MISMATCH,
+                        "%zu view names but %zu views", nnames, nviews);
+    if (world_size < 1 || world_size > OMI_MAX_INT32)
+        return omi_fail(err, OM_ERR_OUT_OF_RANGE,
+                        "world size %lld is outside 1..2^31-1",
+                        (long long)world_size);
+    for (size_t i = 0; i < nviews; i++)
+        if (!views[i])
+            return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "view %zu is NULL", i);
+    om_status st = check_names(view_names, nviews, err);
+    if (st != OM_OK)
+        return st;
+    om_world *w = omi_malloc(sizeof *w);
+    if (!w)
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory creating a world");
+    w->size = world_size;
+    w->nviews = 0;
+    w->names = omi_malloc((nviews + 1) * sizeof *w->names);
+    w->views = omi_malloc((nviews + 1) * sizeof *w->views);
+    if (!w->names || !w->views)
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory creating a world");
+    for (size_t i = 0; st == OM_OK && i < nviews; i++) {
+        size_t len = strlen(view_names[i]);
+        w->names[i] = omi_malloc(len + 1);
+        if (!w->names[i]) {
+            st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory creating a world");
+            break;
+        }
+        memcpy(w->names[i], view_names[i], len + 1);
+        st = omi_mesh_copy(views[i], &w->views[i], err);
+        if (st != OM_OK) {
+            omi_free(w->names[i]);
+            break;
+        }
+        w->nviews++;
+    }
+    if (st == OM_OK)
+        st = check_views(w, err);
+    if (st != OM_OK) {
+        om_world_free(w);
+        return st;
+    }
+    *out = w;
+    return OM_OK;
+}
+
+int64_t om_world_size(const om_world *world) { return world ? world->size : 0; }
+
+size_t om_world_view_count(const om_world *world)
+{
+    return world ? world->nviews : 0;
+}
+
+const char *om_world_view_name(const om_world *world, size_t index)
+{
+    return world && index < world->nviews ? world->names[index] : NULL;
+}
+
+int om_world_view_index(const om_world *world, const char *name)
+{
+    if (!world || !name)
+        return -1;
+    for (size_t i = 0; i < world->nviews; i++)
+        if (strcmp(world->names[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Writes "dense, sparse" (shortened) for messages. */
+static void view_list(const om_world *w, char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < w->nviews && o + 8 < size; i++) {
+        int n = snprintf(buf + o, size - o, "%s%.40s", i ? ", " : "", w->names[i]);
+        if (n < 0)
+            break;
+        o += (size_t)n;
+    }
+    if (o >= size)
+        memcpy(buf + size - 4, "...", 4);
+}
+
+om_status om_world_view(const om_world *world, const char *name, om_mesh **out,
+                        om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!world || !name)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        world ? "view name" : "world");
+    int i = om_world_view_index(world, name);
+    if (i < 0) {
+        char quoted[96], list[160];
+        omi_squote(quoted, sizeof quoted, name, strlen(name));
+        view_list(world, list, sizeof list);
+        return omi_fail(err, OM_ERR_UNKNOWN_VIEW, "no view %s in the world (%s)",
+                        quoted, list);
+    }
+    return omi_mesh_copy(world->views[i], out, err);
+}
+
+/* Index of the first view with axis `axis`, or -1. */
+static int axis_owner(const om_world *w, const char *axis)
+{
+    for (size_t i = 0; i < w->nviews; i++)
+        if (omi_mesh_find(w->views[i], axis, strlen(axis)) >= 0)
+            return (int)i;
+    return -1;
+}
+
+const char *om_world_axis_view(const om_world *world, const char *axis)
+{
+    if (!world || !axis)
+        return NULL;
+    int i = axis_owner(world, axis);
+    return i < 0 ? NULL : world->names[i];
+}
+
+/* The modes left over when `modes` (sorted ascending by stride) tile
+ * [0, size): the instance modes, or false when they do not tile it. */
+static bool complement(omi_mode *m, size_t n, int64_t size, omi_mode *inst,
+                       size_t *ninst)
+{
+    for (size_t i = 1; i < n; i++) {
+        omi_mode x = m[i];
+        size_t j = i;
+        while (j > 0 && m[j - 1].stride > x.stride) {
+            m[j] = m[j - 1];
+            j--;
+        }
+        m[j] = x;
+    }
+    int64_t covered = 1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m[i].stride % covered != 0 || k >= OMI_MAX_DIGITS)
+            return false;
+        if (m[i].stride > covered)
+            inst[k++] = (omi_mode){m[i].stride / covered, covered};
+        covered = m[i].stride * m[i].size;
+    }
+    if (size % covered != 0 || k >= OMI_MAX_DIGITS)
+        return false;
+    if (size > covered)
+        inst[k++] = (omi_mode){size / covered, covered};
+    *ninst = k;
+    return true;
+}
+
+static om_status slice_across(const om_world *w, const char *const *axes,
+                              size_t naxes, om_mesh **out, om_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < naxes; k++) {
+        const om_mesh *v = w->views[axis_owner(w, axes[k])];
+        int i = omi_mesh_find(v, axes[k], strlen(axes[k]));
+        total += v->mode_first[i + 1] - v->mode_first[i];
+    }
+    const char **names = omi_malloc(naxes * sizeof *names);
+    size_t *lens = omi_malloc(naxes * sizeof *lens);
+    size_t *counts = omi_malloc(naxes * sizeof *counts);
+    omi_mode *modes = omi_malloc((2 * total + 1) * sizeof *modes);
+    om_status st = OM_OK;
+    if (!names || !lens || !counts || !modes)
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory slicing a world");
+    size_t n = 0;
+    for (size_t k = 0; st == OM_OK && k < naxes; k++) {
+        const om_mesh *v = w->views[axis_owner(w, axes[k])];
+        size_t i = (size_t)omi_mesh_find(v, axes[k], strlen(axes[k]));
+        names[k] = v->names[i];
+        lens[k] = v->name_lens[i];
+        counts[k] = v->mode_first[i + 1] - v->mode_first[i];
+        memcpy(modes + n, v->modes + v->mode_first[i], counts[k] * sizeof *modes);
+        n += counts[k];
+    }
+    om_mesh *probe = NULL;
+    if (st == OM_OK) {
+        /* Overlapping axes repeat ranks: say which slice caused it. */
+        st = omi_view_create(names, lens, naxes, counts, modes, NULL, 0, 0,
+                             &probe, err);
+        if (st == OM_ERR_RANK_COLLISION) {
+            char prefix[160];
+            size_t o = (size_t)snprintf(prefix, sizeof prefix,
+                                        "slicing overlapping axes (");
+            for (size_t k = 0; k < naxes && o + 8 < sizeof prefix; k++)
+                o += (size_t)snprintf(prefix + o, sizeof prefix - o, "%s'%.30s'",
+                                      k ? ", " : "", axes[k]);
+            snprintf(prefix + o, sizeof prefix - o, ") is not allowed");
+            omi_prefix_error(err, prefix);
+        }
+    }
+    omi_mode inst[OMI_MAX_DIGITS];
+    size_t ninst = 0;
+    if (st == OM_OK) {
+        memcpy(modes + n, modes, n * sizeof *modes);
+        if (!complement(modes + n, n, w->size, inst, &ninst)) {
+            char list[160];
+            size_t o = 0;
+            list[0] = '\0';
+            for (size_t k = 0; k < naxes && o + 8 < sizeof list; k++)
+                o += (size_t)snprintf(list + o, sizeof list - o, "%s'%.30s'",
+                                      k ? ", " : "", axes[k]);
+            st = omi_fail(err, OM_ERR_UNALIGNED,
+                          "axes (%s) do not tile the world of %lld ranks into "
+                          "strided instances", list, (long long)w->size);
+        }
+    }
+    if (st == OM_OK)
+        st = omi_view_create(names, lens, naxes, counts, modes, inst, ninst, 0,
+                             out, err);
+    om_mesh_free(probe);
+    omi_free((void *)names);
+    omi_free(lens);
+    omi_free(counts);
+    omi_free(modes);
+    return st;
+}
+
+om_status om_world_slice(const om_world *world, const char *const *axes,
+                         size_t naxes, om_mesh **out, om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!world || (!axes && naxes > 0))
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        world ? "axis list" : "world");
+    if (naxes == 0)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "no axes given");
+    for (size_t k = 0; k < naxes; k++) {
+        char quoted[96];
+        if (!axes[k])
+            return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "axis name %zu is NULL", k);
+        omi_squote(quoted, sizeof quoted, axes[k], strlen(axes[k]));
+        if (axis_owner(world, axes[k]) < 0) {
+            char list[160];
+            view_list(world, list, sizeof list);
+            return omi_fail(err, OM_ERR_UNKNOWN_AXIS,
+                            "no view of the world (%s) has axis %s", list, quoted);
+        }
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(axes[j], axes[k]) == 0)
+                return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                                "axis %s is named twice", quoted);
+    }
+    /* The first view holding every name: an exact slice of it. */
+    for (size_t i = 0; i < world->nviews; i++) {
+        size_t k = 0;
+        while (k < naxes && omi_mesh_find(world->views[i], axes[k],
+                                          strlen(axes[k])) >= 0)
+            k++;
+        if (k == naxes)
+            return om_view_slice(world->views[i], axes, naxes, out, err);
+    }
+    return slice_across(world, axes, naxes, out, err);
+}
+
+om_status om_world_to_json(const om_world *world, char **out, om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!world)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "world is NULL");
+    omi_buf buf = {0};
+    om_status st = OM_OK;
+    omi_buf_puts(&buf, "{\"views\":{");
+    for (size_t i = 0; st == OM_OK && i < world->nviews; i++) {
+        if (i)
+            omi_buf_put(&buf, ",", 1);
+        omi_buf_json_string(&buf, world->names[i], strlen(world->names[i]));
+        omi_buf_put(&buf, ":", 1);
+        st = omi_view_json(&buf, world->views[i], err);
+    }
+    omi_buf_puts(&buf, "},\"world_size\":");
+    omi_buf_int(&buf, world->size);
+    omi_buf_puts(&buf, "}");
+    if (st != OM_OK) {
+        omi_free(buf.data);
+        return st;
+    }
+    return omi_buf_finish(&buf, out, err);
+}
+
+static om_status world_from_root(json_t *root, om_world **out, om_error *err)
+{
+    if (!json_is_object(root))
+        return omi_fail(err, OM_ERR_PARSE, "a world document must be an object");
+    const char *key;
+    json_t *value;
+    json_object_foreach(root, key, value) {
+        if (strcmp(key, "views") != 0 && strcmp(key, "world_size") != 0 &&
+            strcmp(key, "groups") != 0) {
+            char quoted[80];
+            omi_squote(quoted, sizeof quoted, key, strlen(key));
+            return omi_fail(err, OM_ERR_PARSE,
+                            "world document has unknown key %s", quoted);
+        }
+    }
+    json_t *views = json_object_get(root, "views");
+    json_t *size_j = json_object_get(root, "world_size");
+    if (!json_is_object(views))
+        return omi_fail(err, OM_ERR_PARSE,
+                        "world document needs a \"views\" object");
+    if (size_j && !json_is_integer(size_j))
+        return omi_fail(err, OM_ERR_PARSE, "\"world_size\" must be an integer");
+    size_t n = json_object_size(views);
+    const char **names = omi_malloc((n + 1) * sizeof *names);
+    om_mesh **list = omi_malloc((n + 1) * sizeof *list);
+    om_status st = OM_OK;
+    if (!names || !list)
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading a world");
+    size_t k = 0;
+    int64_t extent = 1;
+    if (st == OM_OK) {
+        json_object_foreach(views, key, value) {
+            names[k] = key;
+            st = omi_view_from_jansson(value, &list[k], err);
+            if (st != OM_OK) {
+                char quoted[80], prefix[96];
+                omi_squote(quoted, sizeof quoted, key, strlen(key));
+                snprintf(prefix, sizeof prefix, "view %s", quoted);
+                omi_prefix_error(err, prefix);
+                break;
+            }
+            if (list[k]->extent > extent)
+                extent = list[k]->extent;
+            k++;
+        }
+    }
+    if (st == OM_OK)
+        st = om_world_new(size_j ? (int64_t)json_integer_value(size_j) : extent,
+                          names, k, (const om_mesh *const *)list, k, out, err);
+    for (size_t i = 0; i < k; i++)
+        om_mesh_free(list[i]);
+    omi_free((void *)names);
+    omi_free(list);
+    return st;
+}
+
+om_status om_world_from_json(const char *text, size_t length, om_world **out,
+                             om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!text)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "JSON text is NULL");
+    json_t *root;
+    om_status st = omi_json_load(text, length, "world", &root, err);
+    if (st != OM_OK)
+        return st;
+    st = world_from_root(root, out, err);
+    json_decref(root);
+    return st;
+}
