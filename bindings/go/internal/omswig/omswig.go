@@ -46,28 +46,33 @@ typedef _gostring_ swig_type_16;
 typedef _gostring_ swig_type_17;
 typedef _gostring_ swig_type_18;
 typedef _gostring_ swig_type_19;
-typedef _goslice_ swig_type_20;
+typedef _gostring_ swig_type_20;
 typedef _gostring_ swig_type_21;
 typedef _gostring_ swig_type_22;
 typedef _goslice_ swig_type_23;
-typedef _goslice_ swig_type_24;
-typedef long long swig_type_25;
-typedef long long swig_type_26;
-typedef _goslice_ swig_type_27;
-typedef long long swig_type_28;
-typedef long long swig_type_29;
-typedef _goslice_ swig_type_30;
+typedef _gostring_ swig_type_24;
+typedef _goslice_ swig_type_25;
+typedef _gostring_ swig_type_26;
+typedef _gostring_ swig_type_27;
+typedef _goslice_ swig_type_28;
+typedef _goslice_ swig_type_29;
+typedef long long swig_type_30;
 typedef long long swig_type_31;
-typedef _gostring_ swig_type_32;
-typedef _goslice_ swig_type_33;
-typedef _goslice_ swig_type_34;
-typedef _gostring_ swig_type_35;
-typedef _gostring_ swig_type_36;
-typedef _goslice_ swig_type_37;
-typedef _gostring_ swig_type_38;
-typedef _gostring_ swig_type_39;
-typedef _goslice_ swig_type_40;
+typedef _goslice_ swig_type_32;
+typedef long long swig_type_33;
+typedef long long swig_type_34;
+typedef _goslice_ swig_type_35;
+typedef long long swig_type_36;
+typedef _gostring_ swig_type_37;
+typedef _goslice_ swig_type_38;
+typedef _goslice_ swig_type_39;
+typedef _gostring_ swig_type_40;
 typedef _gostring_ swig_type_41;
+typedef _goslice_ swig_type_42;
+typedef _gostring_ swig_type_43;
+typedef _gostring_ swig_type_44;
+typedef _goslice_ swig_type_45;
+typedef _gostring_ swig_type_46;
 extern void _wrap_Swig_free_omswig_5e79151691cd1caf(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_omswig_5e79151691cd1caf(swig_intgo arg1);
 extern void _wrap_delete_Mesh_omswig_5e79151691cd1caf(uintptr_t arg1);
@@ -112,7 +117,8 @@ extern _Bool _wrap_om_mesh_equal_omswig_5e79151691cd1caf(uintptr_t arg1, uintptr
 extern swig_type_12 _wrap_om_mesh_hash_omswig_5e79151691cd1caf(uintptr_t arg1);
 extern swig_intgo _wrap_om_mesh_to_json_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
 extern swig_intgo _wrap_om_mesh_from_json_omswig_5e79151691cd1caf(swig_type_13 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(swig_type_14 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_load_json_omswig_5e79151691cd1caf(swig_type_14 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(swig_type_15 arg1, swig_voidp arg2, swig_voidp arg3);
 extern swig_intgo _wrap_om_mesh_to_spec_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
 extern swig_intgo _wrap_OM_DIM_DP_omswig_5e79151691cd1caf(void);
 extern swig_intgo _wrap_OM_DIM_TP_omswig_5e79151691cd1caf(void);
@@ -124,36 +130,46 @@ extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5e79151691cd1caf(void);
 extern swig_intgo _wrap_om_dims_new_omswig_5e79151691cd1caf(swig_voidp arg1, swig_voidp arg2);
 extern swig_intgo _wrap_om_dims_copy_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
 extern void _wrap_om_dims_free_omswig_5e79151691cd1caf(uintptr_t arg1);
-extern swig_type_15 _wrap_om_dim_field_name_omswig_5e79151691cd1caf(swig_intgo arg1);
-extern swig_type_16 _wrap_om_dim_axis_name_omswig_5e79151691cd1caf(swig_intgo arg1);
-extern swig_type_17 _wrap_om_flag_field_name_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern swig_type_16 _wrap_om_dim_field_name_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern swig_type_17 _wrap_om_dim_axis_name_omswig_5e79151691cd1caf(swig_intgo arg1);
+extern swig_type_18 _wrap_om_flag_field_name_omswig_5e79151691cd1caf(swig_intgo arg1);
 extern swig_intgo _wrap_om_dims_get_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_dims_set_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
 extern _Bool _wrap_om_dims_get_flag_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_dims_set_flag_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
 extern _Bool _wrap_om_dims_equal_omswig_5e79151691cd1caf(uintptr_t arg1, uintptr_t arg2);
 extern swig_intgo _wrap_om_dims_to_json_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_dims_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_dims_in_order_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_19 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_axis_order_normalize_omswig_5e79151691cd1caf(swig_type_20 arg1, swig_voidp arg2, swig_voidp arg3);
 extern swig_intgo _wrap_om_build_offline_mesh_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_order_normalize_omswig_5e79151691cd1caf(swig_type_19 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_21 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_order_normalize_omswig_5e79151691cd1caf(swig_type_22 arg1, swig_voidp arg2, swig_voidp arg3);
 extern swig_intgo _wrap_om_world_size_from_env_omswig_5e79151691cd1caf(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(swig_type_20 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(swig_type_21 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_axes_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_22 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_type_23 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_rank_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_24 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_25 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_groups_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_26 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_27 arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_mesh_group_index_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_28 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_group_of_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_29 arg2, swig_intgo arg3, swig_type_30 arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_locality_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_31 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_32 arg2, swig_type_33 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_type_34 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_35 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_36 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_37 arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_38 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_39 arg2, swig_intgo arg3, swig_type_40 arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_41 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(swig_type_23 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(swig_type_24 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_dims_resolve_world_size_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_dp_given_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_parse_yaml_omswig_5e79151691cd1caf(swig_type_25 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_read_yaml_omswig_5e79151691cd1caf(swig_type_26 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_axes_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_27 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_type_28 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_rank_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_29 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_30 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_groups_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_31 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_32 arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_group_index_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_33 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_group_of_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_34 arg2, swig_intgo arg3, swig_type_35 arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_locality_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_36 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_37 arg2, swig_type_38 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_type_39 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_40 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_41 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_42 arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_43 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_44 arg2, swig_intgo arg3, swig_type_45 arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_46 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_mesh_validate_plan_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_plan_axes_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_reslice_experts_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_validate_axes_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_plan_dim_names_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
 extern swig_intgo _wrap_om_expert_mesh_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
@@ -591,12 +607,24 @@ func Om_mesh_from_json(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret int) 
 	return swig_r
 }
 
+func Om_mesh_load_json(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_mesh_load_json_omswig_5e79151691cd1caf(*(*C.swig_type_14)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
 func Om_mesh_from_spec(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(*(*C.swig_type_14)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(*(*C.swig_type_15)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -778,6 +806,45 @@ func Om_dims_to_json(arg1 Dims, arg2 *string, arg3 *Error) (_swig_ret int) {
 	return swig_r
 }
 
+func Om_mesh_from_dims(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_mesh_from_dims_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	return swig_r
+}
+
+func Om_mesh_from_dims_in_order(arg1 Dims, arg2 string, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_mesh_from_dims_in_order_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_19)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	return swig_r
+}
+
+func Om_axis_order_normalize(arg1 string, arg2 *string, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_axis_order_normalize_omswig_5e79151691cd1caf(*(*C.swig_type_20)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+
+	if len(*arg2) > 0 {
+		*arg2 = swigCopyString(*arg2)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
 func Om_build_offline_mesh(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
@@ -793,7 +860,7 @@ func Om_build_runtime_mesh(arg1 Dims, arg2 string, arg3 *uintptr, arg4 *Error) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_18)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_21)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -805,7 +872,7 @@ func Om_order_normalize(arg1 string, arg2 *string, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_order_normalize_omswig_5e79151691cd1caf(*(*C.swig_type_19)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_order_normalize_omswig_5e79151691cd1caf(*(*C.swig_type_22)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -832,7 +899,7 @@ func Om_dims_from_yaml(arg1 []byte, arg2 int, arg3 *uintptr, arg4 *Error) (_swig
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_20)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_23)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -845,7 +912,49 @@ func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *uintptr, arg4 *Error) (_swig
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_24)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
+func Om_dims_resolve_world_size(arg1 Dims, arg2 int, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_dims_resolve_world_size_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	return swig_r
+}
+
+func Om_dims_dp_given(arg1 Dims, arg2 *bool, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_dims_dp_given_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	return swig_r
+}
+
+func Om_dims_parse_yaml(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_dims_parse_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_25)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
+func Om_dims_read_yaml(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_dims_read_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -858,7 +967,7 @@ func Om_mesh_axes(arg1 Mesh, arg2 string, arg3 *uint64, arg4 *Error) (_swig_ret 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_axes_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_22)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_axes_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -871,7 +980,7 @@ func Om_mesh_coordinate(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_ret
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_23)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_28)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
 	}
@@ -884,7 +993,7 @@ func Om_mesh_rank(arg1 Mesh, arg2 []int, arg3 *int, arg4 *Error) (_swig_ret int)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_rank_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_rank_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_29)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -898,7 +1007,7 @@ func Om_mesh_group_shape(arg1 Mesh, arg2 uint64, arg3 *int, arg4 *int, arg5 *Err
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_25(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_30(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
@@ -910,7 +1019,7 @@ func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int, arg4 int, arg5 []int, arg6
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_mesh_groups_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_26(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_mesh_groups_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg5
 	}
@@ -924,7 +1033,7 @@ func Om_mesh_group_index(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *Erro
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_33(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
@@ -935,7 +1044,7 @@ func Om_mesh_group_of(arg1 Mesh, arg2 uint64, arg3 int, arg4 []int, arg5 *Error)
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_29(_swig_i_1), C.swig_intgo(_swig_i_2), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_34(_swig_i_1), C.swig_intgo(_swig_i_2), *(*C.swig_type_35)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg4
 	}
@@ -951,7 +1060,7 @@ func Om_mesh_locality(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *int, ar
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_mesh_locality_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_mesh_locality_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_type_36(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 	return swig_r
 }
 
@@ -964,7 +1073,7 @@ func Om_mesh_axis_indices(arg1 Mesh, arg2 []string, arg3 []int, arg4 *Error) (_s
 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -980,7 +1089,7 @@ func Om_mesh_coordinate_of(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_39)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
 	}
@@ -997,7 +1106,7 @@ func Om_mesh_group_shape_named(arg1 Mesh, arg2 []string, arg3 *int, arg4 *int, a
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_35)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_40)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1015,7 +1124,7 @@ func Om_mesh_groups_named(arg1 Mesh, arg2 []string, arg3 int, arg4 int, arg5 []i
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_42)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1035,7 +1144,7 @@ func Om_mesh_group_index_named(arg1 Mesh, arg2 []string, arg3 int, arg4 *int, ar
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_43)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1052,7 +1161,7 @@ func Om_mesh_group_of_named(arg1 Mesh, arg2 []string, arg3 int, arg4 []int, arg5
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_39)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_40)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_44)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_45)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1074,10 +1183,49 @@ func Om_mesh_locality_named(arg1 Mesh, arg2 []string, arg3 int, arg4 *int, arg5 
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_46)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
+	return swig_r
+}
+
+func Om_mesh_validate_plan(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_mesh_validate_plan_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	return swig_r
+}
+
+func Om_mesh_plan_axes(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *string, arg6 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	swig_r = (int)(C._wrap_om_mesh_plan_axes_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+
+	if len(*arg5) > 0 {
+		*arg5 = swigCopyString(*arg5)
+	}
+
+	return swig_r
+}
+
+func Om_mesh_reslice_experts(arg1 Mesh, arg2 int, arg3 int, arg4 *uintptr, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_mesh_reslice_experts_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 

@@ -891,6 +891,28 @@ intgo _wrap_om_mesh_from_json_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, om_m
 }
 
 
+intgo _wrap_om_mesh_load_json_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  om_mesh **arg2 = (om_mesh **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (om_mesh **)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_mesh_load_json((char const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
@@ -1213,6 +1235,78 @@ intgo _wrap_om_dims_to_json_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, 
 }
 
 
+intgo _wrap_om_mesh_from_dims_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  om_mesh **arg2 = (om_mesh **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_dims **)&_swig_go_0; 
+  arg2 = (om_mesh **)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_mesh_from_dims((struct om_dims const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_from_dims_in_order_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  char *arg2 = (char *) 0 ;
+  om_mesh **arg3 = (om_mesh **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_dims **)&_swig_go_0; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  arg3 = (om_mesh **)_swig_go_2; 
+  arg4 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_mesh_from_dims_in_order((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
+  _swig_go_result = (intgo)result; 
+  free(arg2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_axis_order_normalize_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  char **arg2 = (char **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  char *str2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = &str2; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_axis_order_normalize((char const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  
+  if (str2 != NULL) {
+    size_t len = strlen(str2);
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
+    om_string_free(str2);
+  }
+  
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_om_build_offline_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
@@ -1343,6 +1437,83 @@ intgo _wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, int
   arg4 = (om_error *)_swig_go_3; 
   
   result = (om_status)om_dims_load_yaml((char const *)arg1,arg2,arg3,arg4);
+  _swig_go_result = (intgo)result; 
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_dims_resolve_world_size_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1, om_error *_swig_go_2) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  int64_t arg2 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_dims **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_dims_resolve_world_size(arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_dims_dp_given_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  bool *arg2 = (bool *) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_dims **)&_swig_go_0; 
+  arg2 = (bool *)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_dims_dp_given((struct om_dims const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_dims_parse_yaml_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  size_t arg2 ;
+  om_dims **arg3 = (om_dims **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg2 = (size_t)_swig_go_0.len;
+  
+  arg3 = (om_dims **)_swig_go_1; 
+  arg4 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_dims_parse_yaml((char const *)arg1,arg2,arg3,arg4);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_dims_read_yaml_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  om_dims **arg2 = (om_dims **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (om_dims **)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_dims_read_yaml((char const *)arg1,arg2,arg3);
   _swig_go_result = (intgo)result; 
   free(arg1); 
   return _swig_go_result;
@@ -1883,6 +2054,80 @@ intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(struct om_mesh *_swig
   result = (om_status)om_mesh_locality_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8);
   _swig_go_result = (intgo)result; 
   free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_validate_plan_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  int64_t arg3 ;
+  int64_t arg4 ;
+  om_error *arg5 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (int64_t)_swig_go_2; 
+  arg4 = (int64_t)_swig_go_3; 
+  arg5 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_validate_plan((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_plan_axes_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  int64_t arg3 ;
+  int64_t arg4 ;
+  char **arg5 = (char **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char *str5 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (int64_t)_swig_go_2; 
+  arg4 = (int64_t)_swig_go_3; 
+  arg5 = &str5; 
+  arg6 = (om_error *)_swig_go_5; 
+  
+  result = (om_status)om_mesh_plan_axes((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  
+  if (str5 != NULL) {
+    size_t len = strlen(str5);
+    if (len > 0)
+    *_swig_go_4 = Swig_AllocateString(str5, len);
+    om_string_free(str5);
+  }
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_reslice_experts_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  int64_t arg3 ;
+  om_mesh **arg4 = (om_mesh **) 0 ;
+  om_error *arg5 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (int64_t)_swig_go_2; 
+  arg4 = (om_mesh **)_swig_go_3; 
+  arg5 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_reslice_experts((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
+  _swig_go_result = (intgo)result; 
   return _swig_go_result;
 }
 
