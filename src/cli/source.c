@@ -58,6 +58,8 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
     *mesh = NULL;
     if (dims_out)
         *dims_out = NULL;
+    if (opt->view || opt->world || opt->preset || opt->nparams)
+        return cli_load_view(io, opt, mesh);
     if (opt->mesh) {
         if (opt->config && opt->config_after_dims)
             return cli_error(io, CLI_USAGE,
