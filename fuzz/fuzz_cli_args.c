@@ -290,7 +290,7 @@ static void check_json_output(const char *command, const result *r)
         size_t len = r->out.len;
         while (len > 0 && r->out.data[len - 1] == '\n')
             len--;
-        FUZZ_CHECK(__real_om_mesh_from_json(r->out.data, len, &mesh, &e) == OM_OK,
+        FUZZ_CHECK(om_mesh_from_json(r->out.data, len, &mesh, &e) == OM_OK,
                    "mesh output does not parse as a mesh: %s", e.message);
         om_mesh_free(mesh);
     }
