@@ -242,7 +242,7 @@ SWIGINTERN struct om_dims *new_om_dims(om_error *err){
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_5e79151691cd1caf(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_74b3faa4c6c75a80(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -252,7 +252,7 @@ void _wrap_Swig_free_omswig_5e79151691cd1caf(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_5e79151691cd1caf(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_74b3faa4c6c75a80(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -265,7 +265,7 @@ void *_wrap_Swig_malloc_omswig_5e79151691cd1caf(intgo _swig_go_0) {
 }
 
 
-void _wrap_delete_Mesh_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
+void _wrap_delete_Mesh_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0) {
   struct om_mesh *arg1 = (struct om_mesh *) 0 ;
   
   arg1 = *(struct om_mesh **)&_swig_go_0; 
@@ -275,7 +275,7 @@ void _wrap_delete_Mesh_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
 }
 
 
-struct om_mesh *_wrap_new_Mesh_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
+struct om_mesh *_wrap_new_Mesh_omswig_74b3faa4c6c75a80(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -318,7 +318,7 @@ struct om_mesh *_wrap_new_Mesh_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _g
 }
 
 
-void _wrap_delete_Dims_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0) {
+void _wrap_delete_Dims_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0) {
   struct om_dims *arg1 = (struct om_dims *) 0 ;
   
   arg1 = *(struct om_dims **)&_swig_go_0; 
@@ -328,7 +328,7 @@ void _wrap_delete_Dims_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0) {
 }
 
 
-struct om_dims *_wrap_new_Dims_omswig_5e79151691cd1caf(om_error *_swig_go_0) {
+struct om_dims *_wrap_new_Dims_omswig_74b3faa4c6c75a80(om_error *_swig_go_0) {
   om_error *arg1 = (om_error *) 0 ;
   struct om_dims *result = 0 ;
   struct om_dims *_swig_go_result;
@@ -341,7 +341,7 @@ struct om_dims *_wrap_new_Dims_omswig_5e79151691cd1caf(om_error *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_5e79151691cd1caf() {
+_gostring_ _wrap_om_version_string_omswig_74b3faa4c6c75a80() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -352,7 +352,7 @@ _gostring_ _wrap_om_version_string_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_om_version_number_omswig_5e79151691cd1caf() {
+intgo _wrap_om_version_number_omswig_74b3faa4c6c75a80() {
   int result;
   intgo _swig_go_result;
   
@@ -363,7 +363,7 @@ intgo _wrap_om_version_number_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_OK_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_OK_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -375,7 +375,7 @@ intgo _wrap_OM_OK_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -387,7 +387,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -399,7 +399,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_PARSE_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -411,7 +411,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_IO_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -423,7 +423,7 @@ intgo _wrap_OM_ERR_IO_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -435,7 +435,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -447,7 +447,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -459,7 +459,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -471,7 +471,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -483,7 +483,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -495,7 +495,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -507,7 +507,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -519,7 +519,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -531,7 +531,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -543,7 +543,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -555,7 +555,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -567,7 +567,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -579,7 +579,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -591,7 +591,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -603,7 +603,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_74b3faa4c6c75a80() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -615,7 +615,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5e79151691cd1caf() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_5e79151691cd1caf(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_74b3faa4c6c75a80(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -628,7 +628,7 @@ _gostring_ _wrap_om_status_string_omswig_5e79151691cd1caf(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_74b3faa4c6c75a80(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -641,7 +641,7 @@ _gostring_ _wrap_om_status_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_new_checked_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_new_checked_omswig_74b3faa4c6c75a80(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -686,7 +686,7 @@ intgo _wrap_om_mesh_new_checked_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _
 }
 
 
-void _wrap_om_mesh_free_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = *(om_mesh **)&_swig_go_0; 
@@ -696,7 +696,7 @@ void _wrap_om_mesh_free_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -709,7 +709,7 @@ intgo _wrap_om_mesh_ndim_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -724,7 +724,7 @@ _gostring_ _wrap_om_mesh_name_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -739,7 +739,7 @@ intgo _wrap_om_mesh_dim_size_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_size_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -752,7 +752,7 @@ intgo _wrap_om_mesh_size_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -772,7 +772,7 @@ intgo _wrap_om_mesh_size_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -792,7 +792,7 @@ intgo _wrap_om_mesh_index_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_get_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_get_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -816,7 +816,7 @@ intgo _wrap_om_mesh_get_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gos
 }
 
 
-bool _wrap_om_mesh_equal_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -831,7 +831,7 @@ bool _wrap_om_mesh_equal_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, str
 }
 
 
-long long _wrap_om_mesh_hash_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -844,7 +844,7 @@ long long _wrap_om_mesh_hash_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0)
 }
 
 
-intgo _wrap_om_mesh_to_json_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_json_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -870,7 +870,7 @@ intgo _wrap_om_mesh_to_json_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_om_mesh_from_json_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_json_omswig_74b3faa4c6c75a80(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -891,7 +891,7 @@ intgo _wrap_om_mesh_from_json_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, om_m
 }
 
 
-intgo _wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_spec_omswig_74b3faa4c6c75a80(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -913,7 +913,7 @@ intgo _wrap_om_mesh_from_spec_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, om_
 }
 
 
-intgo _wrap_om_mesh_to_spec_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_spec_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -939,7 +939,7 @@ intgo _wrap_om_mesh_to_spec_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_DIM_DP_omswig_74b3faa4c6c75a80() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -951,7 +951,7 @@ intgo _wrap_OM_DIM_DP_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_DIM_TP_omswig_74b3faa4c6c75a80() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -963,7 +963,7 @@ intgo _wrap_OM_DIM_TP_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_DIM_CP_omswig_74b3faa4c6c75a80() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -975,7 +975,7 @@ intgo _wrap_OM_DIM_CP_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_DIM_EP_omswig_74b3faa4c6c75a80() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -987,7 +987,7 @@ intgo _wrap_OM_DIM_EP_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_DIM_PP_omswig_74b3faa4c6c75a80() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -999,7 +999,7 @@ intgo _wrap_OM_DIM_PP_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_74b3faa4c6c75a80() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1011,7 +1011,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5e79151691cd1caf() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_74b3faa4c6c75a80() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1023,7 +1023,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5e79151691cd1caf() {
 }
 
 
-intgo _wrap_om_dims_new_omswig_5e79151691cd1caf(om_dims **_swig_go_0, om_error *_swig_go_1) {
+intgo _wrap_om_dims_new_omswig_74b3faa4c6c75a80(om_dims **_swig_go_0, om_error *_swig_go_1) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_status result;
@@ -1038,7 +1038,7 @@ intgo _wrap_om_dims_new_omswig_5e79151691cd1caf(om_dims **_swig_go_0, om_error *
 }
 
 
-intgo _wrap_om_dims_copy_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_copy_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1055,7 +1055,7 @@ intgo _wrap_om_dims_copy_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_
 }
 
 
-void _wrap_om_dims_free_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = *(om_dims **)&_swig_go_0; 
@@ -1065,7 +1065,7 @@ void _wrap_om_dims_free_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_74b3faa4c6c75a80(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1078,7 +1078,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_74b3faa4c6c75a80(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1091,7 +1091,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_74b3faa4c6c75a80(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1104,7 +1104,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_5e79151691cd1caf(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1119,7 +1119,7 @@ intgo _wrap_om_dims_get_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_set_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1138,7 +1138,7 @@ intgo _wrap_om_dims_set_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intg
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1153,7 +1153,7 @@ bool _wrap_om_dims_get_flag_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_dims_set_flag_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_flag_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1172,7 +1172,7 @@ intgo _wrap_om_dims_set_flag_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0,
 }
 
 
-bool _wrap_om_dims_equal_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1187,7 +1187,7 @@ bool _wrap_om_dims_equal_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, str
 }
 
 
-intgo _wrap_om_dims_to_json_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_to_json_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1213,7 +1213,7 @@ intgo _wrap_om_dims_to_json_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_build_offline_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_build_offline_mesh_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1230,7 +1230,7 @@ intgo _wrap_om_build_offline_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_
 }
 
 
-intgo _wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_build_runtime_mesh_omswig_74b3faa4c6c75a80(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1254,7 +1254,7 @@ intgo _wrap_om_build_runtime_mesh_omswig_5e79151691cd1caf(struct om_dims *_swig_
 }
 
 
-intgo _wrap_om_order_normalize_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_order_normalize_omswig_74b3faa4c6c75a80(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1285,7 +1285,7 @@ intgo _wrap_om_order_normalize_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, _g
 }
 
 
-intgo _wrap_om_world_size_from_env_omswig_5e79151691cd1caf(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_world_size_from_env_omswig_74b3faa4c6c75a80(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1302,7 +1302,7 @@ intgo _wrap_om_world_size_from_env_omswig_5e79151691cd1caf(intgo *_swig_go_0, bo
 }
 
 
-intgo _wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_from_yaml_omswig_74b3faa4c6c75a80(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1325,7 +1325,7 @@ intgo _wrap_om_dims_from_yaml_omswig_5e79151691cd1caf(_goslice_ _swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_load_yaml_omswig_74b3faa4c6c75a80(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1349,54 +1349,7 @@ intgo _wrap_om_dims_load_yaml_omswig_5e79151691cd1caf(_gostring_ _swig_go_0, int
 }
 
 
-intgo _wrap_om_mesh_axes_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  char *arg2 = (char *) 0 ;
-  uint64_t *arg3 = (uint64_t *) 0 ;
-  om_error *arg4 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  
-  arg2 = (char *)malloc(_swig_go_1.n + 1);
-  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
-  arg2[_swig_go_1.n] = '\0';
-  
-  arg3 = (uint64_t *)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
-  
-  result = (om_status)om_mesh_axes((struct om_mesh const *)arg1,(char const *)arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
-  free(arg2); 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_coordinate_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  int64_t arg2 ;
-  int64_t *arg3 = (int64_t *) 0 ;
-  size_t arg4 ;
-  om_error *arg5 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (int64_t)_swig_go_1; 
-  
-  arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
-  arg4 = (size_t)_swig_go_2.len;
-  
-  arg5 = (om_error *)_swig_go_3; 
-  
-  result = (om_status)om_mesh_coordinate((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_rank_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_rank_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1419,134 +1372,7 @@ intgo _wrap_om_mesh_rank_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _go
 }
 
 
-intgo _wrap_om_mesh_group_shape_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t *arg3 = (int64_t *) 0 ;
-  int64_t *arg4 = (int64_t *) 0 ;
-  om_error *arg5 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t *)_swig_go_2; 
-  arg4 = (int64_t *)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
-  
-  result = (om_status)om_mesh_group_shape((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_groups_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t arg3 ;
-  int64_t arg4 ;
-  int32_t *arg5 = (int32_t *) 0 ;
-  size_t arg6 ;
-  om_error *arg7 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t)_swig_go_2; 
-  arg4 = (int64_t)_swig_go_3; 
-  
-  arg5 = _swig_go_4.array != NULL ? (int32_t *)_swig_go_4.array : (int32_t *)omgo_empty_i64;
-  arg6 = (size_t)_swig_go_4.len;
-  
-  arg7 = (om_error *)_swig_go_5; 
-  
-  result = (om_status)om_mesh_groups((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6,arg7);
-  _swig_go_result = (intgo)result; 
-  
-  if (result == OM_OK)
-  omgo_widen(arg5, arg6);
-  
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_group_index_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t arg3 ;
-  int64_t *arg4 = (int64_t *) 0 ;
-  om_error *arg5 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t)_swig_go_2; 
-  arg4 = (int64_t *)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
-  
-  result = (om_status)om_mesh_group_index((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_group_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t arg3 ;
-  int32_t *arg4 = (int32_t *) 0 ;
-  size_t arg5 ;
-  om_error *arg6 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t)_swig_go_2; 
-  
-  arg4 = _swig_go_3.array != NULL ? (int32_t *)_swig_go_3.array : (int32_t *)omgo_empty_i64;
-  arg5 = (size_t)_swig_go_3.len;
-  
-  arg6 = (om_error *)_swig_go_4; 
-  
-  result = (om_status)om_mesh_group_of((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
-  
-  if (result == OM_OK)
-  omgo_widen(arg4, arg5);
-  
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_locality_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t arg3 ;
-  int64_t *arg4 = (int64_t *) 0 ;
-  int64_t *arg5 = (int64_t *) 0 ;
-  int64_t *arg6 = (int64_t *) 0 ;
-  om_error *arg7 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t)_swig_go_2; 
-  arg4 = (int64_t *)_swig_go_3; 
-  arg5 = (int64_t *)_swig_go_4; 
-  arg6 = (int64_t *)_swig_go_5; 
-  arg7 = (om_error *)_swig_go_6; 
-  
-  result = (om_status)om_mesh_locality((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6,arg7);
-  _swig_go_result = (intgo)result; 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_axis_indices_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1602,7 +1428,7 @@ intgo _wrap_om_mesh_axis_indices_omswig_5e79151691cd1caf(struct om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_coordinate_of_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1636,7 +1462,7 @@ intgo _wrap_om_mesh_coordinate_of_omswig_5e79151691cd1caf(struct om_mesh *_swig_
 }
 
 
-intgo _wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_shape_named_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1679,7 +1505,7 @@ intgo _wrap_om_mesh_group_shape_named_omswig_5e79151691cd1caf(struct om_mesh *_s
 }
 
 
-intgo _wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_mesh_groups_named_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1739,7 +1565,7 @@ intgo _wrap_om_mesh_groups_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_index_named_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1782,7 +1608,7 @@ intgo _wrap_om_mesh_group_index_named_omswig_5e79151691cd1caf(struct om_mesh *_s
 }
 
 
-intgo _wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_of_named_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1840,7 +1666,7 @@ intgo _wrap_om_mesh_group_of_named_omswig_5e79151691cd1caf(struct om_mesh *_swig
 }
 
 
-intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+intgo _wrap_om_mesh_locality_named_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1887,7 +1713,7 @@ intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(struct om_mesh *_swig
 }
 
 
-intgo _wrap_om_validate_axes_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_validate_axes_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1908,7 +1734,7 @@ intgo _wrap_om_validate_axes_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_plan_dim_names_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_plan_dim_names_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1940,7 +1766,7 @@ intgo _wrap_om_plan_dim_names_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0
 }
 
 
-intgo _wrap_om_expert_mesh_omswig_5e79151691cd1caf(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_expert_mesh_omswig_74b3faa4c6c75a80(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
