@@ -37,6 +37,7 @@ static const option_spec options[] = {
     {"examples", OPT_EXAMPLES},     {"nnodes", OPT_NNODES},
     {"nproc-per-node", OPT_NPROC},  {"master-addr", OPT_MASTER_ADDR},
     {"master-port", OPT_MASTER_PORT}, {"hosts", OPT_HOSTS},
+    {"prefer", OPT_PREFER},         {"priority", OPT_PRIORITY},
 };
 
 /* Options that take no value. */
@@ -130,6 +131,12 @@ static int store(const cli_io *io, unsigned flag, const char *name,
         return parse_count(io, name, value, 1, &opt->master_port);
     case OPT_HOSTS:
         opt->hosts = value;
+        return CLI_OK;
+    case OPT_PREFER:
+        opt->prefer = value;
+        return CLI_OK;
+    case OPT_PRIORITY:
+        opt->priority = value;
         return CLI_OK;
     }
     return cli_error(io, CLI_USAGE, "internal: unhandled option");

@@ -36,7 +36,9 @@ enum {
     OPT_NPROC = 1 << 17,
     OPT_MASTER_ADDR = 1 << 18,
     OPT_MASTER_PORT = 1 << 19,
-    OPT_HOSTS = 1 << 20
+    OPT_HOSTS = 1 << 20,
+    OPT_PREFER = 1 << 21,
+    OPT_PRIORITY = 1 << 22
 };
 
 typedef struct {
@@ -59,6 +61,8 @@ typedef struct {
     int64_t nnodes, nproc_per_node, master_port;
     const char *master_addr;
     const char *hosts;
+    const char *prefer;
+    const char *priority;
 } cli_options;
 
 typedef struct {
@@ -115,6 +119,7 @@ int cli_cmd_experts(const cli_io *io, int argc, char **argv);
 int cli_cmd_locality(const cli_io *io, int argc, char **argv);
 int cli_cmd_show(const cli_io *io, int argc, char **argv);
 int cli_cmd_launch(const cli_io *io, int argc, char **argv);
+int cli_cmd_advise(const cli_io *io, int argc, char **argv);
 
 /* locality --hierarchy (cmd_hierarchy.c): the per-level report and the
  * --require rules, for a mesh already loaded. */
