@@ -119,12 +119,6 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
     if (h.slots == 0)
         return omi_fail(err, OM_ERR_PARSE, "hostfile line %zu: host %s has no "
                         "slot count (slots=N or NAME:N)", line, quoted);
-    for (size_t k = 0; k < f->nhosts; k++)
-        if (f->hosts[k].host.len == h.host.len &&
-            memcmp(f->hosts[k].host.text, h.host.text, h.host.len) == 0)
-            return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                            "hostfile lists host %s twice (lines %zu and %zu)",
-                            quoted, f->hosts[k].line, line);
     if (f->nranks + h.slots > OMI_MAX_INT32)
         return omi_fail(err, OM_ERR_OUT_OF_RANGE,
                         "hostfile has more than 2147483647 slots (line %zu)", line);
@@ -179,8 +173,53 @@ static om_status parse(const char *text, size_t length, hostfile *f, om_error *e
     return OM_OK;
 }
 
+static uint64_t hash_span(span s)
+{
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (size_t i = 0; i < s.len; i++)
+        h = (h ^ (unsigned char)s.text[i]) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* A host listed twice is probably a mistake (Open MPI would add the slots
+ * up): refuse it, naming both lines. One hash probe per host. */
+static om_status check_duplicates(const hostfile *f, om_error *err)
+{
+    size_t slots = 16;
+    while (slots < f->nhosts * 2)
+        slots *= 2;
+    size_t *table = omi_malloc(slots * sizeof *table);
+    if (!table)
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading a hostfile");
+    for (size_t i = 0; i < slots; i++)
+        table[i] = SIZE_MAX;
+    om_status st = OM_OK;
+    for (size_t k = 0; k < f->nhosts && st == OM_OK; k++) {
+        span name = f->hosts[k].host;
+        size_t i = (size_t)hash_span(name) & (slots - 1);
+        while (table[i] != SIZE_MAX) {
+            span other = f->hosts[table[i]].host;
+            if (other.len == name.len && memcmp(other.text, name.text, name.len) == 0) {
+                char quoted[64];
+                omi_quote(quoted, sizeof quoted, name.text, name.len);
+                st = omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                              "hostfile lists host %s twice (lines %zu and %zu)",
+                              quoted, f->hosts[table[i]].line, f->hosts[k].line);
+                break;
+            }
+            i = (i + 1) & (slots - 1);
+        }
+        table[i] = k;
+    }
+    omi_free(table);
+    return st;
+}
+
 static om_status build(const hostfile *f, om_hierarchy **out, om_error *err)
 {
+    om_status dup = check_duplicates(f, err);
+    if (dup != OM_OK)
+        return dup;
     size_t nlevels = 1 + f->nextra;
     const char *names[OMI_HOSTFILE_LEVELS + 1] = {"host"};
     size_t lens[OMI_HOSTFILE_LEVELS + 1] = {4};

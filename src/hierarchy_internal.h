@@ -23,6 +23,8 @@ struct om_hierarchy {
 };
 
 #define OMI_LOCALITY_FIELDS 8
+/* Levels order advice compares. */
+#define OMI_MAX_LEVELS_ADVICE 16
 
 /* values[level][field], fields as om_locality_field. */
 struct om_locality {

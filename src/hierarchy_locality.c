@@ -58,25 +58,73 @@ static void visit(walk *w, int64_t d, int64_t count, int64_t rank)
     w->cur_count = count;
 }
 
-/* `extra` more domains of `count` members each, all after the current one;
- * the last becomes current. */
-static void visit_repeated(walk *w, int64_t extra, int64_t count, int64_t last_d)
+/* `extra` more domains after the current one, holding cmin..cmax members
+ * (both counts occur); the last, domain `last_d` with `last_count`
+ * members, becomes current. */
+static void visit_span(walk *w, int64_t extra, int64_t cmin, int64_t cmax,
+                       int64_t last_d, int64_t last_count)
 {
     if (extra <= 0)
         return;
     close_domain(w);
     w->domains += extra;
     w->cur_domain = last_d;
-    w->cur_count = count;
-    if (count < w->ppn_min)
-        w->ppn_min = count;
-    if (count > w->ppn_max)
-        w->ppn_max = count;
+    w->cur_count = last_count;
+    if (cmin < w->ppn_min)
+        w->ppn_min = cmin;
+    if (cmax > w->ppn_max)
+        w->ppn_max = cmax;
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return a <= 0 ? 0 : (a + b - 1) / b;
+}
+
+/* Domains d0+1 .. d1-1 fully inside a run of stride s < k with k % s = r
+ * != 0. With k = q*s + r, domain d holds q + [t_d < r] members, where
+ * t_d = (rb - d*k) mod s steps down by r (mod s) from one domain to the
+ * next: a whole cycle (s / gcd(r, s) domains) shows both counts, a shorter
+ * stretch is scanned until it has shown both. */
+static void interior_mixed(walk *w, int64_t rb, int64_t s, int64_t d0,
+                           int64_t d1)
+{
+    int64_t k = w->k, q = k / s, r = k % s;
+    int64_t first = d0 + 1, count = d1 - d0 - 1;
+    int64_t lo = ceil_div(first * k - rb, s);
+    int64_t hi = ceil_div((first + 1) * k - rb, s);
+    visit(w, first, hi - lo, rb + lo * s);
+    if (count == 1)
+        return;
+    /* Domains first+1 .. d1-1: which of q and q+1 occur. */
+    bool few = false, many = false;
+    int64_t cycle = s / gcd(r, s);
+    if (count - 1 >= cycle) {
+        few = many = true;
+    } else {
+        int64_t t = ((rb - first * k) % s + s) % s;
+        for (int64_t i = 1; i < count && !(few && many); i++) {
+            t -= r;
+            if (t < 0)
+                t += s;
+            many = many || t < r;
+            few = few || t >= r;
+        }
+    }
+    /* The next visit is domain d1 of the same run, so the last interior
+     * domain's own count only matters through min and max. */
+    visit_span(w, count - 1, few ? q : q + 1, many ? q + 1 : q, d1 - 1,
+               few ? q : q + 1);
 }
 
 /* The run rb, rb+s, ..., rb+(n-1)s. */
@@ -89,7 +137,7 @@ static void walk_run(walk *w, int64_t rb, int64_t n, int64_t s)
         if (n > 1)
             visit(w, (rb + s) / k, 1, rb + s);
         if (n > 2)
-            visit_repeated(w, n - 2, 1, (rb + (n - 1) * s) / k);
+            visit_span(w, n - 2, 1, 1, (rb + (n - 1) * s) / k, 1);
         return;
     }
     int64_t d0 = rb / k, d1 = (rb + (n - 1) * s) / k;
@@ -103,13 +151,9 @@ static void walk_run(walk *w, int64_t rb, int64_t n, int64_t s)
         if (k % s == 0) {
             int64_t j = ceil_div((d0 + 1) * k - rb, s);
             visit(w, d0 + 1, k / s, rb + j * s);
-            visit_repeated(w, d1 - d0 - 2, k / s, d1 - 1);
+            visit_span(w, d1 - d0 - 2, k / s, k / s, d1 - 1, k / s);
         } else {
-            for (int64_t d = d0 + 1; d < d1; d++) {
-                int64_t lo = ceil_div(d * k - rb, s);
-                int64_t hi = ceil_div((d + 1) * k - rb, s);
-                visit(w, d, hi - lo, rb + lo * s);
-            }
+            interior_mixed(w, rb, s, d0, d1);
         }
     }
     int64_t j1 = ceil_div(d1 * k - rb, s);
@@ -126,7 +170,14 @@ static void walk_group(walk *w, const omi_layout *members, int64_t base)
     }
     const omi_axis *inner = &members->ax[members->n - 1];
     size_t outer = members->n - 1;
-    int64_t coord[OMI_MAX_LAYOUT] = {0};
+    if (outer == 0) {
+        /* One run: the common case of small groups, kept lean. */
+        walk_run(w, base, inner->len, inner->stride);
+        close_domain(w);
+        return;
+    }
+    int64_t coord[OMI_MAX_LAYOUT];
+    memset(coord, 0, outer * sizeof coord[0]);
     int64_t run_base = base;
     do
         walk_run(w, run_base, inner->len, inner->stride);
@@ -168,14 +219,63 @@ static void totals_add(level_totals *t, const walk *w, int64_t group,
         t->ppn_max = w->ppn_max;
 }
 
-static int64_t gcd(int64_t a, int64_t b)
+/* Groups of one run spanning less than k ranks, when every group must be
+ * looked at: each lies in one or two domains, decided by its base modulo
+ * k, which the odometer keeps up to date without dividing. */
+static void small_groups(const omi_layout *members, const omi_layout *bases,
+                         int64_t k, level_totals *t)
 {
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
+    int64_t n = members->n ? members->ax[0].len : 1;
+    int64_t s = members->n ? members->ax[0].stride : 1;
+    int64_t span = (n - 1) * s;
+    int64_t step[OMI_MAX_LAYOUT], wrap[OMI_MAX_LAYOUT], coord[OMI_MAX_LAYOUT];
+    for (size_t j = 0; j < bases->n; j++) {
+        step[j] = bases->ax[j].stride % k;
+        wrap[j] = (bases->ax[j].len * bases->ax[j].stride) % k;
+        coord[j] = 0;
     }
-    return a;
+    int64_t base = 0, o = 0, group = 0;
+    int64_t inside = 0, ppn_min = n, first = -1, rank = -1;
+    for (;;) {
+        if (o + span < k) {
+            inside++;
+        } else {
+            int64_t below = (k - o + s - 1) / s;
+            int64_t low = below < n - below ? below : n - below;
+            ppn_min = low < ppn_min ? low : ppn_min;
+            if (first < 0) {
+                first = group;
+                rank = base + below * s;
+            }
+        }
+        group++;
+        /* Odometer step, keeping o = base mod k. */
+        size_t j = bases->n;
+        for (; j > 0; j--) {
+            const omi_axis *ax = &bases->ax[j - 1];
+            base += ax->stride;
+            o += step[j - 1];
+            if (o >= k)
+                o -= k;
+            if (++coord[j - 1] < ax->len)
+                break;
+            base -= ax->len * ax->stride;
+            o -= wrap[j - 1];
+            if (o < 0)
+                o += k;
+            coord[j - 1] = 0;
+        }
+        if (j == 0)
+            break;
+    }
+    t->inside = inside;
+    t->crossing = group - inside;
+    t->max_domains = first < 0 ? 1 : 2;
+    t->worst_group = first < 0 ? 0 : first;
+    t->first_crossing = first;
+    t->crossing_rank = rank;
+    t->ppn_min = ppn_min;
+    t->ppn_max = inside > 0 ? n : n - ppn_min;
 }
 
 static void uniform_level(const omi_layout *members, const omi_layout *bases,
@@ -190,6 +290,26 @@ static void uniform_level(const omi_layout *members, const omi_layout *bases,
     }
     int64_t coord[OMI_MAX_LAYOUT] = {0};
     totals_start(t);
+    bool reduced = false;
+    for (size_t j = 0; j < bases->n; j++)
+        reduced = reduced || reps[j] < bases->ax[j].len;
+    if (!reduced && members->n <= 1 &&
+        (members->n == 0 ||
+         (members->ax[0].len - 1) * members->ax[0].stride < k)) {
+        small_groups(members, bases, k, t);
+        return;
+    }
+    if (!reduced) {
+        /* No two groups alike modulo k: walk them all, in order. */
+        int64_t base = 0, group = 0;
+        do {
+            walk w;
+            walk_start(&w, k);
+            walk_group(&w, members, base);
+            totals_add(t, &w, group++, 1);
+        } while (omi_odometer_step(bases->ax, bases->n, coord, &base));
+        return;
+    }
     for (;;) {
         int64_t base = 0, group = 0, weight = 1;
         for (size_t j = 0; j < bases->n; j++) {

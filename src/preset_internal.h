@@ -157,7 +157,11 @@ const omi_group_list *omi_preset_find_list(const om_preset *preset,
 /* Index of the view axis called `name`, or -1. */
 int omi_pview_axis(const omi_pview *view, const char *name);
 
-/* ---- group enumeration over a described view (preset_enum.c) ---- */
+/* ---- the described views made real (preset_views.c) ---- */
+/* The view as an om_mesh view (view.h): under its axes' own names, or
+ * (`world_names`) under their names in the world, placeholders left out. */
+om_status omi_pview_mesh(const omi_pview *view, bool world_names, om_mesh **out,
+                         om_error *err);
 /* The groups over the named axes (any order; canonicalised to view
  * order), over every instance, ascending by first member; members
  * row-major over the axes in view order. Names not in the view are an

@@ -55,48 +55,40 @@ static void put_groups(omi_buf *buf, const omi_group_list *groups)
     omi_buf_puts(buf, "]");
 }
 
-/* torch's _MeshLayout normal form: size-1 modes dropped, neighbours
- * (s1,d1),(s2,d2) with d1 == s2*d2 merged into (s1*s2, d2). */
-static size_t normalise(const omi_paxis *axis, omi_mode *out)
+/* Per axis its modes: as the generator built them (raw) or in the view's
+ * normal form (torch's _MeshLayout: size-1 modes dropped, neighbours
+ * merged), which the view itself computes. */
+static om_status put_layout(omi_buf *buf, const omi_pview *view, om_error *err)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < axis->nmodes; i++) {
-        omi_mode mode = axis->modes[i];
-        if (mode.size == 1)
-            continue;
-        if (n > 0 && out[n - 1].stride == mode.size * mode.stride) {
-            out[n - 1].size *= mode.size;
-            out[n - 1].stride = mode.stride;
-        } else {
-            out[n++] = mode;
-        }
-    }
-    return n;
-}
-
-static void put_layout(omi_buf *buf, const omi_pview *view)
-{
+    om_mesh *mesh = NULL;
+    om_status st = OM_OK;
+    if (!(view->flags & OMI_VIEW_RAW_LAYOUT))
+        st = omi_pview_mesh(view, false, &mesh, err);
     omi_buf_puts(buf, "[");
-    for (size_t a = 0; a < view->naxes; a++) {
-        omi_mode modes[OMI_PRESET_MAX_MODES];
-        size_t n;
-        if (view->flags & OMI_VIEW_RAW_LAYOUT) {
-            n = view->axes[a].nmodes;
-            memcpy(modes, view->axes[a].modes, n * sizeof *modes);
-        } else {
-            n = normalise(&view->axes[a], modes);
+    for (size_t a = 0; st == OM_OK && a < view->naxes; a++) {
+        int64_t pairs[2 * OMI_PRESET_MAX_MODES];
+        size_t n = view->axes[a].nmodes;
+        for (size_t m = 0; m < n; m++) {
+            pairs[2 * m] = view->axes[a].modes[m].size;
+            pairs[2 * m + 1] = view->axes[a].modes[m].stride;
+        }
+        if (mesh) {
+            st = om_view_modes(mesh, a, pairs, 2 * OMI_PRESET_MAX_MODES, &n, err);
+            n /= 2;
         }
         omi_buf_puts(buf, a ? ",[" : "[");
-        for (size_t m = 0; m < n; m++) {
+        for (size_t m = 0; st == OM_OK && m < n; m++) {
             omi_buf_puts(buf, m ? ",[" : "[");
-            omi_buf_int(buf, modes[m].size);
+            omi_buf_int(buf, pairs[2 * m]);
             omi_buf_puts(buf, ",");
-            omi_buf_int(buf, modes[m].stride);
+            omi_buf_int(buf, pairs[2 * m + 1]);
             omi_buf_puts(buf, "]");
         }
         omi_buf_puts(buf, "]");
     }
     omi_buf_puts(buf, "]");
+    om_mesh_free(mesh);
+    return st;
 }
 
 static int64_t axis_size(const omi_paxis *axis)
@@ -181,7 +173,8 @@ static om_status put_view(omi_buf *buf, const omi_pview *view, int64_t world,
         }
     }
     omi_buf_puts(buf, ",\"layout\":");
-    put_layout(buf, view);
+    if (st == OM_OK)
+        st = put_layout(buf, view, err);
     if (view->order[0]) {
         omi_buf_puts(buf, ",\"order\":");
         put_string(buf, view->order);

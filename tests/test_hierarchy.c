@@ -638,6 +638,100 @@ static void test_check(void)
     om_mesh_free(mesh);
 }
 
+/* ---- order advice ---- */
+
+static om_dims *moe_dims(int64_t tp, int64_t cp, int64_t ep, int64_t dp,
+                         int64_t pp)
+{
+    om_dims *d = NULL;
+    om_error err;
+    OM_EXPECT_OK(om_dims_new(&d, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_TP, tp, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_CP, cp, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_EP, ep, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_DP, dp, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_PP, pp, &err), &err);
+    return d;
+}
+
+static void test_order_advice(void)
+{
+    /* tp 2, dp 2, pp 2 on hosts of 2 and nodes of 4: the best order keeps
+     * tp inside a host and pp outermost. */
+    om_dims *d = moe_dims(2, 1, 1, 2, 2);
+    om_hierarchy *h = spec("host=2,node=4");
+    char *json = NULL;
+    om_error err;
+    OM_EXPECT_OK(om_order_advice(d, h, "tp:host", NULL, "tp>dp>pp", &json, &err),
+                 &err);
+    const char *best = "{\"orders\":[{\"broken\":[],\"crossings\":{"
+                       "\"dp\":{\"host\":4,\"node\":0},"
+                       "\"pp\":{\"host\":4,\"node\":4},"
+                       "\"tp\":{\"host\":0,\"node\":0}},"
+                       "\"megatron\":\"tp-dp-pp\",\"torch\":\"pp,dp,tp\"},"
+                       "{\"broken\":[],\"crossings\":{"
+                       "\"dp\":{\"host\":4,\"node\":4},"
+                       "\"pp\":{\"host\":4,\"node\":0},";
+    OM_EXPECT(strncmp(json, best, strlen(best)) == 0);
+    /* Six orders, none rejected (ep == cp == 1). */
+    OM_EXPECT(strstr(json, "\"rejected\":[]}") != NULL);
+    size_t orders = 0;
+    for (const char *p = json; (p = strstr(p, "\"megatron\"")); p++)
+        orders++;
+    OM_EXPECT_INT(orders, 6);
+    om_string_free(json);
+    char *broken = NULL;
+    size_t count = 9;
+    OM_EXPECT_OK(om_order_check(d, h, "pp,tp,dp", "tp:host", &broken, &count, &err),
+                 &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT(strncmp(broken, "tp:host broken: tp group 0 (ranks 0, 2)", 39) == 0);
+    om_string_free(broken);
+    OM_EXPECT_OK(om_order_check(d, h, "tp-dp-pp", "tp:host", &broken, &count, &err),
+                 &err);
+    OM_EXPECT_INT(count, 0);
+    om_string_free(broken);
+    OM_EXPECT_ERR(om_order_check(d, h, "pp,tp", NULL, &broken, &count, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "omits dp of size 2");
+    OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, "tp>xx", &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "\"xx\" is not one of tp, cp, ep, dp, pp");
+    OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, "tp>tp", &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "named twice");
+    OM_EXPECT_ERR(om_order_advice(d, h, "tp:rack", NULL, NULL, &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "unknown level \"rack\"");
+    OM_EXPECT_ERR(om_order_advice(NULL, h, NULL, NULL, NULL, &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "dims is NULL");
+    om_dims_free(d);
+    /* MoE: ep 4 != cp 1 with pp 2, so Megatron needs pp last; the rule on
+     * ep is judged on the expert layout. */
+    d = moe_dims(2, 1, 4, 4, 2);
+    OM_EXPECT_OK(om_order_check(d, h, "tp-dp-pp-ep", NULL, &broken, &count, &err),
+                 &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT(strstr(broken, "Megatron needs pp last (slowest) when the expert "
+                             "data-parallel size (1) differs from dp (4)") != NULL);
+    om_string_free(broken);
+    OM_EXPECT_OK(om_order_check(d, h, "tp-ep-dp-pp", "tp+ep:node", &broken, &count,
+                                &err), &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT(strncmp(broken, "tp+ep:node broken: tp+ep group 0 (ranks 0, 1, 2, 3, "
+                              "...) crosses node domains: rank 4", 80) == 0);
+    om_string_free(broken);
+    OM_EXPECT_OK(om_order_advice(d, h, NULL, NULL, NULL, &json, &err), &err);
+    OM_EXPECT(strstr(json, "{\"megatron\":\"tp-dp-pp-ep\",\"torch\":"
+                           "\"ep,pp,dp,tp\",\"reason\":\"Megatron needs pp last") != NULL);
+    om_string_free(json);
+    OM_EXPECT_ERR(om_order_advice(d, h, "cp+ep:host", NULL, NULL, &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "mixes cp and ep");
+    om_dims_free(d);
+    d = moe_dims(3, 1, 4, 2, 1);
+    OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, NULL, &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "world size 6 is not divisible by "
+                  "tp*ep*pp = 12");
+    om_dims_free(d);
+    om_hierarchy_free(h);
+}
+
 static const om_test_case hierarchy_tests[] = {
     {"uniform spec", test_spec},
     {"uniform spec errors", test_spec_errors},
@@ -654,6 +748,7 @@ static const om_test_case locality_tests[] = {
     {"brute force, random meshes", test_brute_force},
     {"brute force, long runs", test_brute_force_long_runs},
     {"placement rules", test_check},
+    {"order advice", test_order_advice},
     {NULL, NULL},
 };
 

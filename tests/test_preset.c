@@ -343,6 +343,53 @@ static void test_check_verdicts(void)
                   OM_ERR_INVALID_ARGUMENT, "out pointer");
 }
 
+/* ---- the world of a preset ---- */
+
+static void test_world(void)
+{
+    om_error err;
+    om_preset *p = NULL;
+    OM_EXPECT_OK(build("megatron",
+                       KV("tensor_model_parallel_size", "2", "expert_model_parallel_size",
+                          "2", "expert_tensor_parallel_size", "1",
+                          "pipeline_model_parallel_size", "2"),
+                       8, &p, &err), &err);
+    om_world *world = NULL;
+    OM_EXPECT_OK(om_preset_world(p, &world, &err), &err);
+    OM_EXPECT_INT(om_world_size(world), 8);
+    OM_EXPECT_INT(om_world_view_count(world), 2);
+    OM_EXPECT_STR(om_world_view_name(world, 1), "expert");
+    /* Megatron's tokens are renamed in the world: only pp is shared. */
+    OM_EXPECT_STR(om_world_axis_view(world, "tp"), "dense");
+    OM_EXPECT_STR(om_world_axis_view(world, "expt_tp"), "expert");
+    OM_EXPECT_STR(om_world_axis_view(world, "expt_dp"), "expert");
+    OM_EXPECT(om_world_axis_view(world, "cp") != NULL); /* dense cp (size 1) */
+    om_mesh *expert = NULL;
+    OM_EXPECT_OK(om_world_view(world, "expert", &expert, &err), &err);
+    OM_EXPECT_INT(om_mesh_ndim(expert), 4); /* pp, expt_dp, ep, expt_tp */
+    OM_EXPECT_STR(om_mesh_name(expert, 1), "expt_dp");
+    /* etp 1, ep 2: expert groups [0,1],[2,3],... in the world's view. */
+    int32_t group[2];
+    OM_EXPECT_OK(om_mesh_group_of_named(expert, (const char *[]){"ep"}, 1, 5, group, 2,
+                                        NULL, &err), &err);
+    OM_EXPECT(group[0] == 4 && group[1] == 5);
+    om_mesh_free(expert);
+    om_world_free(world);
+    om_preset_free(p);
+
+    OM_EXPECT_OK(build("torchtitan", KV("tp", "2", "cp", "2", "pp", "2"), 16, &p, &err),
+                 &err);
+    OM_EXPECT_OK(om_preset_world(p, &world, &err), &err);
+    OM_EXPECT_INT(om_world_view_count(world), 5);
+    OM_EXPECT_STR(om_world_axis_view(world, "loss_mesh"), "loss");
+    OM_EXPECT_STR(om_world_axis_view(world, "tp"), "dataloading");
+    om_world_free(world);
+    om_preset_free(p);
+    OM_EXPECT_ERR(om_preset_world(NULL, &world, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "preset is NULL");
+    OM_EXPECT_ERR(om_preset_world(p, NULL, &err), &err, OM_ERR_INVALID_ARGUMENT, "out");
+}
+
 /* ---- arguments ---- */
 
 static void test_bad_arguments(void)
@@ -464,6 +511,7 @@ static const om_test_case rule_tests[] = {
     {"deepspeed rules", test_deepspeed_rules},
     {"hyper-parallel rules", test_hyper_parallel_rules},
     {"check verdicts", test_check_verdicts},
+    {"world", test_world},
     {"bad arguments", test_bad_arguments},
     {"yaml", test_yaml},
     {NULL, NULL},

@@ -154,3 +154,41 @@ if [ -n "${OM_CLI:-}" ]; then
     fi
 fi
 say "ok  external module example.com/meshjob (replace => $here) built $(head -n1 "$tmp/out.txt") from YAML"
+
+# The program of docs/go.md ("Usage") as written, and the output shown there.
+doc_block() { # marker: the fenced block after <!-- marker --> in docs/go.md
+    awk -v m="<!-- $1 -->" '$0 == m { on = 1; next } on && /^```/ { if (in_block) exit; in_block = 1; next } in_block' "$here/../../docs/go.md"
+}
+mkdir "$tmp/doc"
+doc_block example-program > "$tmp/doc/main.go"
+doc_block example-output > "$tmp/doc/expected.txt"
+sed 's/example.com\/meshjob/example.com\/doc/' "$tmp/go.mod" > "$tmp/doc/go.mod"
+(cd "$tmp/doc" && "$GO" run . > out.txt)
+if ! diff -u "$tmp/doc/expected.txt" "$tmp/doc/out.txt"; then
+    echo "go: the program of docs/go.md prints something else than the page shows" >&2
+    exit 1
+fi
+say "ok  docs/go.md: the example program prints what the page shows ($(wc -l < "$tmp/doc/out.txt") lines)"
+
+# The hierarchy program of docs/go.md: reads a hierarchy, checks rules and
+# prints a launch plan, built as a module outside the repository.
+mkdir "$tmp/hdoc"
+doc_block hierarchy-program > "$tmp/hdoc/main.go"
+doc_block hierarchy-output > "$tmp/hdoc/expected.txt"
+sed 's/example.com\/meshjob/example.com\/hdoc/' "$tmp/go.mod" > "$tmp/hdoc/go.mod"
+(cd "$tmp/hdoc" && "$GO" run . > out.txt)
+if ! diff -u "$tmp/hdoc/expected.txt" "$tmp/hdoc/out.txt"; then
+    echo "go: the hierarchy program of docs/go.md prints something else than the page shows" >&2
+    exit 1
+fi
+say "ok  docs/go.md: the hierarchy program prints what the page shows ($(wc -l < "$tmp/hdoc/out.txt") lines)"
+
+# Every exported C function has a Go entry in bindings/parity.tsv.
+nm -D --defined-only "$libdir/liboffline_mesh.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort -u > "$tmp/exported"
+awk -F'\t' '!/^#/ && $1 ~ /^om_/ && $3 != "" { print $1 }' "$here/../parity.tsv" | sort -u > "$tmp/listed"
+missing=$(comm -23 "$tmp/exported" "$tmp/listed")
+if [ -n "$missing" ]; then
+    echo "go: exported but without a Go entry in bindings/parity.tsv:" $missing >&2
+    exit 1
+fi
+say "ok  bindings/parity.tsv has a Go entry for all $(wc -l < "$tmp/exported") exported functions"

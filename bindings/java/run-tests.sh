@@ -113,6 +113,25 @@ grep -qxF 'mesh pipeline.yaml --world-size 8|{"mesh_dim_names":["dp","cp","tp","
 grep -qxF 'experts moe.yaml --world-size 16 --ep 4|{"edp":4,"edp_groups":[[0,4,8,12],[1,5,9,13],[2,6,10,14],[3,7,11,15]],"ep":4,"ep_groups":[[0,1,2,3],[4,5,6,7],[8,9,10,11],[12,13,14,15]]}' "$tmp/moe.txt" \
   || { log "unexpected expert layout for moe.yaml:"; cat "$tmp/moe.txt"; exit 1; }
 
+# The program of docs/java.md ("Using it") as written, and the output shown there.
+doc_block() { # marker: the fenced block after <!-- marker --> in docs/java.md
+  awk -v m="<!-- $1 -->" '$0 == m { on = 1; next } on && /^```/ { if (in_block) exit; in_block = 1; next } in_block' "$root/docs/java.md"
+}
+mkdir "$tmp/doc"
+doc_block example-program > "$tmp/doc/Example.java"
+doc_block example-output > "$tmp/doc/expected.txt"
+(cd "$tmp/doc" && javac -cp "$jar" -d . Example.java && java -cp "$jar:." -Djava.library.path="$native" Example > out.txt)
+diff -u "$tmp/doc/expected.txt" "$tmp/doc/out.txt" \
+  || { log "the program of docs/java.md prints something else than the page shows"; exit 1; }
+log "docs/java.md: the example program prints what the page shows ($(wc -l < "$tmp/doc/out.txt") lines)"
+
+# Every exported C function has a Java entry in bindings/parity.tsv.
+nm -D --defined-only "$build/src/liboffline_mesh.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort -u > "$tmp/exported"
+awk -F'\t' '!/^#/ && $1 ~ /^om_/ && $4 != "" { print $1 }' "$root/bindings/parity.tsv" | sort -u > "$tmp/listed"
+missing=$(comm -23 "$tmp/exported" "$tmp/listed")
+[ -z "$missing" ] || { log "exported but without a Java entry in bindings/parity.tsv:" $missing; exit 1; }
+log "bindings/parity.tsv has a Java entry for all $(wc -l < "$tmp/exported") exported functions"
+
 agree=0
 differ=0
 while IFS='|' read -r cli_args java_answer; do

@@ -36,6 +36,7 @@
 #include "offline_mesh/attributes.h"
 #include "offline_mesh/status.h"
 #include "offline_mesh/mesh.h"
+#include "offline_mesh/dims.h"
 
 OM_BEGIN_DECLS
 
@@ -196,7 +197,8 @@ OM_API OM_NODISCARD om_status om_locality_get(const om_locality *locality,
 /**
  * Checks placement rules "AXES:LEVEL,..." against `mesh` in `hierarchy`:
  * each rule requires every group over AXES ('+'-joined axis names, e.g.
- * "cp+tp:nvl") to stay inside one domain of LEVEL. Writes one line
+ * "cp+tp:nvl") to stay inside one domain of LEVEL ("" or blanks: no
+ * rules). Writes one line
  * (ending in '\n') per broken rule, in rule order, to `*violations` (caller
  * frees; "" when all hold) and their number to `*count`: a broken rule is
  * a result, not an error. Each line names the first offending group and
@@ -212,6 +214,50 @@ OM_API OM_NODISCARD om_status om_hierarchy_check(const om_mesh *mesh,
                                                  const char *rules,
                                                  char **violations,
                                                  size_t *count, om_error *err);
+
+/* ---- order advice ---- */
+
+/**
+ * Every runtime order of the parallel axes of `dims` (those of size > 1:
+ * tp, cp, ep, dp, pp), judged in `hierarchy` with Megatron's layout: the
+ * dense generator over tp, cp, dp, pp and the expert generator over tp,
+ * ep, expert dp (= world / (tp*ep*pp)), pp; a rule naming ep is judged on
+ * the expert one. `require` (must) and `prefer` (should) are rule lists
+ * "AXES:LEVEL,..." (NULL or "" for none); `priority` ("tp>ep>cp>pp>dp",
+ * NULL for Megatron's default tp>cp>ep>dp>pp) orders the axes whose
+ * crossings matter most. Orders are ranked by broken must rules, broken
+ * should rules, then, axis by axis in priority order, by the groups that
+ * cross each level (slowest level first). Writes JSON
+ *   {"orders":[{"broken":[...],"crossings":{"tp":{"host":0,...},...},
+ *    "megatron":"tp-cp-dp-pp","torch":"pp,dp,cp,tp"},...],
+ *    "rejected":[{"megatron":...,"reason":...,"torch":...},...]}
+ * where rejected orders break Megatron's own rule (pp must be last when
+ * the expert data-parallel size differs from dp, i.e. ep != cp, pp > 1).
+ * Caller frees `*out`. Errors: OM_ERR_INVALID_ARGUMENT (NULL, a bad
+ * priority, a world size tp*ep*pp does not divide, a rule mixing cp and
+ * ep), those of om_hierarchy_check() for bad rules, OM_ERR_NO_MEMORY.
+ */
+OM_API OM_NODISCARD om_status om_order_advice(const om_dims *dims,
+                                              const om_hierarchy *hierarchy,
+                                              const char *require,
+                                              const char *prefer,
+                                              const char *priority,
+                                              char **out, om_error *err);
+
+/**
+ * The rules one runtime `order` (either style of om_build_runtime_mesh())
+ * breaks, one line each in `*broken` ("" when none; caller frees), their
+ * number in `*count`: Megatron's pp-last rule, then each broken rule of
+ * `require`, judged as om_order_advice() does.
+ * Errors: as om_order_advice(), and an order that is malformed or omits
+ * an axis of size > 1.
+ */
+OM_API OM_NODISCARD om_status om_order_check(const om_dims *dims,
+                                             const om_hierarchy *hierarchy,
+                                             const char *order,
+                                             const char *require,
+                                             char **broken, size_t *count,
+                                             om_error *err);
 
 OM_END_DECLS
 

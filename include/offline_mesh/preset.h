@@ -37,6 +37,7 @@
 
 #include "offline_mesh/attributes.h"
 #include "offline_mesh/status.h"
+#include "offline_mesh/world.h"
 
 OM_BEGIN_DECLS
 
@@ -114,6 +115,17 @@ OM_API OM_NODISCARD om_status om_preset_group_list(const om_preset *preset,
                                                    size_t *needed,
                                                    size_t *group_size,
                                                    om_error *err);
+
+/**
+ * The preset's views as a world (world.h): each view under the names it
+ * has among the others (Megatron's expert axes are "pp", "expt_dp", "ep",
+ * "expt_tp" there, its size-1 placeholder axes left out), so that an axis
+ * name shared by two views gives the same groups in both. Caller frees
+ * `*out` with om_world_free(). Errors: OM_ERR_INVALID_ARGUMENT (NULL),
+ * OM_ERR_NO_MEMORY.
+ */
+OM_API OM_NODISCARD om_status om_preset_world(const om_preset *preset,
+                                              om_world **out, om_error *err);
 
 /**
  * The JSON document of `offline-mesh views`: {"views":{NAME:{...}}} with,

@@ -42,8 +42,11 @@ static const command commands[] = {
     {"launch", cli_cmd_launch,
      "launch SOURCE --nnodes N --nproc-per-node P [--format torchrun|slurm|openmpi] [--master-addr HOST --master-port PORT] [--hosts LIST|HOSTFILE] [--hierarchy LEVELS] [--require AXES:LEVEL,...]",
      "per-node launch plan with each process's launcher environment"},
+    {"advise", cli_cmd_advise,
+     "advise CONFIG.yaml [--world-size N] --hierarchy LEVELS [--require AXES:LEVEL,...] [--prefer AXES:LEVEL,...] [--priority tp>ep>cp>pp>dp] [--order ORDER]",
+     "runtime axis orders ranked by crossings per level (or what one order breaks)"},
     {"show", cli_cmd_show,
-     "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg]",
+     "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg] [--hierarchy LEVELS]",
      "a picture of the ranks, their groups and hosts (terminal or SVG)"},
 };
 
@@ -58,6 +61,8 @@ static void print_help(FILE *out)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fputs("\n"
           "SOURCE is CONFIG.yaml [--world-size N] [--order AXES] or --mesh SPEC,\n"
+          "or (groups, coord, dump, show, locality) --view NAME with --world FILE\n"
+          "(a world JSON, as views prints) or --preset NAME [--param KEY=VALUE]...,\n"
           "SPEC is name=size,... (e.g. dp=2,cp=2,tp=2) or a mesh JSON file,\n"
           "AXES is a comma-separated axis list (e.g. dp,cp). --order reads\n"
           "'pp,dp,cp,tp' slowest-varying first, 'tp-cp-ep-dp-pp' (Megatron)\n"

@@ -61,6 +61,17 @@ static int render(const cli_io *io, const om_mesh *mesh,
                           opt->has_ranks_per_host ? opt->ranks_per_host : 0,
                           &e) != OM_OK)
         return cli_lib_error(io, &e);
+    om_hierarchy *h = NULL;
+    if (opt->hierarchy) {
+        int hrc = cli_load_hierarchy(io, opt->hierarchy, &h);
+        if (hrc == CLI_OK && draw_picture_set_hierarchy(&pic, h, &e) != OM_OK)
+            hrc = cli_lib_error(io, &e);
+        if (hrc != CLI_OK) {
+            om_hierarchy_free(h);
+            draw_picture_free(&pic);
+            return hrc;
+        }
+    }
     char *text = NULL;
     size_t len = 0;
     FILE *buf = open_memstream(&text, &len);
@@ -80,6 +91,7 @@ static int render(const cli_io *io, const om_mesh *mesh,
     }
     free(text);
     draw_picture_free(&pic);
+    om_hierarchy_free(h);
     return rc;
 }
 
@@ -88,8 +100,12 @@ int cli_cmd_show(const cli_io *io, int argc, char **argv)
     cli_options opt;
     int rc = cli_parse(io, "show", argc, argv, 2,
                        OPT_CONFIG | OPT_WORLD_SIZE | OPT_ORDER | OPT_MESH |
-                           OPT_COLOR_BY | OPT_FORMAT | OPT_RANKS_PER_HOST,
+                           OPT_COLOR_BY | OPT_FORMAT | OPT_RANKS_PER_HOST |
+                           OPT_HIERARCHY | CLI_VIEW_OPTIONS,
                        &opt);
+    if (rc == CLI_OK && opt.hierarchy && opt.has_ranks_per_host)
+        rc = cli_error(io, CLI_USAGE, "--ranks-per-host cannot be combined with "
+                       "--hierarchy (give host=K as its first level)");
     int format = FORMAT_TEXT;
     bool color = false;
     if (rc == CLI_OK)

@@ -227,7 +227,8 @@ om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
                                  &pic->group_size, err);
     if (st == OM_OK && ranks_per_host > 0) {
         pic->ranks_per_host = ranks_per_host;
-        pic->hosts = (pic->size + ranks_per_host - 1) / ranks_per_host;
+        /* Views: hosts up to the largest rank the view reaches. */
+        pic->hosts = (om_view_extent(mesh) + ranks_per_host - 1) / ranks_per_host;
         int64_t groups;
         st = om_mesh_locality(mesh, pic->color_mask, ranks_per_host, &groups,
                               &pic->local_groups, &pic->max_hosts, err);
@@ -240,7 +241,7 @@ om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
 
     char tag[16];
     draw_tag(pic->group_count - 1, tag, sizeof tag);
-    pic->rank_width = digits(pic->size - 1);
+    pic->rank_width = digits(om_view_extent(mesh) - 1);
     pic->tag_width = (int)strlen(tag);
     pic->cell_width = pic->rank_width + pic->tag_width + (pic->marks ? 1 : 0);
     if (pic->cell_width < digits(pic->cols - 1))
@@ -474,6 +475,15 @@ om_status draw_describe_block(const draw_picture *pic, int64_t block,
         draw_str_printf(s, "  ");
         hosts_range(s, draw_host(pic, first), draw_host(pic, last));
     }
+    for (size_t l = 1; l < pic->nlevels; l++) {
+        int64_t k = om_hierarchy_ranks_per_domain(pic->hierarchy, l);
+        const char *name = om_hierarchy_level_name(pic->hierarchy, l);
+        if (first / k == last / k)
+            draw_str_printf(s, "  %s %lld", name, (long long)(first / k));
+        else
+            draw_str_printf(s, "  %s %lld-%lld", name, (long long)(first / k),
+                            (long long)(last / k));
+    }
     return OM_OK;
 }
 
@@ -656,4 +666,79 @@ om_status draw_legend(const draw_picture *pic, int64_t *ranks, size_t *count,
     }
     free(groups);
     return st;
+}
+
+/* ---- hierarchy levels (show --hierarchy) ---------------------------- */
+
+om_status draw_picture_set_hierarchy(draw_picture *pic, const om_hierarchy *h,
+                                     om_error *err)
+{
+    size_t n = om_hierarchy_levels(h);
+    if (n > DRAW_MAX_LEVELS)
+        return fail(err, OM_ERR_INVALID_ARGUMENT,
+                    "show draws at most 16 levels");
+    for (size_t l = 0; l < n; l++)
+        if (om_hierarchy_ranks_per_domain(h, l) <= 0)
+            return fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "show --hierarchy draws uniform levels (name=size,...)");
+    /* The color set by name, as the hierarchy calls take it. */
+    const char *names[64];
+    size_t naxes = 0;
+    for (size_t i = 0; i < pic->ndim && i < 64; i++)
+        if ((pic->color_mask >> i) & 1u)
+            names[naxes++] = om_mesh_name(pic->mesh, i);
+    om_locality *loc;
+    om_status st = om_hierarchy_locality(pic->mesh, h, names, naxes, &loc, err);
+    if (st != OM_OK)
+        return st;
+    for (size_t l = 0; l < n; l++) {
+        if (om_locality_get(loc, l, OM_LOCALITY_GROUPS_CROSSING,
+                            &pic->level_crossing[l], err) != OM_OK ||
+            om_locality_get(loc, l, OM_LOCALITY_MAX_DOMAINS, &pic->level_max[l],
+                            err) != OM_OK) {
+            om_locality_free(loc);
+            return OM_ERR_INVALID_ARGUMENT;
+        }
+    }
+    om_locality_free(loc);
+    int64_t k = om_hierarchy_ranks_per_domain(h, 0);
+    pic->hierarchy = h;
+    pic->nlevels = n;
+    pic->ranks_per_host = k;
+    pic->hosts = (pic->size + k - 1) / k;
+    pic->local_groups = pic->group_count - pic->level_crossing[0];
+    pic->max_hosts = pic->level_max[0];
+    pic->marks = pic->local_groups < pic->group_count;
+    return OM_OK;
+}
+
+int draw_boundary_level(const draw_picture *pic, int64_t a, int64_t b)
+{
+    if (pic->ranks_per_host <= 0)
+        return -1;
+    for (size_t l = pic->nlevels; l-- > 1;) {
+        int64_t k = om_hierarchy_ranks_per_domain(pic->hierarchy, l);
+        if (a / k != b / k)
+            return (int)l;
+    }
+    return a / pic->ranks_per_host != b / pic->ranks_per_host ? 0 : -1;
+}
+
+void draw_describe_level(const draw_picture *pic, size_t level, draw_str *s)
+{
+    const char *name = om_hierarchy_level_name(pic->hierarchy, level);
+    int64_t k = om_hierarchy_ranks_per_domain(pic->hierarchy, level);
+    int64_t domains = (pic->size + k - 1) / k;
+    draw_str_printf(s, "%s: %lld %s per domain, %lld %s (boundaries drawn =); ",
+                    name, (long long)k, plural(k, "rank", "ranks"),
+                    (long long)domains, plural(domains, "domain", "domains"));
+    if (pic->level_crossing[level] == 0)
+        draw_str_printf(s, "no %s group crosses a %s boundary", set_label(pic),
+                        name);
+    else
+        draw_str_printf(s, "%lld of %lld %s groups CROSS a %s boundary (up to "
+                        "%lld domains each)",
+                        (long long)pic->level_crossing[level],
+                        (long long)pic->group_count, set_label(pic), name,
+                        (long long)pic->level_max[level]);
 }

@@ -46,6 +46,8 @@
 #define DRAW_TITLE_ALL_AXES 16
 #define DRAW_TITLE_NAME_BYTES 48
 
+#define DRAW_MAX_LEVELS 16
+
 typedef struct {
     const om_mesh *mesh;
     size_t ndim;
@@ -72,6 +74,12 @@ typedef struct {
 
     /* Hosts: ranks_per_host 0 when not given. */
     int64_t ranks_per_host, hosts, local_groups, max_hosts;
+    /* Slower levels (show --hierarchy): level 0 is the host above;
+     * level_crossing[l] groups cross a domain of level l, up to
+     * level_max[l] domains each. NULL / 0 levels without it. */
+    const om_hierarchy *hierarchy;
+    size_t nlevels;
+    int64_t level_crossing[DRAW_MAX_LEVELS], level_max[DRAW_MAX_LEVELS];
 
     /* Widths in characters of the text form (the SVG scales them). */
     int rank_width, tag_width, cell_width, row_label_width, host_width;
@@ -117,6 +125,16 @@ int draw_text_width(const char *text);
 
 /* Host of a rank (-1 without ranks_per_host). */
 int64_t draw_host(const draw_picture *pic, int64_t rank);
+/* Draws the domains of a uniform hierarchy (borrowed; must outlive the
+ * picture): level 0 as hosts, the slower ones as '=' boundaries and one
+ * summary line each. */
+om_status draw_picture_set_hierarchy(draw_picture *pic, const om_hierarchy *h,
+                                     om_error *err);
+/* Slowest level whose domains differ between two ranks (0 = host), -1
+ * when they share a host. */
+int draw_boundary_level(const draw_picture *pic, int64_t a, int64_t b);
+/* "nvl: 72 ranks per domain, ..." for level `level` >= 1. */
+void draw_describe_level(const draw_picture *pic, size_t level, draw_str *s);
 
 /* Group `group` as letters (0 -> "a", 25 -> "z", 26 -> "aa"). */
 void draw_tag(int64_t group, char *buf, size_t len);

@@ -340,6 +340,12 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
         c.y += 6;
         text_line(&c, pic->local_groups < pic->group_count ? "hosts warn" : "hosts",
                   0, draw_str_data(&s));
+        for (size_t l = 1; l < pic->nlevels; l++) {
+            draw_str_clear(&s);
+            draw_describe_level(pic, l, &s);
+            text_line(&c, pic->level_crossing[l] ? "hosts warn" : "hosts", 0,
+                      draw_str_data(&s));
+        }
     }
     bool failed = s.failed || c.body.failed;
     if (st == OM_OK && failed) {

@@ -174,9 +174,9 @@ static om_status separator(text_ctx *t, int64_t block, size_t k)
     if (pic->ranks_per_host <= 0 || !adjacent(pic->row_slots, k))
         return OM_OK;
     int64_t row = pic->row_slots[k];
-    bool diff[DRAW_MAX_COLS], any = false;
+    bool diff[DRAW_MAX_COLS], slow[DRAW_MAX_COLS], any = false;
     for (size_t c = 0; c < pic->ncol_slots; c++) {
-        diff[c] = false;
+        diff[c] = slow[c] = false;
         if (pic->col_slots[c] == DRAW_ELIDED)
             continue;
         int64_t a, b;
@@ -186,6 +186,17 @@ static om_status separator(text_ctx *t, int64_t block, size_t k)
         if (st != OM_OK)
             return st;
         diff[c] = a != b;
+        if (diff[c] && pic->nlevels > 1) {
+            /* A boundary of a slower level (show --hierarchy) is '='. */
+            int64_t ra, rb;
+            st = draw_rank_at(pic, block, row, pic->col_slots[c], &ra, t->err);
+            if (st == OM_OK)
+                st = draw_rank_at(pic, block, row + 1, pic->col_slots[c], &rb,
+                                  t->err);
+            if (st != OM_OK)
+                return st;
+            slow[c] = draw_boundary_level(pic, ra, rb) > 0;
+        }
         any = any || diff[c];
     }
     if (!any)
@@ -202,14 +213,14 @@ static om_status separator(text_ctx *t, int64_t block, size_t k)
                 return st;
             char gap = ' ';
             if (diff[c - 1] && diff[c])
-                gap = '-';
+                gap = slow[c - 1] && slow[c] ? '=' : '-';
             else if ((diff[c - 1] || diff[c]) && (above || below))
                 gap = '+';
             else if (above && below)
                 gap = '|';
             draw_str_printf(&t->line, "%c", gap);
         }
-        put_chars(&t->line, diff[c] ? '-' : ' ', pic->cell_width);
+        put_chars(&t->line, slow[c] ? '=' : diff[c] ? '-' : ' ', pic->cell_width);
     }
     emit(t);
     return OM_OK;
@@ -343,6 +354,12 @@ om_status draw_text(const draw_picture *pic, FILE *out, bool color,
         draw_describe_hosts(pic, &s);
         put_text(&t, &s);
         emit(&t);
+        for (size_t l = 1; l < pic->nlevels; l++) {
+            draw_str_clear(&s);
+            draw_describe_level(pic, l, &s);
+            put_text(&t, &s);
+            emit(&t);
+        }
     }
     bool failed = s.failed || t.line.failed;
     draw_str_free(&s);

@@ -178,3 +178,94 @@ def test_old_output_unchanged():
                         '"cross_host_groups":8,"groups":8,"local_groups":0,'
                         '"max_hosts":2},{"axes":["tp"],"cross_host_groups":0,'
                         '"groups":2,"local_groups":2,"max_hosts":1}]}\n')
+
+
+# ---- show --hierarchy ----
+
+def test_show_draws_level_boundaries():
+    r = run("show", "--mesh", "pp=2,tp=8,dp=4", "--color-by", "tp",
+            "--hierarchy", "host=4,nvl=12")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "pp=0  ranks 0-31  hosts 0-7  nvl 0-2" in lines
+    # Host boundaries are '-', NVLink-domain boundaries '=': after ranks
+    # 8..11 (row 2) and 20..23 (row 5) of stage 0.
+    grid = lines[lines.index("pp=0  ranks 0-31  hosts 0-7  nvl 0-2"):]
+    seps = [ln.strip() for ln in grid[:17] if set(ln.strip()) <= set("-=+|")
+            and ln.strip()]
+    assert seps == ["-" * 15, "-" * 15, "=" * 15, "-" * 15, "-" * 15, "=" * 15,
+                    "-" * 15]
+    assert lines[-1] == ("nvl: 12 ranks per domain, 6 domains (boundaries drawn "
+                         "=); 8 of 8 tp groups CROSS a nvl boundary (up to 4 "
+                         "domains each)")
+
+
+def test_show_hierarchy_svg_has_level_line():
+    r = run("show", "--mesh", "dp=2,tp=8", "--hierarchy", "host=8,nvl=16",
+            "--format", "svg")
+    assert r.returncode == 0, r.stderr
+    assert "nvl: 16 ranks per domain, 1 domain" in r.stdout
+
+
+@pytest.mark.parametrize("args,code,match", [
+    (["--hierarchy", "host=4", "--ranks-per-host", "4"], 2, "cannot be combined"),
+    (["--hierarchy", "host=4,nvl=4"], 1, "must increase"),
+])
+def test_show_hierarchy_errors(args, code, match):
+    fails(code, "show", "--mesh", "dp=2,tp=8", *args, match=match)
+
+
+def test_show_explicit_hierarchy_refused(tmp_path):
+    hf = tmp_path / "hosts"
+    hf.write_text("a slots=8\nb slots=8\n")
+    fails(1, "show", "--mesh", "dp=2,tp=8", "--hierarchy", str(hf),
+          match="show --hierarchy draws uniform levels")
+
+
+# ---- advise ----
+
+def moe_config(tmp_path):
+    cfg = tmp_path / "moe.yaml"
+    cfg.write_text("accelerator:\n  tp_size: 4\n  ep_size: 8\n  pp_size: 4\n")
+    return str(cfg)
+
+
+def test_advise_ranks_orders(tmp_path):
+    out = ok("advise", moe_config(tmp_path), "--world-size", "1152",
+             "--hierarchy", "host=4,nvl=72", "--require", "tp:host,ep:nvl")
+    best = out["orders"][0]
+    assert best["megatron"] == "ep-tp-dp-pp" and best["torch"] == "pp,dp,tp,ep"
+    assert best["broken"] == []
+    assert best["crossings"]["tp"] == {"host": 0, "nvl": 0}
+    assert best["crossings"]["ep"]["nvl"] == 0
+    # ep 8 != cp 1 and pp 4 > 1: every order without pp last is rejected.
+    assert len(out["orders"]) == 6 and len(out["rejected"]) == 18
+    assert all(o["megatron"].endswith("pp") for o in out["orders"])
+    assert all("Megatron needs pp last" in r["reason"] for r in out["rejected"])
+    # Orders that break a rule come after those that break none.
+    flags = [bool(o["broken"]) for o in out["orders"]]
+    assert flags == sorted(flags)
+
+
+def test_advise_one_order(tmp_path):
+    cfg = moe_config(tmp_path)
+    r = run("advise", cfg, "--world-size", "1152", "--hierarchy", "host=4,nvl=72",
+            "--require", "tp:host,ep:nvl", "--order", "tp-dp-ep-pp")
+    assert r.returncode == 1
+    out = json.loads(r.stdout)
+    assert out["order"] == "pp,ep,dp,tp"
+    assert len(out["broken"]) == 1 and out["broken"][0].startswith("ep:nvl broken")
+    assert r.stderr == "offline-mesh: error: order tp-dp-ep-pp breaks 1 rule\n"
+    out = ok("advise", cfg, "--world-size", "1152", "--hierarchy", "host=4,nvl=72",
+             "--require", "tp:host,ep:nvl", "--order", "pp,dp,tp,ep")
+    assert out == {"broken": [], "order": "pp,dp,tp,ep"}
+
+
+@pytest.mark.parametrize("args,code,match", [
+    ([], 2, "needs --hierarchy"),
+    (["--hierarchy", "host=4", "--priority", "tp>zz"], 1, "not one of tp"),
+    (["--hierarchy", "host=4", "--order", "pp,tp"], 1, "omits"),
+])
+def test_advise_errors(tmp_path, args, code, match):
+    fails(code, "advise", moe_config(tmp_path), "--world-size", "1152", *args,
+          match=match)

@@ -195,7 +195,12 @@ func LoadParallelDims(path string, worldSize int) (ParallelDims, error) {
 	})
 }
 
-// Version is the version of the C library actually loaded, e.g. "1.0.0".
+// Version is the version of the C library actually loaded, e.g. "1.1.0".
 func Version() string {
 	return omswig.Om_version_string()
+}
+
+// VersionNumber is Version as major*10000 + minor*100 + patch.
+func VersionNumber() int {
+	return omswig.Om_version_number()
 }

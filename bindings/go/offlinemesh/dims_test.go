@@ -2,6 +2,7 @@ package offlinemesh
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -358,5 +359,10 @@ func TestVersion(t *testing.T) {
 	v := Version()
 	if strings.Count(v, ".") != 2 || !strings.HasPrefix(v, "1.") {
 		t.Fatalf("Version() = %q", v)
+	}
+	var major, minor, patch int
+	fmt.Sscanf(v, "%d.%d.%d", &major, &minor, &patch)
+	if n := VersionNumber(); n != major*10000+minor*100+patch {
+		t.Fatalf("VersionNumber() = %d for %s", n, v)
 	}
 }

@@ -21,10 +21,10 @@
 // Example, mesh (dp=2, cp=2, tp=2): Groups("tp") is {0,1},{2,3},{4,5},{6,7}
 // and Groups("dp", "cp") is {0,2,4,6},{1,3,5,7}.
 //
-// Axis sets are given as names (Groups("dp", "cp")); an argument may also
-// list several comma-separated (Groups("dp,cp")). No names is the empty
-// set: one single-rank group per rank. Naming an axis the mesh lacks, or an
-// axis twice, is ErrInvalidArgument.
+// Axis sets are axis names (Groups("dp", "cp")), in any order, with no
+// limit on their number; no names is the empty set: one single-rank group
+// per rank. A name the mesh lacks is ErrUnknownAxis, an axis named twice
+// ErrDuplicateName.
 //
 // # Errors
 //
@@ -36,11 +36,12 @@
 //
 // # Memory and concurrency
 //
-// Meshes and dims are Go values copied out of C: there is nothing to
-// close. The C handle a Mesh keeps for topology queries is freed by
-// runtime.AddCleanup once the Mesh is unreachable. A Mesh is immutable and
-// safe for concurrent use. The functions that discover the world size read
-// the environment (WORLD_SIZE, ...); do not change it concurrently.
+// A Mesh holds the C mesh it was built from, so each query is one cgo call.
+// Close releases it; a Mesh never closed is released by runtime.AddCleanup
+// once unreachable. A Mesh is immutable and safe for concurrent use (Close
+// excepted). ParallelDims is a plain Go value. The functions that discover
+// the world size read the environment (WORLD_SIZE, ...); do not change it
+// concurrently.
 //
 // # Building
 //

@@ -439,6 +439,11 @@ public final class OfflineMesh implements AutoCloseable {
                 && Arrays.equals(shape, ((OfflineMesh) other).shape);
     }
 
+    /** The library's hash of (names, shape): the same value in every language binding. */
+    public long libraryHash() {
+        return call(OfflineMeshNative::omMeshHash);
+    }
+
     @Override
     public int hashCode() {
         return 31 * names.hashCode() + Arrays.hashCode(shape);

@@ -109,6 +109,8 @@ class OfflineMeshTest {
         OfflineMesh b = OfflineMesh.of(List.of("dp", "cp", "tp"), 2, 2, 2);
         assertEquals(a, b);
         assertEquals(a.hashCode(), b.hashCode());
+        assertEquals(a.libraryHash(), b.libraryHash());
+        assertNotEquals(a.libraryHash(), OfflineMesh.parse("tp=2,dp=4").libraryHash());
         assertNotEquals(a, OfflineMesh.of(List.of("dp", "tp", "cp"), 2, 2, 2), "order matters");
         assertNotEquals(a, OfflineMesh.of(List.of("dp", "cp", "tp"), 2, 2, 4));
         assertNotEquals(a, OfflineMesh.of(List.of("dp", "cp"), 2, 2));

@@ -1,0 +1,128 @@
+/* A described preset view made real: an om_mesh view (view.h) built from
+ * its modes and instance modes, whose groups and coordinates the topology
+ * calls compute; the preset's world (world.h) checks the consistency of
+ * its views. */
+#include <string.h>
+
+#include "preset_internal.h"
+
+/* The view as an om_mesh: with Megatron's own axis names (`world_names`
+ * false, every axis kept) or with the names it has among the world's views
+ * (size-1 placeholders left out). */
+om_status omi_pview_mesh(const omi_pview *view, bool world_names, om_mesh **out,
+                        om_error *err)
+{
+    const char *names[OMI_PRESET_MAX_AXES];
+    int64_t counts[OMI_PRESET_MAX_AXES];
+    int64_t modes[2 * OMI_PRESET_MAX_AXES * OMI_PRESET_MAX_MODES];
+    int64_t inst[2 * OMI_PRESET_MAX_AXES];
+    size_t naxes = 0, nmodes = 0;
+    for (size_t a = 0; a < view->naxes; a++) {
+        const omi_paxis *axis = &view->axes[a];
+        if (world_names && !axis->world_name[0])
+            continue;
+        names[naxes] = world_names ? axis->world_name : axis->name;
+        counts[naxes++] = (int64_t)axis->nmodes;
+        for (size_t m = 0; m < axis->nmodes; m++) {
+            modes[nmodes++] = axis->modes[m].size;
+            modes[nmodes++] = axis->modes[m].stride;
+        }
+    }
+    for (size_t i = 0; i < view->ninst; i++) {
+        inst[2 * i] = view->inst[i].size;
+        inst[2 * i + 1] = view->inst[i].stride;
+    }
+    return om_view_new_modes(names, naxes, counts, naxes, modes, nmodes,
+                             view->ninst ? inst : NULL, 2 * view->ninst, 0, out, err);
+}
+
+om_status omi_pview_groups(const omi_pview *view, const char *const *axes,
+                           size_t naxes, omi_group_list *out, om_error *err)
+{
+    memset(out, 0, sizeof *out);
+    om_mesh *mesh = NULL;
+    int64_t count = 0, size = 0;
+    om_status st = omi_pview_mesh(view, false, &mesh, err);
+    if (st == OM_OK)
+        st = om_mesh_group_shape_named(mesh, axes, naxes, &count, &size, err);
+    size_t total = (size_t)(count * size);
+    int32_t *ranks = NULL;
+    if (st == OM_OK) {
+        ranks = omi_malloc((total ? total : 1) * sizeof *ranks);
+        if (!ranks)
+            st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory listing groups");
+    }
+    if (st == OM_OK)
+        st = om_mesh_groups_named(mesh, axes, naxes, 0, count, ranks, total, NULL, err);
+    om_mesh_free(mesh);
+    if (st != OM_OK) {
+        omi_free(ranks);
+        return st;
+    }
+    out->ranks = ranks;
+    out->count = (size_t)count;
+    out->size = (size_t)size;
+    return OM_OK;
+}
+
+om_status omi_pview_coords(const omi_pview *view, int64_t world, int64_t *coords,
+                           om_error *err)
+{
+    om_mesh *mesh = NULL;
+    om_status st = omi_pview_mesh(view, false, &mesh, err);
+    for (int64_t r = 0; st == OM_OK && r < world; r++) {
+        int64_t *c = coords + r * (int64_t)view->naxes;
+        if (!om_view_holds(mesh, r)) {
+            for (size_t a = 0; a < view->naxes; a++)
+                c[a] = -1;
+            continue;
+        }
+        st = om_mesh_coordinate_of(mesh, r, c, view->naxes, NULL, err);
+    }
+    om_mesh_free(mesh);
+    return st;
+}
+
+/* The preset's views as a world, under their world names. */
+static om_status build_world(const om_preset *preset, om_world **out, om_error *err)
+{
+    om_mesh *meshes[OMI_PRESET_MAX_VIEWS] = {NULL};
+    const char *names[OMI_PRESET_MAX_VIEWS];
+    om_status st = OM_OK;
+    for (size_t i = 0; st == OM_OK && i < preset->nviews; i++) {
+        names[i] = preset->views[i].name;
+        st = omi_pview_mesh(&preset->views[i], true, &meshes[i], err);
+    }
+    if (st == OM_OK)
+        st = om_world_new(preset->world, names, preset->nviews,
+                          (const om_mesh *const *)meshes, preset->nviews, out, err);
+    for (size_t i = 0; i < preset->nviews; i++)
+        om_mesh_free(meshes[i]);
+    return st;
+}
+
+om_status omi_preset_check_consistency(const om_preset *preset, omi_rules *rules,
+                                       om_error *err)
+{
+    om_world *world = NULL;
+    om_error conflict;
+    om_status st = build_world(preset, &world, &conflict);
+    om_world_free(world);
+    if (st == OM_ERR_VIEW_CONFLICT || st == OM_ERR_OUTSIDE_WORLD) {
+        omi_rule(rules, false, false, "%s", conflict.message);
+        return OM_OK;
+    }
+    if (st != OM_OK && err)
+        *err = conflict;
+    return st;
+}
+
+om_status om_preset_world(const om_preset *preset, om_world **out, om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!preset)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "preset is NULL");
+    return build_world(preset, out, err);
+}
