@@ -106,7 +106,8 @@
     (const char **out, size_t out_len, size_t *needed) };
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
     (const char *const *names, size_t names_len),
-    (const char *const *axes, size_t naxes) };
+    (const char *const *axes, size_t naxes),
+    (const char *const *params, size_t nparams) };
 %apply (const int64_t *OM_INTS, size_t OM_INTS_LEN) {
     (const int64_t *sizes, size_t sizes_len),
     (const int64_t *coord, size_t coord_len) };
@@ -135,6 +136,9 @@ struct TYPE {};
 
 OM_HANDLE(om_mesh, Mesh)
 OM_HANDLE(om_dims, Dims)
+OM_HANDLE(om_preset, Preset)
+/* Its world needs the World handle of the views layer (not bound yet). */
+%ignore om_preset_world;
 
 /* Constructors: the om_X_new of each handle. */
 %extend om_mesh {
@@ -195,3 +199,6 @@ int om_version_number(void);
 %include "offline_mesh/dims.h"
 %include "offline_mesh/topology.h"
 %include "offline_mesh/preflight.h"
+#ifdef OM_CONVENTIONS
+%include "offline_mesh/preset.h"
+#endif

@@ -68,12 +68,24 @@ typedef _gostring_ swig_type_38;
 typedef _gostring_ swig_type_39;
 typedef _goslice_ swig_type_40;
 typedef _gostring_ swig_type_41;
+typedef _gostring_ swig_type_42;
+typedef _gostring_ swig_type_43;
+typedef _gostring_ swig_type_44;
+typedef _gostring_ swig_type_45;
+typedef _gostring_ swig_type_46;
+typedef _gostring_ swig_type_47;
+typedef _gostring_ swig_type_48;
+typedef _goslice_ swig_type_49;
+typedef _gostring_ swig_type_50;
+typedef _gostring_ swig_type_51;
+typedef _gostring_ swig_type_52;
 extern void _wrap_Swig_free_omswig_5e79151691cd1caf(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_omswig_5e79151691cd1caf(swig_intgo arg1);
 extern void _wrap_delete_Mesh_omswig_5e79151691cd1caf(uintptr_t arg1);
 extern uintptr_t _wrap_new_Mesh_omswig_5e79151691cd1caf(swig_type_1 arg1, swig_type_2 arg2, swig_voidp arg3);
 extern void _wrap_delete_Dims_omswig_5e79151691cd1caf(uintptr_t arg1);
 extern uintptr_t _wrap_new_Dims_omswig_5e79151691cd1caf(swig_voidp arg1);
+extern void _wrap_delete_Preset_omswig_5e79151691cd1caf(uintptr_t arg1);
 extern swig_type_3 _wrap_om_version_string_omswig_5e79151691cd1caf(void);
 extern swig_intgo _wrap_om_version_number_omswig_5e79151691cd1caf(void);
 extern swig_intgo _wrap_OM_OK_omswig_5e79151691cd1caf(void);
@@ -157,6 +169,19 @@ extern swig_intgo _wrap_om_mesh_locality_named_omswig_5e79151691cd1caf(uintptr_t
 extern swig_intgo _wrap_om_validate_axes_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_plan_dim_names_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
 extern swig_intgo _wrap_om_expert_mesh_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_new_omswig_5e79151691cd1caf(swig_type_42 arg1, swig_type_43 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_load_yaml_omswig_5e79151691cd1caf(swig_type_44 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_om_preset_free_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_type_45 _wrap_om_preset_name_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_intgo _wrap_om_preset_world_size_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_intgo _wrap_om_preset_view_count_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_type_46 _wrap_om_preset_view_name_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_count_omswig_5e79151691cd1caf(uintptr_t arg1);
+extern swig_type_47 _wrap_om_preset_group_list_name_omswig_5e79151691cd1caf(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_omswig_5e79151691cd1caf(uintptr_t arg1, swig_type_48 arg2, swig_type_49 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_to_json_omswig_5e79151691cd1caf(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_preset_check_omswig_5e79151691cd1caf(swig_type_50 arg1, swig_type_51 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_check_yaml_omswig_5e79151691cd1caf(swig_type_52 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
 #undef intgo
 */
 import "C"
@@ -270,6 +295,25 @@ func NewDims(arg1 *Error) (_swig_ret Dims) {
 type Dims interface {
 	Swigcptr() uintptr
 	SwigIsDims()
+}
+
+type SwigcptrPreset uintptr
+
+func (p SwigcptrPreset) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrPreset) SwigIsPreset() {
+}
+
+func DeletePreset(arg1 Preset) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_Preset_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0))
+}
+
+type Preset interface {
+	Swigcptr() uintptr
+	SwigIsPreset()
 }
 
 func Om_version_string() (_swig_ret string) {
@@ -1117,6 +1161,171 @@ func Om_expert_mesh(arg1 Mesh, arg2 int, arg3 int, arg4 *uintptr, arg5 *Error) (
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	swig_r = (int)(C._wrap_om_expert_mesh_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	return swig_r
+}
+
+func Om_preset_new(arg1 string, arg2 []string, arg3 int, arg4 *uintptr, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_new_omswig_5e79151691cd1caf(*(*C.swig_type_42)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_43)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_preset_load_yaml(arg1 string, arg2 int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_preset_load_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_44)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
+func Om_preset_free(arg1 Preset) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_om_preset_free_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0))
+}
+
+func Om_preset_name(arg1 Preset) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r_p := C._wrap_om_preset_name_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_world_size(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_world_size_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_view_count(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_view_count_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_view_name(arg1 Preset, arg2 int) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_view_name_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_group_list_count(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_group_list_count_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_group_list_name(arg1 Preset, arg2 int) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_group_list_name_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_group_list(arg1 Preset, arg2 string, arg3 []int, arg4 *int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_group_list_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), *(*C.swig_type_48)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_49)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg3
+	}
+	return swig_r
+}
+
+func Om_preset_to_json(arg1 Preset, arg2 *string, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_preset_to_json_omswig_5e79151691cd1caf(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+
+	if len(*arg2) > 0 {
+		*arg2 = swigCopyString(*arg2)
+	}
+
+	return swig_r
+}
+
+func Om_preset_check(arg1 string, arg2 []string, arg3 int, arg4 *string, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_check_omswig_5e79151691cd1caf(*(*C.swig_type_50)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_51)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+
+	if len(*arg4) > 0 {
+		*arg4 = swigCopyString(*arg4)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_preset_check_yaml(arg1 string, arg2 int, arg3 *string, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_preset_check_yaml_omswig_5e79151691cd1caf(*(*C.swig_type_52)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+
+	if len(*arg3) > 0 {
+		*arg3 = swigCopyString(*arg3)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
 	return swig_r
 }
 
