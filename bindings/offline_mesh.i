@@ -50,6 +50,11 @@
  *                              (Python: passes the count, gets them back)
  *   (const char *OM_TEXT, size_t OM_TEXT_LEN)
  *                              text or bytes with their length
+ *   (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
+ *                              a list of meshes (the views of a world)
+ *   enum pointers (om_launch_format *format)
+ *                              always outputs in this API: a language
+ *                              typemaps `enum SWIGTYPE *` as a returned value
  *   int64_t *OM_OUTPUT, uint64_t *OM_OUTPUT, bool *OM_OUTPUT,
  *   size_t *OM_OUTPUT          hidden scalar out-parameters, returned
  *
@@ -108,9 +113,27 @@
     (const char *const *names, size_t names_len),
     (const char *const *axes, size_t naxes),
     (const char *const *params, size_t nparams) };
+#ifdef OM_BIND_PLANNING
+%apply char **OM_STRING { char **violations };
+%apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
+    (const char *const *names, size_t naxes),
+    (const char *const *names, size_t nnames),
+    (const char *const *view_names, size_t nnames),
+    (const char *const *hosts, size_t nhosts) };
+%apply (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) {
+    (const om_mesh *const *views, size_t nviews) };
+#endif
 %apply (const int64_t *OM_INTS, size_t OM_INTS_LEN) {
     (const int64_t *sizes, size_t sizes_len),
     (const int64_t *coord, size_t coord_len) };
+#ifdef OM_BIND_PLANNING
+%apply (const int64_t *OM_INTS, size_t OM_INTS_LEN) {
+    (const int64_t *strides, size_t strides_len),
+    (const int64_t *mode_counts, size_t counts_len),
+    (const int64_t *modes, size_t modes_len),
+    (const int64_t *instance_modes, size_t instance_len),
+    (const int64_t *sizes, size_t nsizes) };
+#endif
 %apply (int64_t *OM_INTO, size_t OM_INTO_LEN) {
     (int64_t *coord, size_t coord_len) };
 %apply (int32_t *OM_INTO, size_t OM_INTO_LEN) { (int32_t *out, size_t out_len) };
@@ -136,9 +159,16 @@ struct TYPE {};
 
 OM_HANDLE(om_mesh, Mesh)
 OM_HANDLE(om_dims, Dims)
+/* Presets are bound by every language that implements the patterns. */
 OM_HANDLE(om_preset, Preset)
-/* Its world needs the World handle of the views layer (not bound yet). */
+#ifdef OM_BIND_PLANNING
+OM_HANDLE(om_hierarchy, Hierarchy)
+OM_HANDLE(om_locality, Locality)
+OM_HANDLE(om_world, World)
+#else
+/* om_preset_world returns a World, bound with the planning layer only. */
 %ignore om_preset_world;
+#endif
 
 /* Constructors: the om_X_new of each handle. */
 %extend om_mesh {
@@ -199,6 +229,15 @@ int om_version_number(void);
 %include "offline_mesh/dims.h"
 %include "offline_mesh/topology.h"
 %include "offline_mesh/preflight.h"
+/* Framework presets: bound by every language that implements the patterns.
+ * Physical hierarchies, launch plans, views and worlds: by the languages
+ * that also define OM_BIND_PLANNING (parity.tsv lists the others). */
 #ifdef OM_CONVENTIONS
 %include "offline_mesh/preset.h"
+#endif
+#if defined(OM_CONVENTIONS) && defined(OM_BIND_PLANNING)
+%include "offline_mesh/hierarchy.h"
+%include "offline_mesh/launch.h"
+%include "offline_mesh/view.h"
+%include "offline_mesh/world.h"
 #endif

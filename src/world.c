@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "topology_layout.h"
+#include "yaml_tree.h"
 
 struct om_world {
     int64_t size;
@@ -594,5 +595,24 @@ om_status om_world_from_json(const char *text, size_t length, om_world **out,
         return st;
     st = world_from_root(root, out, err);
     json_decref(root);
+    return st;
+}
+
+om_status om_world_load_json(const char *path, om_world **out, om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!path)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
+    char *text = NULL;
+    size_t length = 0;
+    om_status st = omi_read_file(path, &text, &length, err);
+    if (st != OM_OK)
+        return st;
+    st = om_world_from_json(text, length, out, err);
+    omi_free(text);
+    if (st != OM_OK && st != OM_ERR_NO_MEMORY)
+        omi_prefix_error(err, path);
     return st;
 }

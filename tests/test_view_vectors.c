@@ -235,8 +235,137 @@ static void test_layout_vectors(void)
     json_decref(root);
 }
 
+/* "key=value" of a vector parameter (strings bare, the rest as JSON). */
+static char *param_text(const char *key, json_t *value)
+{
+    char *text = json_is_string(value) ? strdup(json_string_value(value))
+                                       : json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+    size_t size = strlen(key) + strlen(text) + 2;
+    char *param = malloc(size);
+    snprintf(param, size, "%s=%s", key, text);
+    free(text);
+    return param;
+}
+
+/* Group lists as sets: sorted group by group (members keep their order). */
+static int cmp_group(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Every preset vector case through om_preset_world: the world is
+ * consistent, and each view's axis groups and coordinates equal the
+ * vector's (as sets where the framework's list order is not ascending). */
+static void run_preset(const char *stem, const char *preset, bool exact_order)
+{
+    char path[1024];
+    const char *dir = getenv("OM_VECTORS");
+    snprintf(path, sizeof path, "%s/%s.json", dir ? dir : "tests/vectors", stem);
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    OM_EXPECT(doc != NULL);
+    if (!doc)
+        return;
+    size_t index, compared = 0;
+    json_t *c;
+    json_array_foreach(json_object_get(doc, "cases"), index, c) {
+        if (!json_object_get(c, "views"))
+            continue;
+        char *params[64];
+        size_t n = 0;
+        const char *key;
+        json_t *value;
+        json_object_foreach(json_object_get(c, "params"), key, value)
+            params[n++] = param_text(key, value);
+        om_error err;
+        om_preset *p = NULL;
+        om_world *w = NULL;
+        int64_t world = json_integer_value(json_object_get(c, "world_size"));
+        OM_EXPECT_OK(om_preset_new(preset, (const char *const *)params, n, world, &p, &err),
+                     &err);
+        OM_EXPECT_OK(om_preset_world(p, &w, &err), &err);
+        if (w)
+            OM_EXPECT_INT(om_world_size(w), world);
+        json_t *vrec;
+        json_object_foreach(json_object_get(c, "views"), key, vrec) {
+            om_mesh *v = NULL;
+            if (!w || om_world_view(w, key, &v, &err) != OM_OK) {
+                OM_EXPECT(false);
+                continue;
+            }
+            const char *axis;
+            json_t *list;
+            json_object_foreach(json_object_get(vrec, "groups"), axis, list) {
+                int i = om_mesh_index_of(v, axis);
+                if (i < 0)
+                    continue; /* renamed in the world (Megatron's expert tokens) */
+                int64_t count = 0, size = 0;
+                uint64_t mask = UINT64_C(1) << i;
+                OM_EXPECT_OK(om_mesh_group_shape(v, mask, &count, &size, &err), &err);
+                OM_EXPECT_INT(count, json_array_size(list));
+                int32_t *got = malloc((size_t)(count * size) * sizeof *got);
+                int32_t *want = malloc((size_t)(count * size) * sizeof *want);
+                OM_EXPECT_OK(om_mesh_groups(v, mask, 0, count, got, (size_t)(count * size),
+                                            &err), &err);
+                for (size_t g = 0; g < json_array_size(list); g++)
+                    for (size_t k = 0; k < (size_t)size; k++)
+                        want[g * (size_t)size + k] = (int32_t)json_integer_value(
+                            json_array_get(json_array_get(list, g), k));
+                if (!exact_order) {
+                    qsort(got, (size_t)count, (size_t)size * sizeof *got, cmp_group);
+                    qsort(want, (size_t)count, (size_t)size * sizeof *want, cmp_group);
+                }
+                bool same = memcmp(got, want, (size_t)(count * size) * sizeof *got) == 0;
+                if (!same)
+                    fprintf(stderr, "%s case %zu view %s axis %s: groups differ\n", stem,
+                            index, key, axis);
+                OM_EXPECT(same);
+                compared++;
+                free(got);
+                free(want);
+            }
+            /* Coordinates, where the world keeps every axis of the record. */
+            json_t *coords = json_object_get(vrec, "coords");
+            if (om_mesh_ndim(v) == json_array_size(json_object_get(vrec, "dim_names")))
+                for (size_t r = 0; r < json_array_size(coords); r++) {
+                    json_t *cr = json_array_get(coords, r);
+                    int64_t cc[16];
+                    if (json_is_null(cr)) {
+                        OM_EXPECT(!om_view_holds(v, (int64_t)r));
+                        continue;
+                    }
+                    OM_EXPECT_OK(om_mesh_coordinate(v, (int64_t)r, cc, 16, &err), &err);
+                    for (size_t a = 0; a < om_mesh_ndim(v); a++)
+                        OM_EXPECT_INT(cc[a], json_integer_value(json_array_get(cr, a)));
+                }
+            om_mesh_free(v);
+        }
+        om_world_free(w);
+        om_preset_free(p);
+        for (size_t i = 0; i < n; i++)
+            free(params[i]);
+    }
+    OM_EXPECT(compared > 0 || !exact_order);
+    json_decref(doc);
+}
+
+static void test_preset_worlds(void)
+{
+    run_preset("torchtitan", "torchtitan", true);
+    run_preset("hyper_parallel", "hyper-parallel", true);
+    run_preset("megatron", "megatron", true);
+    run_preset("deepspeed", "deepspeed", false);
+    om_error err;
+    om_world *w = (om_world *)1;
+    OM_EXPECT_ERR(om_preset_world(NULL, &w, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "preset");
+    OM_EXPECT(w == NULL);
+}
+
 static const om_test_case vector_tests[] = {
     {"every case of layout.json", test_layout_vectors},
+    {"every preset case as a world", test_preset_worlds},
     {NULL, NULL},
 };
 

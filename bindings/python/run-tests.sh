@@ -8,8 +8,9 @@
 #    system site-packages, so the user's Python is left alone;
 # 3. builds the extension once more with the library's allocation-failure
 #    injection (its own meson build dir) for the MemoryError tests;
-# 4. runs the pytest suite against the installed package and
-#    mypy.stubtest on the stubs.
+# 4. runs the pytest suite against the installed package, the parity check
+#    (bindings/parity.tsv against the library's exports and the three
+#    bindings) and mypy.stubtest on the stubs.
 # Work files go to <build dir>/python-tests (or $OM_PY_WORK, or a temp dir).
 set -euo pipefail
 
@@ -82,12 +83,24 @@ step "ninja -C $inject"
 ninja -C "$inject" -j2 >/dev/null
 
 # ---- 4. tests ------------------------------------------------------------------
+# The library whose exports bindings/parity.tsv must cover: the build dir's
+# shared library, else the static one of the injection build.
+library=$inject/src/liboffline_mesh.a
+if [[ -n $build_dir && -f $build_dir/src/liboffline_mesh.so ]]; then
+    library=$(cd "$build_dir" && pwd)/src/liboffline_mesh.so
+fi
+java_generated=()
+if [[ -n $build_dir && -d $build_dir/bindings/java/java-src ]]; then
+    java_generated=(--java-generated "$(cd "$build_dir" && pwd)/bindings/java/java-src")
+fi
 # Run from $work: the source tree's offline_mesh/ (without the extension)
 # must not shadow the installed package.
 cd "$work"
 step "pytest"
-OM_PY_INJECT_PATH=$inject/bindings/python \
+OM_PY_INJECT_PATH=$inject/bindings/python OM_LIBRARY=$library \
     "$vpy" -m pytest -p no:cacheprovider -q -rs "$here/tests"
+step "parity ($library)"
+"$vpy" "$root/bindings/parity_check.py" "$library" "${java_generated[@]}"
 step "mypy.stubtest"
 "$vpy" -m mypy.stubtest --allowlist "$here/stubtest-allowlist.txt" \
     offline_mesh

@@ -121,6 +121,16 @@ OM_API OM_NODISCARD om_status om_world_from_json(const char *text,
                                                  om_world **out,
                                                  om_error *err);
 
+/**
+ * om_world_from_json() of the file at `path` (at most 64 MiB), e.g. what
+ * `offline-mesh views` printed. Errors: OM_ERR_INVALID_ARGUMENT (NULL),
+ * OM_ERR_IO (the file cannot be read, naming the path), then every error
+ * of om_world_from_json() prefixed with the path.
+ */
+OM_API OM_NODISCARD om_status om_world_load_json(const char *path,
+                                                 om_world **out,
+                                                 om_error *err);
+
 OM_END_DECLS
 
 #endif /* OFFLINE_MESH_WORLD_H */

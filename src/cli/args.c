@@ -38,6 +38,8 @@ static const option_spec options[] = {
     {"nproc-per-node", OPT_NPROC},  {"master-addr", OPT_MASTER_ADDR},
     {"master-port", OPT_MASTER_PORT}, {"hosts", OPT_HOSTS},
     {"prefer", OPT_PREFER},         {"priority", OPT_PRIORITY},
+    {"view", OPT_VIEW},             {"world", OPT_WORLD},
+    {"preset", OPT_PRESET},         {"param", OPT_PARAM},
 };
 
 /* Options that take no value. */
@@ -138,6 +140,24 @@ static int store(const cli_io *io, unsigned flag, const char *name,
     case OPT_PRIORITY:
         opt->priority = value;
         return CLI_OK;
+    case OPT_VIEW:
+        opt->view = value;
+        return CLI_OK;
+    case OPT_WORLD:
+        opt->world = value;
+        return CLI_OK;
+    case OPT_PRESET:
+        opt->preset = value;
+        return CLI_OK;
+    case OPT_PARAM:
+        if (!strchr(value, '=') || value[0] == '=')
+            return cli_error(io, CLI_USAGE, "--param needs KEY=VALUE, got \"%.60s\"",
+                             value);
+        if (opt->nparams == CLI_MAX_VIEW_PARAMS)
+            return cli_error(io, CLI_USAGE, "more than %d --param options",
+                             CLI_MAX_VIEW_PARAMS);
+        opt->params[opt->nparams++] = value;
+        return CLI_OK;
     }
     return cli_error(io, CLI_USAGE, "internal: unhandled option");
 }
@@ -182,7 +202,7 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
         if (!spec || !(allowed & spec->flag))
             return cli_error(io, CLI_USAGE, "unknown option \"--%.*s\" for '%s'",
                              (int)(name_len > 60 ? 60 : name_len), name, command);
-        if ((seen & spec->flag) && spec->flag != OPT_DIMS)
+        if ((seen & spec->flag) && spec->flag != OPT_DIMS && spec->flag != OPT_PARAM)
             return cli_error(io, CLI_USAGE, "--%s given twice", spec->name);
         seen |= spec->flag;
         const char *value = eq ? eq + 1 : NULL;

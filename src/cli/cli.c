@@ -61,6 +61,8 @@ static void print_help(FILE *out)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fputs("\n"
           "SOURCE is CONFIG.yaml [--world-size N] [--order AXES] or --mesh SPEC,\n"
+          "or (groups, coord, dump, show, locality) --view NAME with --world FILE\n"
+          "(a world JSON, as views prints) or --preset NAME [--param KEY=VALUE]...,\n"
           "SPEC is name=size,... (e.g. dp=2,cp=2,tp=2) or a mesh JSON file,\n"
           "AXES is a comma-separated axis list (e.g. dp,cp). --order reads\n"
           "'pp,dp,cp,tp' slowest-varying first, 'tp-cp-ep-dp-pp' (Megatron)\n"

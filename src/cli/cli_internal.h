@@ -38,8 +38,16 @@ enum {
     OPT_MASTER_PORT = 1 << 19,
     OPT_HOSTS = 1 << 20,
     OPT_PREFER = 1 << 21,
-    OPT_PRIORITY = 1 << 22
+    OPT_PRIORITY = 1 << 22,
+    OPT_VIEW = 1 << 23,       /* --view NAME [--world FILE | --preset NAME
+                                 --param K=V...]: a view of a world */
+    OPT_WORLD = 1 << 24,
+    OPT_PRESET = 1 << 25,
+    OPT_PARAM = 1 << 26       /* --param may repeat */
 };
+
+#define CLI_VIEW_OPTIONS (OPT_VIEW | OPT_WORLD | OPT_PRESET | OPT_PARAM)
+#define CLI_MAX_VIEW_PARAMS 32
 
 typedef struct {
     const char *config;
@@ -63,6 +71,11 @@ typedef struct {
     const char *hosts;
     const char *prefer;
     const char *priority;
+    const char *view;   /* --view NAME */
+    const char *world;  /* --world FILE */
+    const char *preset; /* --preset NAME */
+    const char *params[CLI_MAX_VIEW_PARAMS]; /* --param KEY=VALUE */
+    size_t nparams;
 } cli_options;
 
 typedef struct {
@@ -88,6 +101,10 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
  * receives the projected dims when a config was given, else NULL. */
 int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
                   om_dims **dims_out);
+/* The view --view NAME of the world of --world FILE or of --preset NAME
+ * --param K=V... (view_source.c); cli_load_mesh() calls it when one of
+ * those options is given. */
+int cli_load_view(const cli_io *io, const cli_options *opt, om_mesh **mesh);
 /* Loads the config's dims (exit status on failure). */
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims);
 

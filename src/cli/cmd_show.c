@@ -101,7 +101,7 @@ int cli_cmd_show(const cli_io *io, int argc, char **argv)
     int rc = cli_parse(io, "show", argc, argv, 2,
                        OPT_CONFIG | OPT_WORLD_SIZE | OPT_ORDER | OPT_MESH |
                            OPT_COLOR_BY | OPT_FORMAT | OPT_RANKS_PER_HOST |
-                           OPT_HIERARCHY,
+                           OPT_HIERARCHY | CLI_VIEW_OPTIONS,
                        &opt);
     if (rc == CLI_OK && opt.hierarchy && opt.has_ranks_per_host)
         rc = cli_error(io, CLI_USAGE, "--ranks-per-host cannot be combined with "

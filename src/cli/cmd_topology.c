@@ -11,7 +11,8 @@ static int load(const cli_io *io, const char *command, int argc, char **argv,
                 unsigned extra, cli_options *opt, om_mesh **mesh)
 {
     int rc = cli_parse(io, command, argc, argv, 2,
-                       OPT_CONFIG | OPT_WORLD_SIZE | OPT_ORDER | OPT_MESH | extra,
+                       OPT_CONFIG | OPT_WORLD_SIZE | OPT_ORDER | OPT_MESH |
+                           CLI_VIEW_OPTIONS | extra,
                        opt);
     if (rc == CLI_OK)
         rc = cli_load_mesh(io, opt, mesh, NULL);
@@ -349,9 +350,12 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
         cli_writer_start(io, &w, storage, sizeof storage);
         if (!write_group_lists(&w, mesh, &sets, set_order, &keys, buf, &e))
             rc = cli_lib_error(io, &e);
-        int64_t total = om_mesh_size(mesh);
+        /* A view may hold only some ranks below its extent. */
+        int64_t total = om_view_extent(mesh);
         for (int64_t r = 0; rc == CLI_OK && r < total && omu_writer_error(&w) == 0;
              r++) {
+            if (!om_view_is_plain(mesh) && !om_view_holds(mesh, r))
+                continue;
             if (om_mesh_coordinate(mesh, r, coord, n, &e) != OM_OK) {
                 rc = cli_lib_error(io, &e);
                 break;
@@ -409,7 +413,7 @@ int cli_cmd_locality(const cli_io *io, int argc, char **argv)
                              &local[s], &most[s], &e) != OM_OK)
             rc = cli_lib_error(io, &e);
     if (rc == CLI_OK) {
-        int64_t size = om_mesh_size(mesh);
+        int64_t size = om_view_extent(mesh); /* = the size of a plain mesh */
         int64_t hosts = (size + opt.ranks_per_host - 1) / opt.ranks_per_host;
         fprintf(io->out, "{\"hosts\":%lld,\"ranks_per_host\":%lld,\"report\":[",
                 (long long)hosts, (long long)opt.ranks_per_host);

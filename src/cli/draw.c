@@ -227,7 +227,8 @@ om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
                                  &pic->group_size, err);
     if (st == OM_OK && ranks_per_host > 0) {
         pic->ranks_per_host = ranks_per_host;
-        pic->hosts = (pic->size + ranks_per_host - 1) / ranks_per_host;
+        /* Views: hosts up to the largest rank the view reaches. */
+        pic->hosts = (om_view_extent(mesh) + ranks_per_host - 1) / ranks_per_host;
         int64_t groups;
         st = om_mesh_locality(mesh, pic->color_mask, ranks_per_host, &groups,
                               &pic->local_groups, &pic->max_hosts, err);
@@ -240,7 +241,7 @@ om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
 
     char tag[16];
     draw_tag(pic->group_count - 1, tag, sizeof tag);
-    pic->rank_width = digits(pic->size - 1);
+    pic->rank_width = digits(om_view_extent(mesh) - 1);
     pic->tag_width = (int)strlen(tag);
     pic->cell_width = pic->rank_width + pic->tag_width + (pic->marks ? 1 : 0);
     if (pic->cell_width < digits(pic->cols - 1))

@@ -64,6 +64,8 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
     *mesh = NULL;
     if (dims_out)
         *dims_out = NULL;
+    if (opt->view || opt->world || opt->preset || opt->nparams)
+        return cli_load_view(io, opt, mesh);
     if (opt->mesh) {
         if (opt->config || opt->world_size || opt->order)
             return cli_error(io, CLI_USAGE,

@@ -56,9 +56,9 @@ def test_ndim_and_size():
     for bad in (1.0, True, b"tp", ("tp",), object()):
         with pytest.raises(TypeError):
             m.size(bad)
-    with pytest.raises(TypeError, match="at most 1 argument"):
+    with pytest.raises(TypeError, match="positional arguments"):
         m.size("tp", "dp")
-    with pytest.raises(TypeError, match="at most 1 argument"):
+    with pytest.raises(TypeError, match="multiple values for argument 'dim'"):
         m.size("tp", dim="dp")
     with pytest.raises(TypeError, match="unexpected keyword argument 'name'"):
         m.size(name="tp")
@@ -71,9 +71,22 @@ def test_getitem_returns_single_axis_or_empty_mesh():
     absent = m["pp"]
     assert absent == OfflineMesh() and absent.ndim == 0 and absent.size() == 1
     assert OfflineMesh()["tp"] == OfflineMesh()
-    for bad in (0, None, ("dp", "tp"), b"dp"):
+    for bad in (0, None, b"dp", ("dp", 0), {"dp"}):
         with pytest.raises(TypeError):
             m[bad]
+
+
+def test_getitem_with_several_axes():
+    m = OfflineMesh(("dp", "cp", "tp"), (2, 3, 4))
+    assert m["dp", "tp"] == OfflineMesh(("dp", "tp"), (2, 4))
+    assert m[("dp", "tp")] == m["dp", "tp"] == m[["dp", "tp"]]
+    assert m["tp", "dp"] == OfflineMesh(("dp", "tp"), (2, 4))  # mesh order
+    assert m["dp", "ep"] == OfflineMesh(("dp",), (2,))  # absent: left out
+    assert m[()] == OfflineMesh()
+    assert m["dp", "cp", "tp"] == m
+    with pytest.raises(ValueError, match="named twice"):
+        m["dp", "dp"]
+    assert m["dp", "tp"].groups("tp") == [(0, 1, 2, 3), (4, 5, 6, 7)]
 
 
 def test_equality_and_hash():
@@ -219,10 +232,8 @@ def test_many_axes():
 
 
 def test_uninitialised_instance_never_crashes():
-    try:
-        raw = OfflineMesh.__new__(OfflineMesh)
-    except TypeError:  # newer SWIG runtimes refuse to allocate one at all
-        raw = None
+    assert OfflineMesh.__new__(OfflineMesh) == OfflineMesh()  # __new__ builds
+    raw = object.__new__(OfflineMesh)  # no fields at all
     if raw is not None:
         for call in (repr, hash, lambda o: o["tp"], lambda o: o.size(),
                      lambda o: o.mesh_dim_names, lambda o: o.groups("tp"),
@@ -230,7 +241,8 @@ def test_uninitialised_instance_never_crashes():
                      lambda o: offline_mesh.validate_axes(o)):
             with pytest.raises((TypeError, AttributeError)):
                 call(raw)
-        assert raw != OfflineMesh()
+        with pytest.raises(AttributeError):
+            raw != OfflineMesh()  # noqa: B015
     # re-running __init__ never changes a constructed mesh
     m = OfflineMesh(("dp",), (2,))
     m.__init__(("tp",), (4,))
@@ -241,7 +253,7 @@ def test_docstrings_and_signatures():
     import inspect
     assert "immutable" in OfflineMesh.__doc__
     assert str(inspect.signature(OfflineMesh)) == "(mesh_dim_names=(), mesh_shape=())"
-    assert str(inspect.signature(OfflineMesh.size)) == "(self, /, dim=None)"
+    assert str(inspect.signature(OfflineMesh.size)) == "(self, dim=None) -> 'int'"
     for name in ("size", "to_json", "from_json", "coordinate", "rank", "groups",
                  "groups_buffer", "group_of"):
         assert getattr(OfflineMesh, name).__doc__, name

@@ -69,9 +69,10 @@ def test_odd_arguments_raise_python_errors(name):
 
 def test_errors_are_exact_builtin_classes():
     cases = [
-        (lambda: OfflineMesh(("a",), (0,)), ValueError),
+        (lambda: OfflineMesh(("a",), (0,)), offline_mesh.OfflineMeshError),
         (lambda: OfflineMesh(None, ()), TypeError),
-        (lambda: offline_mesh.load_parallel_dims("/nonexistent/train.yaml"), OSError),
+        (lambda: offline_mesh.load_parallel_dims("/nonexistent/train.yaml"),
+         offline_mesh.OfflineMeshIOError),
     ]
     for call, cls in cases:
         with pytest.raises(cls) as info:
@@ -138,3 +139,54 @@ def test_every_dims_combination_of_a_5d_mesh_is_consistent():
             assert mesh.groups_buffer(dims).tolist() == [list(g) for g in groups]
             for r in (0, 17, 31):
                 assert mesh.group_of(r, dims) in groups
+
+
+SWIG_MEMBERS = {"own", "disown", "acquire", "append", "next", "this", "thisown"}
+
+
+def test_no_swig_member_on_public_objects():
+    mesh = OfflineMesh(("dp", "tp"), (2, 4))
+    objects = [mesh, mesh["tp"], OfflineMesh, ParallelDimsSpec(),
+               offline_mesh.build_offline_mesh(ParallelDimsSpec()),
+               offline_mesh.expert_layout(mesh, 2),
+               offline_mesh.host_locality(mesh, "tp", 2),
+               offline_mesh.OfflineMeshError(1, "x"), offline_mesh.Status.OK]
+    for obj in objects:
+        assert not SWIG_MEMBERS & set(dir(obj)), (obj, SWIG_MEMBERS & set(dir(obj)))
+    with pytest.raises(AttributeError):
+        mesh.append(OfflineMesh())
+    with pytest.raises(AttributeError):
+        mesh.thisown  # noqa: B018
+
+
+def test_status_enum_mirrors_the_c_table():
+    Status = offline_mesh.Status
+    codes = {name: getattr(_core, name) for name in dir(_core)
+             if name == "OM_OK" or name.startswith("OM_ERR_")}
+    assert {m.value for m in Status} == set(codes.values())
+    for name, value in codes.items():
+        assert Status[name[3:].replace("ERR_", "", 1)] == value
+    assert list(Status) == sorted(Status)
+    assert [m.value for m in Status] == list(range(len(Status)))  # no gaps
+    if hasattr(_core, "OM_STATUS_COUNT"):
+        assert len(Status) == _core.OM_STATUS_COUNT
+    # every code has its own name in the library's table
+    assert len({_core.om_status_string(m) for m in Status}) == len(Status)
+    unknown = _core.om_status_string(len(Status))
+    assert unknown not in {_core.om_status_string(m) for m in Status}
+
+
+def test_errors_carry_the_status_and_pickle():
+    import pickle
+    with pytest.raises(offline_mesh.OfflineMeshError) as info:
+        OfflineMesh(("a", "a"), (1, 2))
+    assert info.value.status is offline_mesh.Status.DUPLICATE_NAME
+    assert isinstance(info.value, ValueError)
+    again = pickle.loads(pickle.dumps(info.value))
+    assert type(again) is offline_mesh.OfflineMeshError
+    assert again.status is info.value.status and str(again) == str(info.value)
+    with pytest.raises(OSError) as info:
+        offline_mesh.load_parallel_dims("/nonexistent/train.yaml")
+    assert type(info.value) is offline_mesh.OfflineMeshIOError
+    assert info.value.status is offline_mesh.Status.IO
+    assert offline_mesh.OfflineMeshError(999, "x").status == 999  # newer code

@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+import offline_mesh
+
 from offline_mesh import OfflineMesh, _core
 
 from conftest import (Index, random_shapes, ref_coordinate, ref_groups,
@@ -86,8 +88,8 @@ def test_groups_buffer_format_and_slices():
     assert mesh.groups_buffer("dp", start=1).tolist() == full.tolist()[1:]
     assert mesh.groups_buffer("dp", 1, 1).tolist() == full.tolist()[1:2]
     empty = mesh.groups_buffer("dp", start=3, count=0)
-    assert empty.shape == (0, 4) and empty.tolist() == []
-    assert mesh.groups_buffer("dp", start=3).shape == (0, 4)
+    assert empty.shape == (0,) and empty.tolist() == [] and empty.format == "i"
+    assert mesh.groups_buffer("dp", start=3).shape == (0,)
     assert mesh.groups_buffer("dp", count=None).tolist() == full.tolist()
     with pytest.raises(TypeError):
         full[0, 0] = 1  # read-only
@@ -122,8 +124,8 @@ def test_numpy_views_the_buffer_without_copy():
 @pytest.mark.parametrize("dims,fragment", [
     ("ep", 'axis "ep" is not in the mesh'),
     (("dp", "dp"), 'axis "dp" is named twice'),
-    ("dp,,tp", "empty item"),
-    (("dp", ""), "empty item"),
+    ("dp,,tp", 'axis "" is not in the mesh'),
+    (("dp", ""), 'axis "" is not in the mesh'),
     ("d\0p", "NUL"),
 ])
 def test_bad_axis_names(dims, fragment):
@@ -165,25 +167,40 @@ def test_rank_and_coordinate_errors():
 
 
 def test_axis_mask_through_the_c_api():
-    assert _core.om_mesh_axes(MESH, "dp,tp") == 0b101
-    assert _core.om_mesh_axes(MESH, "") == 0
+    handle = MESH._mesh()
+    assert _core.om_mesh_axes(handle, "dp,tp") == 0b101
+    assert _core.om_mesh_axes(handle, "") == 0
     with pytest.raises(ValueError, match="not in the mesh"):
-        _core.om_mesh_axes(MESH, "pp")
-    with pytest.raises(TypeError):
+        _core.om_mesh_axes(handle, "pp")
+    with pytest.raises(ValueError, match="NULL"):  # None is C's NULL here
         _core.om_mesh_axes(None, "dp")
+    with pytest.raises(ValueError, match="NULL"):
+        _core.om_mesh_axes(handle, None)
     with pytest.raises(TypeError):
-        _core.om_mesh_axes(MESH, None)
+        _core.om_mesh_axes(MESH, "dp")  # the handle, not the OfflineMesh
 
 
-def test_axes_beyond_64_cannot_be_selected():
+def test_axes_beyond_64_can_be_selected():
     names = tuple(f"a{i}" for i in range(70))
-    mesh = OfflineMesh(names, (1,) * 70)
-    assert mesh.groups("a63") == [(0,)]
-    with pytest.raises(ValueError, match="64"):
-        mesh.groups("a64")
+    mesh = OfflineMesh(names, (1,) * 69 + (2,))
+    assert mesh.groups("a63") == [(0,), (1,)]
+    assert mesh.groups("a69") == [(0, 1)]  # API 1.1: axis sets by name
+    with pytest.raises(ValueError, match="64"):  # the 1.0 mask call cannot
+        _core.om_mesh_axes(mesh._mesh(), "a69")
 
 
 def test_ref_helpers_agree_with_each_other():
     shape = (3, 4, 5)
     for r in range(60):
         assert ref_rank(shape, ref_coordinate(shape, r)) == r
+
+
+def test_group_shape_and_index():
+    mesh = OfflineMesh(("dp", "cp", "tp"), (2, 3, 4))
+    for dims in ("dp", "cp", "tp", ("dp", "tp"), ""):
+        groups = mesh.groups(dims)
+        assert mesh.group_shape(dims) == (len(groups), len(groups[0]))
+        for rank in range(mesh.size()):
+            assert rank in groups[mesh.group_index(rank, dims)]
+    with pytest.raises(offline_mesh.OfflineMeshError, match="rank 24"):
+        mesh.group_index(24, "dp")
