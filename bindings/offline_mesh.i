@@ -235,6 +235,19 @@ int om_version_number(void);
 #ifdef OM_CONVENTIONS
 %include "offline_mesh/preset.h"
 #endif
+/* Hierarchies and launch plans alone (issue 14), for a language that binds
+ * them before the rest of the planning API (Go: OM_BIND_HIERARCHY). */
+#if defined(OM_CONVENTIONS) && defined(OM_BIND_HIERARCHY) && \
+    !defined(OM_BIND_PLANNING)
+OM_HANDLE(om_hierarchy, Hierarchy)
+OM_HANDLE(om_locality, Locality)
+%apply char **OM_STRING { char **violations, char **broken };
+%apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
+    (const char *const *hosts, size_t nhosts) };
+%include "offline_mesh/hierarchy.h"
+%include "offline_mesh/launch.h"
+#endif
+
 #if defined(OM_CONVENTIONS) && defined(OM_BIND_PLANNING)
 %include "offline_mesh/hierarchy.h"
 %include "offline_mesh/launch.h"

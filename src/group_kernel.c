@@ -32,6 +32,33 @@ static void add_pattern(int32_t *restrict dst, const int32_t *restrict pattern,
         *dst++ = pattern[j] + base;
 }
 
+/* Outputs at least this large (in values: 64 MiB) go to memory with
+ * non-temporal stores on x86-64: they exceed the last-level cache of
+ * common machines, so an ordinary store would first read each line from
+ * DRAM (twice the traffic of the write); memset and memcpy do the same. */
+#define OMI_STREAM_VALUES (INT64_C(16) << 20)
+
+#if defined(__x86_64__) && defined(__SSE2__)
+#  include <emmintrin.h>
+#  define OMI_HAVE_STREAM 1
+/* add_pattern() with 16-byte non-temporal stores (SSE2 is part of
+ * x86-64, so no clone is needed; the stores are the bottleneck). */
+static void add_pattern_stream(int32_t *dst, const int32_t *pattern,
+                               int64_t start, int64_t end, int32_t base)
+{
+    int64_t j = start;
+    for (; j < end && ((uintptr_t)dst & 15u) != 0; j++)
+        *dst++ = pattern[j] + base;
+    __m128i add = _mm_set1_epi32(base);
+    for (; j + 4 <= end; j += 4, dst += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(pattern + j));
+        _mm_stream_si128((__m128i *)(void *)dst, _mm_add_epi32(v, add));
+    }
+    for (; j < end; j++)
+        *dst++ = pattern[j] + base;
+}
+#endif
+
 /* Writes the prod(len) values of a small layout, row-major, from `base`. */
 static void fill_block(const omi_axis *ax, size_t n, int64_t base, int32_t *dst)
 {
@@ -94,14 +121,22 @@ void omi_emit(const omi_layout *layout, int64_t base, int64_t e0, int64_t e1,
         row_base += coord[i] * ax[i].stride;
     }
     int64_t run = within / run_len, start = within % run_len, left = e1 - e0;
+#ifdef OMI_HAVE_STREAM
+    bool stream = left >= OMI_STREAM_VALUES;
+#endif
     while (left > 0) {
         int64_t end = row_len - run * run_len;
         if (end > run_len)
             end = run_len;
         if (end - start > left)
             end = start + left;
-        add_pattern(out, pattern, start, end,
-                    (int32_t)(row_base + run * step * stride));
+        int32_t run_base = (int32_t)(row_base + run * step * stride);
+#ifdef OMI_HAVE_STREAM
+        if (stream)
+            add_pattern_stream(out, pattern, start, end, run_base);
+        else
+#endif
+            add_pattern(out, pattern, start, end, run_base);
         out += end - start;
         left -= end - start;
         start = 0;
@@ -110,4 +145,8 @@ void omi_emit(const omi_layout *layout, int64_t base, int64_t e0, int64_t e1,
             omi_odometer_step(ax, outer, coord, &row_base);
         }
     }
+#ifdef OMI_HAVE_STREAM
+    if (stream)
+        _mm_sfence(); /* the streamed stores are visible before we return */
+#endif
 }

@@ -170,6 +170,35 @@ static void test_edge_layouts(void)
     }
 }
 
+/* A slice long enough for the kernel's non-temporal stores (at least 16M
+ * values), written to a destination that is not 16-byte aligned: the
+ * transpose of a 4099 x 4099 square, checked value by value. */
+static void test_streamed_slice(void)
+{
+    const int64_t n = 4099;
+    omi_layout l = {2, {{n, 1}, {n, n}}};
+    int64_t e0 = 3, e1 = n * n - 5;
+    int32_t *buf = malloc((size_t)(n * n + 2 * GUARD) * sizeof *buf);
+    if (!buf) {
+        om_test_record(false, __FILE__, __LINE__, "out of memory");
+        return;
+    }
+    for (int64_t i = 0; i < n * n + 2 * GUARD; i++)
+        buf[i] = GUARD_VALUE;
+    int32_t *out = buf + GUARD + 1; /* 4 bytes off a 16-byte boundary */
+    omi_emit(&l, 7, e0, e1, out);
+    int64_t bad = -1;
+    for (int64_t e = e0; e < e1 && bad < 0; e++)
+        if (out[e - e0] != 7 + (e / n) + (e % n) * n)
+            bad = e;
+    for (int64_t i = 0; i < GUARD && bad < 0; i++)
+        if (buf[i] != GUARD_VALUE || out[e1 - e0 + i] != GUARD_VALUE)
+            bad = -2 - i;
+    om_test_record(bad == -1, __FILE__, __LINE__,
+                   "streamed slice wrong at element %lld", (long long)bad);
+    free(buf);
+}
+
 /* ---- through the public API, against the definition of a group ---- */
 
 /* Member m of group g over `axes`: outside coordinates from g, inside
@@ -261,6 +290,7 @@ static void test_awkward_meshes(void)
 static const om_test_case kernel_tests[] = {
     {"random layouts and slices vs brute force", test_random_layouts},
     {"edge layouts vs brute force", test_edge_layouts},
+    {"a 16M-value slice (streamed stores), unaligned", test_streamed_slice},
     {"awkward meshes vs the definition of a group", test_awkward_meshes},
     {NULL, NULL},
 };

@@ -23,6 +23,8 @@
  */
 %module omswig
 #define OM_CONVENTIONS
+/* Hierarchies and launch plans (bindings/go/offlinemesh/hierarchy.go). */
+#define OM_BIND_HIERARCHY
 
 %include <stdint.i>
 
