@@ -69,27 +69,39 @@ typedef _gostring_ swig_type_39;
 typedef _goslice_ swig_type_40;
 typedef _gostring_ swig_type_41;
 typedef _gostring_ swig_type_42;
-typedef _goslice_ swig_type_43;
-typedef _goslice_ swig_type_44;
+typedef _gostring_ swig_type_43;
+typedef _gostring_ swig_type_44;
 typedef _gostring_ swig_type_45;
 typedef _gostring_ swig_type_46;
 typedef _gostring_ swig_type_47;
 typedef _gostring_ swig_type_48;
-typedef _gostring_ swig_type_49;
+typedef _goslice_ swig_type_49;
 typedef _gostring_ swig_type_50;
 typedef _gostring_ swig_type_51;
 typedef _gostring_ swig_type_52;
 typedef _gostring_ swig_type_53;
-typedef _gostring_ swig_type_54;
-typedef _gostring_ swig_type_55;
+typedef _goslice_ swig_type_54;
+typedef _goslice_ swig_type_55;
 typedef _gostring_ swig_type_56;
 typedef _gostring_ swig_type_57;
+typedef _gostring_ swig_type_58;
+typedef _gostring_ swig_type_59;
+typedef _gostring_ swig_type_60;
+typedef _gostring_ swig_type_61;
+typedef _gostring_ swig_type_62;
+typedef _gostring_ swig_type_63;
+typedef _gostring_ swig_type_64;
+typedef _gostring_ swig_type_65;
+typedef _gostring_ swig_type_66;
+typedef _gostring_ swig_type_67;
+typedef _gostring_ swig_type_68;
 extern void _wrap_Swig_free_omswig_50933833141ee076(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_omswig_50933833141ee076(swig_intgo arg1);
 extern void _wrap_delete_Mesh_omswig_50933833141ee076(uintptr_t arg1);
 extern uintptr_t _wrap_new_Mesh_omswig_50933833141ee076(swig_type_1 arg1, swig_type_2 arg2, swig_voidp arg3);
 extern void _wrap_delete_Dims_omswig_50933833141ee076(uintptr_t arg1);
 extern uintptr_t _wrap_new_Dims_omswig_50933833141ee076(swig_voidp arg1);
+extern void _wrap_delete_Preset_omswig_50933833141ee076(uintptr_t arg1);
 extern swig_type_3 _wrap_om_version_string_omswig_50933833141ee076(void);
 extern swig_intgo _wrap_om_version_number_omswig_50933833141ee076(void);
 extern swig_intgo _wrap_OM_OK_omswig_50933833141ee076(void);
@@ -173,17 +185,30 @@ extern swig_intgo _wrap_om_mesh_locality_named_omswig_50933833141ee076(uintptr_t
 extern swig_intgo _wrap_om_validate_axes_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_plan_dim_names_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
 extern swig_intgo _wrap_om_expert_mesh_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_new_omswig_50933833141ee076(swig_type_42 arg1, swig_type_43 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_load_yaml_omswig_50933833141ee076(swig_type_44 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_om_preset_free_omswig_50933833141ee076(uintptr_t arg1);
+extern swig_type_45 _wrap_om_preset_name_omswig_50933833141ee076(uintptr_t arg1);
+extern swig_intgo _wrap_om_preset_world_size_omswig_50933833141ee076(uintptr_t arg1);
+extern swig_intgo _wrap_om_preset_view_count_omswig_50933833141ee076(uintptr_t arg1);
+extern swig_type_46 _wrap_om_preset_view_name_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_count_omswig_50933833141ee076(uintptr_t arg1);
+extern swig_type_47 _wrap_om_preset_group_list_name_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_omswig_50933833141ee076(uintptr_t arg1, swig_type_48 arg2, swig_type_49 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_to_json_omswig_50933833141ee076(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_preset_check_omswig_50933833141ee076(swig_type_50 arg1, swig_type_51 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_check_yaml_omswig_50933833141ee076(swig_type_52 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
 extern void _wrap_delete_Hierarchy_omswig_50933833141ee076(uintptr_t arg1);
 extern void _wrap_delete_Locality_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_hierarchy_from_spec_omswig_50933833141ee076(swig_type_42 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_hierarchy_from_json_omswig_50933833141ee076(swig_type_43 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_hierarchy_from_hostfile_omswig_50933833141ee076(swig_type_44 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_hierarchy_from_spec_omswig_50933833141ee076(swig_type_53 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_hierarchy_from_json_omswig_50933833141ee076(swig_type_54 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_hierarchy_from_hostfile_omswig_50933833141ee076(swig_type_55 arg1, swig_voidp arg2, swig_voidp arg3);
 extern void _wrap_om_hierarchy_free_omswig_50933833141ee076(uintptr_t arg1);
 extern swig_intgo _wrap_om_hierarchy_levels_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_type_45 _wrap_om_hierarchy_level_name_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
+extern swig_type_56 _wrap_om_hierarchy_level_name_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_hierarchy_ranks_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_hierarchy_level_index_omswig_50933833141ee076(uintptr_t arg1, swig_type_46 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_hierarchy_level_index_omswig_50933833141ee076(uintptr_t arg1, swig_type_57 arg2, swig_voidp arg3, swig_voidp arg4);
 extern swig_intgo _wrap_om_hierarchy_domain_of_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_hierarchy_domain_label_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_hierarchy_to_json_omswig_50933833141ee076(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
@@ -195,20 +220,20 @@ extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_50933833141ee076(void);
 extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_50933833141ee076(void);
 extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_50933833141ee076(void);
 extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_om_hierarchy_locality_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_47 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_hierarchy_locality_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_58 arg3, swig_voidp arg4, swig_voidp arg5);
 extern void _wrap_om_locality_free_omswig_50933833141ee076(uintptr_t arg1);
 extern swig_intgo _wrap_om_locality_groups_omswig_50933833141ee076(uintptr_t arg1);
 extern swig_intgo _wrap_om_locality_levels_omswig_50933833141ee076(uintptr_t arg1);
 extern swig_intgo _wrap_om_locality_get_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_hierarchy_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_48 arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_order_advice_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_49 arg3, swig_type_50 arg4, swig_type_51 arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_order_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_52 arg3, swig_type_53 arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_hierarchy_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_59 arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_order_advice_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_60 arg3, swig_type_61 arg4, swig_type_62 arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_order_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_63 arg3, swig_type_64 arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
 extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_50933833141ee076(void);
 extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_50933833141ee076(void);
 extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_om_launch_format_from_name_omswig_50933833141ee076(swig_type_54 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_launch_plan_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_55 arg5, swig_intgo arg6, swig_type_56 arg7, swig_voidp arg8, swig_voidp arg9);
-extern swig_intgo _wrap_om_launch_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4, swig_type_57 arg5, swig_voidp arg6, swig_voidp arg7, swig_voidp arg8);
+extern swig_intgo _wrap_om_launch_format_from_name_omswig_50933833141ee076(swig_type_65 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_launch_plan_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_66 arg5, swig_intgo arg6, swig_type_67 arg7, swig_voidp arg8, swig_voidp arg9);
+extern swig_intgo _wrap_om_launch_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4, swig_type_68 arg5, swig_voidp arg6, swig_voidp arg7, swig_voidp arg8);
 #undef intgo
 */
 import "C"
@@ -322,6 +347,25 @@ func NewDims(arg1 *Error) (_swig_ret Dims) {
 type Dims interface {
 	Swigcptr() uintptr
 	SwigIsDims()
+}
+
+type SwigcptrPreset uintptr
+
+func (p SwigcptrPreset) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrPreset) SwigIsPreset() {
+}
+
+func DeletePreset(arg1 Preset) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_Preset_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+}
+
+type Preset interface {
+	Swigcptr() uintptr
+	SwigIsPreset()
 }
 
 func Om_version_string() (_swig_ret string) {
@@ -1172,6 +1216,171 @@ func Om_expert_mesh(arg1 Mesh, arg2 int, arg3 int, arg4 *uintptr, arg5 *Error) (
 	return swig_r
 }
 
+func Om_preset_new(arg1 string, arg2 []string, arg3 int, arg4 *uintptr, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_new_omswig_50933833141ee076(*(*C.swig_type_42)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_43)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_preset_load_yaml(arg1 string, arg2 int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_preset_load_yaml_omswig_50933833141ee076(*(*C.swig_type_44)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
+func Om_preset_free(arg1 Preset) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_om_preset_free_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+}
+
+func Om_preset_name(arg1 Preset) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r_p := C._wrap_om_preset_name_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_world_size(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_world_size_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_view_count(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_view_count_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_view_name(arg1 Preset, arg2 int) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_view_name_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_group_list_count(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_group_list_count_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_group_list_name(arg1 Preset, arg2 int) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_group_list_name_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_group_list(arg1 Preset, arg2 string, arg3 []int, arg4 *int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_group_list_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_48)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_49)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg3
+	}
+	return swig_r
+}
+
+func Om_preset_to_json(arg1 Preset, arg2 *string, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_preset_to_json_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+
+	if len(*arg2) > 0 {
+		*arg2 = swigCopyString(*arg2)
+	}
+
+	return swig_r
+}
+
+func Om_preset_check(arg1 string, arg2 []string, arg3 int, arg4 *string, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_check_omswig_50933833141ee076(*(*C.swig_type_50)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_51)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+
+	if len(*arg4) > 0 {
+		*arg4 = swigCopyString(*arg4)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_preset_check_yaml(arg1 string, arg2 int, arg3 *string, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_preset_check_yaml_omswig_50933833141ee076(*(*C.swig_type_52)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+
+	if len(*arg3) > 0 {
+		*arg3 = swigCopyString(*arg3)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
 type SwigcptrHierarchy uintptr
 
 func (p SwigcptrHierarchy) Swigcptr() uintptr {
@@ -1215,7 +1424,7 @@ func Om_hierarchy_from_spec(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_spec_omswig_50933833141ee076(*(*C.swig_type_42)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_spec_omswig_50933833141ee076(*(*C.swig_type_53)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1227,7 +1436,7 @@ func Om_hierarchy_from_json(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_json_omswig_50933833141ee076(*(*C.swig_type_43)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_json_omswig_50933833141ee076(*(*C.swig_type_54)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1239,7 +1448,7 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_hostfile_omswig_50933833141ee076(*(*C.swig_type_44)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_hostfile_omswig_50933833141ee076(*(*C.swig_type_55)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1290,7 +1499,7 @@ func Om_hierarchy_level_index(arg1 Hierarchy, arg2 string, arg3 *int, arg4 *Erro
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_hierarchy_level_index_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_46)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_hierarchy_level_index_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_57)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1405,7 +1614,7 @@ func Om_hierarchy_locality(arg1 Mesh, arg2 Hierarchy, arg3 []string, arg4 *uintp
 
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_hierarchy_locality_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_47)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_hierarchy_locality_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_58)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_2
 	}
@@ -1450,7 +1659,7 @@ func Om_hierarchy_check(arg1 Mesh, arg2 Hierarchy, arg3 string, arg4 *string, ar
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_hierarchy_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_48)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_hierarchy_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_59)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
 
 	if len(*arg4) > 0 {
 		*arg4 = swigCopyString(*arg4)
@@ -1471,7 +1680,7 @@ func Om_order_advice(arg1 Dims, arg2 Hierarchy, arg3 string, arg4 string, arg5 s
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_order_advice_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_49)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_50)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_51)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_order_advice_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_60)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_61)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_62)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 
 	if len(*arg6) > 0 {
 		*arg6 = swigCopyString(*arg6)
@@ -1498,7 +1707,7 @@ func Om_order_check(arg1 Dims, arg2 Hierarchy, arg3 string, arg4 string, arg5 *s
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_order_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_52)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_53)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_order_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_63)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_64)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 
 	if len(*arg5) > 0 {
 		*arg5 = swigCopyString(*arg5)
@@ -1540,7 +1749,7 @@ func Om_launch_format_from_name(arg1 string, arg2 *Enum_SS_om_launch_format, arg
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_launch_format_from_name_omswig_50933833141ee076(*(*C.swig_type_54)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_launch_format_from_name_omswig_50933833141ee076(*(*C.swig_type_65)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1561,7 +1770,7 @@ func Om_launch_plan(arg1 Mesh, arg2 int, arg3 int, arg4 Enum_SS_om_launch_format
 
 	_swig_i_7 := arg8
 	_swig_i_8 := arg9
-	swig_r = (int)(C._wrap_om_launch_plan_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_55)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_56)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7), C.swig_voidp(_swig_i_8)))
+	swig_r = (int)(C._wrap_om_launch_plan_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_66)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_67)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7), C.swig_voidp(_swig_i_8)))
 
 	if len(*arg8) > 0 {
 		*arg8 = swigCopyString(*arg8)
@@ -1586,7 +1795,7 @@ func Om_launch_check(arg1 Mesh, arg2 Hierarchy, arg3 int, arg4 int, arg5 string,
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
 	_swig_i_7 := arg8
-	swig_r = (int)(C._wrap_om_launch_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_57)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6), C.swig_voidp(_swig_i_7)))
+	swig_r = (int)(C._wrap_om_launch_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_68)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6), C.swig_voidp(_swig_i_7)))
 
 	if len(*arg6) > 0 {
 		*arg6 = swigCopyString(*arg6)
