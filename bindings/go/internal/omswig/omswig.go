@@ -60,27 +60,39 @@ typedef _gostring_ swig_type_30;
 typedef _goslice_ swig_type_31;
 typedef _gostring_ swig_type_32;
 typedef _gostring_ swig_type_33;
-typedef _goslice_ swig_type_34;
-typedef _goslice_ swig_type_35;
+typedef _gostring_ swig_type_34;
+typedef _gostring_ swig_type_35;
 typedef _gostring_ swig_type_36;
 typedef _gostring_ swig_type_37;
 typedef _gostring_ swig_type_38;
 typedef _gostring_ swig_type_39;
-typedef _gostring_ swig_type_40;
+typedef _goslice_ swig_type_40;
 typedef _gostring_ swig_type_41;
 typedef _gostring_ swig_type_42;
 typedef _gostring_ swig_type_43;
 typedef _gostring_ swig_type_44;
-typedef _gostring_ swig_type_45;
-typedef _gostring_ swig_type_46;
+typedef _goslice_ swig_type_45;
+typedef _goslice_ swig_type_46;
 typedef _gostring_ swig_type_47;
 typedef _gostring_ swig_type_48;
+typedef _gostring_ swig_type_49;
+typedef _gostring_ swig_type_50;
+typedef _gostring_ swig_type_51;
+typedef _gostring_ swig_type_52;
+typedef _gostring_ swig_type_53;
+typedef _gostring_ swig_type_54;
+typedef _gostring_ swig_type_55;
+typedef _gostring_ swig_type_56;
+typedef _gostring_ swig_type_57;
+typedef _gostring_ swig_type_58;
+typedef _gostring_ swig_type_59;
 extern void _wrap_Swig_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_omswig_489bbaa3fbd32d70(swig_intgo arg1);
 extern void _wrap_delete_Mesh_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern uintptr_t _wrap_new_Mesh_omswig_489bbaa3fbd32d70(swig_type_1 arg1, swig_type_2 arg2, swig_voidp arg3);
 extern void _wrap_delete_Dims_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern uintptr_t _wrap_new_Dims_omswig_489bbaa3fbd32d70(swig_voidp arg1);
+extern void _wrap_delete_Preset_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern swig_type_3 _wrap_om_version_string_omswig_489bbaa3fbd32d70(void);
 extern swig_intgo _wrap_om_version_number_omswig_489bbaa3fbd32d70(void);
 extern swig_intgo _wrap_OM_OK_omswig_489bbaa3fbd32d70(void);
@@ -157,17 +169,30 @@ extern swig_intgo _wrap_om_mesh_locality_named_omswig_489bbaa3fbd32d70(uintptr_t
 extern swig_intgo _wrap_om_validate_axes_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_plan_dim_names_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
 extern swig_intgo _wrap_om_expert_mesh_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_new_omswig_489bbaa3fbd32d70(swig_type_33 arg1, swig_type_34 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_load_yaml_omswig_489bbaa3fbd32d70(swig_type_35 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_om_preset_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_36 _wrap_om_preset_name_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_preset_world_size_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_preset_view_count_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_37 _wrap_om_preset_view_name_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_count_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_38 _wrap_om_preset_group_list_name_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_39 arg2, swig_type_40 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_to_json_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_preset_check_omswig_489bbaa3fbd32d70(swig_type_41 arg1, swig_type_42 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(swig_type_43 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
 extern void _wrap_delete_Hierarchy_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern void _wrap_delete_Locality_omswig_489bbaa3fbd32d70(uintptr_t arg1);
-extern swig_intgo _wrap_om_hierarchy_from_spec_omswig_489bbaa3fbd32d70(swig_type_33 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_hierarchy_from_json_omswig_489bbaa3fbd32d70(swig_type_34 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_hierarchy_from_hostfile_omswig_489bbaa3fbd32d70(swig_type_35 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_hierarchy_from_spec_omswig_489bbaa3fbd32d70(swig_type_44 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_hierarchy_from_json_omswig_489bbaa3fbd32d70(swig_type_45 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_hierarchy_from_hostfile_omswig_489bbaa3fbd32d70(swig_type_46 arg1, swig_voidp arg2, swig_voidp arg3);
 extern void _wrap_om_hierarchy_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern swig_intgo _wrap_om_hierarchy_levels_omswig_489bbaa3fbd32d70(uintptr_t arg1);
-extern swig_type_36 _wrap_om_hierarchy_level_name_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_type_47 _wrap_om_hierarchy_level_name_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_hierarchy_ranks_omswig_489bbaa3fbd32d70(uintptr_t arg1);
-extern swig_intgo _wrap_om_hierarchy_level_index_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_37 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_hierarchy_level_index_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_48 arg2, swig_voidp arg3, swig_voidp arg4);
 extern swig_intgo _wrap_om_hierarchy_domain_of_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_hierarchy_domain_label_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
 extern swig_intgo _wrap_om_hierarchy_to_json_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
@@ -179,20 +204,20 @@ extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_489bbaa3fbd32d70(void);
 extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_489bbaa3fbd32d70(void);
 extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_489bbaa3fbd32d70(void);
 extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_489bbaa3fbd32d70(void);
-extern swig_intgo _wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_38 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_49 arg3, swig_voidp arg4, swig_voidp arg5);
 extern void _wrap_om_locality_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern swig_intgo _wrap_om_locality_groups_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern swig_intgo _wrap_om_locality_levels_omswig_489bbaa3fbd32d70(uintptr_t arg1);
 extern swig_intgo _wrap_om_locality_get_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_39 arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_order_advice_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_40 arg3, swig_type_41 arg4, swig_type_42 arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_order_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_43 arg3, swig_type_44 arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_50 arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_order_advice_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_51 arg3, swig_type_52 arg4, swig_type_53 arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_order_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_54 arg3, swig_type_55 arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
 extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_489bbaa3fbd32d70(void);
 extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_489bbaa3fbd32d70(void);
 extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_489bbaa3fbd32d70(void);
-extern swig_intgo _wrap_om_launch_format_from_name_omswig_489bbaa3fbd32d70(swig_type_45 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_launch_plan_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_46 arg5, swig_intgo arg6, swig_type_47 arg7, swig_voidp arg8, swig_voidp arg9);
-extern swig_intgo _wrap_om_launch_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4, swig_type_48 arg5, swig_voidp arg6, swig_voidp arg7, swig_voidp arg8);
+extern swig_intgo _wrap_om_launch_format_from_name_omswig_489bbaa3fbd32d70(swig_type_56 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_launch_plan_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_57 arg5, swig_intgo arg6, swig_type_58 arg7, swig_voidp arg8, swig_voidp arg9);
+extern swig_intgo _wrap_om_launch_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4, swig_type_59 arg5, swig_voidp arg6, swig_voidp arg7, swig_voidp arg8);
 #undef intgo
 */
 import "C"
@@ -306,6 +331,25 @@ func NewDims(arg1 *Error) (_swig_ret Dims) {
 type Dims interface {
 	Swigcptr() uintptr
 	SwigIsDims()
+}
+
+type SwigcptrPreset uintptr
+
+func (p SwigcptrPreset) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrPreset) SwigIsPreset() {
+}
+
+func DeletePreset(arg1 Preset) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_Preset_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
+}
+
+type Preset interface {
+	Swigcptr() uintptr
+	SwigIsPreset()
 }
 
 func Om_version_string() (_swig_ret string) {
@@ -1066,6 +1110,171 @@ func Om_expert_mesh(arg1 Mesh, arg2 int, arg3 int, arg4 *uintptr, arg5 *Error) (
 	return swig_r
 }
 
+func Om_preset_new(arg1 string, arg2 []string, arg3 int, arg4 *uintptr, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_new_omswig_489bbaa3fbd32d70(*(*C.swig_type_33)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_preset_load_yaml(arg1 string, arg2 int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_preset_load_yaml_omswig_489bbaa3fbd32d70(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
+func Om_preset_free(arg1 Preset) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_om_preset_free_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
+}
+
+func Om_preset_name(arg1 Preset) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r_p := C._wrap_om_preset_name_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_world_size(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_world_size_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_view_count(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_view_count_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_view_name(arg1 Preset, arg2 int) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_view_name_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_group_list_count(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_group_list_count_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_group_list_name(arg1 Preset, arg2 int) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_group_list_name_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_group_list(arg1 Preset, arg2 string, arg3 []int, arg4 *int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_39)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_40)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg3
+	}
+	return swig_r
+}
+
+func Om_preset_to_json(arg1 Preset, arg2 *string, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_preset_to_json_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+
+	if len(*arg2) > 0 {
+		*arg2 = swigCopyString(*arg2)
+	}
+
+	return swig_r
+}
+
+func Om_preset_check(arg1 string, arg2 []string, arg3 int, arg4 *string, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_check_omswig_489bbaa3fbd32d70(*(*C.swig_type_41)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_42)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+
+	if len(*arg4) > 0 {
+		*arg4 = swigCopyString(*arg4)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_preset_check_yaml(arg1 string, arg2 int, arg3 *string, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(*(*C.swig_type_43)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+
+	if len(*arg3) > 0 {
+		*arg3 = swigCopyString(*arg3)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
 type SwigcptrHierarchy uintptr
 
 func (p SwigcptrHierarchy) Swigcptr() uintptr {
@@ -1109,7 +1318,7 @@ func Om_hierarchy_from_spec(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_spec_omswig_489bbaa3fbd32d70(*(*C.swig_type_33)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_spec_omswig_489bbaa3fbd32d70(*(*C.swig_type_44)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1121,7 +1330,7 @@ func Om_hierarchy_from_json(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_json_omswig_489bbaa3fbd32d70(*(*C.swig_type_34)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_json_omswig_489bbaa3fbd32d70(*(*C.swig_type_45)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1133,7 +1342,7 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_hostfile_omswig_489bbaa3fbd32d70(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_hostfile_omswig_489bbaa3fbd32d70(*(*C.swig_type_46)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1184,7 +1393,7 @@ func Om_hierarchy_level_index(arg1 Hierarchy, arg2 string, arg3 *int, arg4 *Erro
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_hierarchy_level_index_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_hierarchy_level_index_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_48)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1299,7 +1508,7 @@ func Om_hierarchy_locality(arg1 Mesh, arg2 Hierarchy, arg3 []string, arg4 *uintp
 
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_49)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_2
 	}
@@ -1344,7 +1553,7 @@ func Om_hierarchy_check(arg1 Mesh, arg2 Hierarchy, arg3 string, arg4 *string, ar
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_39)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_50)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
 
 	if len(*arg4) > 0 {
 		*arg4 = swigCopyString(*arg4)
@@ -1365,7 +1574,7 @@ func Om_order_advice(arg1 Dims, arg2 Hierarchy, arg3 string, arg4 string, arg5 s
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_order_advice_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_40)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_42)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_order_advice_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_51)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_52)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_53)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 
 	if len(*arg6) > 0 {
 		*arg6 = swigCopyString(*arg6)
@@ -1392,7 +1601,7 @@ func Om_order_check(arg1 Dims, arg2 Hierarchy, arg3 string, arg4 string, arg5 *s
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_order_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_43)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_44)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_order_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_54)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_55)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 
 	if len(*arg5) > 0 {
 		*arg5 = swigCopyString(*arg5)
@@ -1434,7 +1643,7 @@ func Om_launch_format_from_name(arg1 string, arg2 *Enum_SS_om_launch_format, arg
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_launch_format_from_name_omswig_489bbaa3fbd32d70(*(*C.swig_type_45)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_launch_format_from_name_omswig_489bbaa3fbd32d70(*(*C.swig_type_56)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1455,7 +1664,7 @@ func Om_launch_plan(arg1 Mesh, arg2 int, arg3 int, arg4 Enum_SS_om_launch_format
 
 	_swig_i_7 := arg8
 	_swig_i_8 := arg9
-	swig_r = (int)(C._wrap_om_launch_plan_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_46)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_47)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7), C.swig_voidp(_swig_i_8)))
+	swig_r = (int)(C._wrap_om_launch_plan_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_57)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_58)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7), C.swig_voidp(_swig_i_8)))
 
 	if len(*arg8) > 0 {
 		*arg8 = swigCopyString(*arg8)
@@ -1480,7 +1689,7 @@ func Om_launch_check(arg1 Mesh, arg2 Hierarchy, arg3 int, arg4 int, arg5 string,
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
 	_swig_i_7 := arg8
-	swig_r = (int)(C._wrap_om_launch_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_48)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6), C.swig_voidp(_swig_i_7)))
+	swig_r = (int)(C._wrap_om_launch_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_59)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6), C.swig_voidp(_swig_i_7)))
 
 	if len(*arg6) > 0 {
 		*arg6 = swigCopyString(*arg6)

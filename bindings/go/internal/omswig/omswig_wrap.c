@@ -238,6 +238,7 @@ SWIGINTERN struct om_dims *new_om_dims(om_error *err){
             return NULL;
         return dims;
     }
+SWIGINTERN void delete_om_preset(struct om_preset *self){ om_preset_free(self); }
 SWIGINTERN void delete_om_hierarchy(struct om_hierarchy *self){ om_hierarchy_free(self); }
 SWIGINTERN void delete_om_locality(struct om_locality *self){ om_locality_free(self); }
 #ifdef __cplusplus
@@ -340,6 +341,16 @@ struct om_dims *_wrap_new_Dims_omswig_489bbaa3fbd32d70(om_error *_swig_go_0) {
   result = (struct om_dims *)new_om_dims(arg1);
   *(struct om_dims **)&_swig_go_result = (struct om_dims *)result; 
   return _swig_go_result;
+}
+
+
+void _wrap_delete_Preset_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  struct om_preset *arg1 = (struct om_preset *) 0 ;
+  
+  arg1 = *(struct om_preset **)&_swig_go_0; 
+  
+  delete_om_preset(arg1);
+  
 }
 
 
@@ -1785,6 +1796,327 @@ intgo _wrap_om_expert_mesh_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, i
   
   result = (om_status)om_expert_mesh((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_new_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3, om_error *_swig_go_4) {
+  char *arg1 = (char *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  om_preset **arg5 = (om_preset **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = (om_preset **)_swig_go_3; 
+  arg6 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_preset_new((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  free(arg1); 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_load_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2, om_error *_swig_go_3) {
+  char *arg1 = (char *) 0 ;
+  int64_t arg2 ;
+  om_preset **arg3 = (om_preset **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (om_preset **)_swig_go_2; 
+  arg4 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_preset_load_yaml((char const *)arg1,arg2,arg3,arg4);
+  _swig_go_result = (intgo)result; 
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
+void _wrap_om_preset_free_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  om_preset_free(arg1);
+  
+}
+
+
+_gostring_ _wrap_om_preset_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  result = (char *)om_preset_name((struct om_preset const *)arg1);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_world_size_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  result = (int64_t)om_preset_world_size((struct om_preset const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_view_count_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  result = om_preset_view_count((struct om_preset const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_preset_view_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, intgo _swig_go_1) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  size_t arg2 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (char *)om_preset_view_name((struct om_preset const *)arg1,arg2);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_group_list_count_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  result = om_preset_group_list_count((struct om_preset const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_preset_group_list_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, intgo _swig_go_1) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  size_t arg2 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (char *)om_preset_group_list_name((struct om_preset const *)arg1,arg2);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  char *arg2 = (char *) 0 ;
+  int32_t *arg3 = (int32_t *) 0 ;
+  size_t arg4 ;
+  size_t *arg5 = (size_t *) 0 ;
+  size_t *arg6 = (size_t *) 0 ;
+  om_error *arg7 = (om_error *) 0 ;
+  size_t needed3 = 0 ;
+  size_t buflen3 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  
+  buflen3 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
+  arg3 = _swig_go_2.array != NULL ? (int32_t *)_swig_go_2.array : (int32_t *)omgo_empty_i64;
+  arg4 = buflen3;
+  arg5 = &needed3;
+  
+  arg6 = (size_t *)_swig_go_3; 
+  arg7 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_preset_group_list((struct om_preset const *)arg1,(char const *)arg2,arg3,arg4,arg5,arg6,arg7);
+  _swig_go_result = (intgo)result; 
+  
+  if (1 && result == OM_OK)
+  omgo_widen(arg3, needed3 < buflen3 ? needed3 : buflen3);
+  if (_swig_go_2.len > 0)
+  ((int64_t *)_swig_go_2.array)[buflen3] = (int64_t)needed3;
+  
+  free(arg2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_to_json_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  char **arg2 = (char **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  char *str2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  arg2 = &str2; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_preset_to_json((struct om_preset const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  
+  if (str2 != NULL) {
+    size_t len = strlen(str2);
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
+    om_string_free(str2);
+  }
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_check_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3, om_error *_swig_go_4) {
+  char *arg1 = (char *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  char **arg5 = (char **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  char *str5 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = &str5; 
+  arg6 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_preset_check((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  
+  if (str5 != NULL) {
+    size_t len = strlen(str5);
+    if (len > 0)
+    *_swig_go_3 = Swig_AllocateString(str5, len);
+    om_string_free(str5);
+  }
+  
+  free(arg1); 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2, om_error *_swig_go_3) {
+  char *arg1 = (char *) 0 ;
+  int64_t arg2 ;
+  char **arg3 = (char **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  char *str3 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = &str3; 
+  arg4 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_preset_check_yaml((char const *)arg1,arg2,arg3,arg4);
+  _swig_go_result = (intgo)result; 
+  
+  if (str3 != NULL) {
+    size_t len = strlen(str3);
+    if (len > 0)
+    *_swig_go_2 = Swig_AllocateString(str3, len);
+    om_string_free(str3);
+  }
+  
+  free(arg1); 
   return _swig_go_result;
 }
 
