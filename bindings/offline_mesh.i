@@ -114,7 +114,7 @@
     (const char *const *axes, size_t naxes),
     (const char *const *params, size_t nparams) };
 #ifdef OM_BIND_PLANNING
-%apply char **OM_STRING { char **violations };
+%apply char **OM_STRING { char **violations, char **broken };
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
     (const char *const *names, size_t naxes),
     (const char *const *names, size_t nnames),
