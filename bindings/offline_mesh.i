@@ -111,14 +111,14 @@
     (const char **out, size_t out_len, size_t *needed) };
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
     (const char *const *names, size_t names_len),
-    (const char *const *axes, size_t naxes) };
+    (const char *const *axes, size_t naxes),
+    (const char *const *params, size_t nparams) };
 #ifdef OM_BIND_PLANNING
-%apply char **OM_STRING { char **violations };
+%apply char **OM_STRING { char **violations, char **broken };
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
     (const char *const *names, size_t naxes),
     (const char *const *names, size_t nnames),
     (const char *const *view_names, size_t nnames),
-    (const char *const *params, size_t nparams),
     (const char *const *hosts, size_t nhosts) };
 %apply (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) {
     (const om_mesh *const *views, size_t nviews) };
@@ -159,11 +159,15 @@ struct TYPE {};
 
 OM_HANDLE(om_mesh, Mesh)
 OM_HANDLE(om_dims, Dims)
+/* Presets are bound by every language that implements the patterns. */
+OM_HANDLE(om_preset, Preset)
 #ifdef OM_BIND_PLANNING
 OM_HANDLE(om_hierarchy, Hierarchy)
 OM_HANDLE(om_locality, Locality)
-OM_HANDLE(om_preset, Preset)
 OM_HANDLE(om_world, World)
+#else
+/* om_preset_world returns a World, bound with the planning layer only. */
+%ignore om_preset_world;
 #endif
 
 /* Constructors: the om_X_new of each handle. */
@@ -275,11 +279,27 @@ int om_version_number(void);
 %include "offline_mesh/dims.h"
 %include "offline_mesh/topology.h"
 %include "offline_mesh/preflight.h"
-/* Physical hierarchies, presets, launch plans, views and worlds: bound by the
- * languages that define OM_BIND_PLANNING (parity.tsv lists the others). */
+/* Framework presets: bound by every language that implements the patterns.
+ * Physical hierarchies, launch plans, views and worlds: by the languages
+ * that also define OM_BIND_PLANNING (parity.tsv lists the others). */
+#ifdef OM_CONVENTIONS
+%include "offline_mesh/preset.h"
+#endif
+/* Hierarchies and launch plans alone (issue 14), for a language that binds
+ * them before the rest of the planning API (Go: OM_BIND_HIERARCHY). */
+#if defined(OM_CONVENTIONS) && defined(OM_BIND_HIERARCHY) && \
+    !defined(OM_BIND_PLANNING)
+OM_HANDLE(om_hierarchy, Hierarchy)
+OM_HANDLE(om_locality, Locality)
+%apply char **OM_STRING { char **violations, char **broken };
+%apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
+    (const char *const *hosts, size_t nhosts) };
+%include "offline_mesh/hierarchy.h"
+%include "offline_mesh/launch.h"
+#endif
+
 #if defined(OM_CONVENTIONS) && defined(OM_BIND_PLANNING)
 %include "offline_mesh/hierarchy.h"
-%include "offline_mesh/preset.h"
 %include "offline_mesh/launch.h"
 %include "offline_mesh/view.h"
 %include "offline_mesh/world.h"

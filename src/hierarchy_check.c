@@ -177,6 +177,8 @@ om_status om_hierarchy_check(const om_mesh *mesh, const om_hierarchy *h,
                         !mesh ? "mesh" : !h ? "hierarchy" : "rule list");
     omi_buf out = {0};
     omi_buf_puts(&out, "");
+    if (rules[strspn(rules, " \t")] == '\0')
+        return omi_buf_finish(&out, violations, err); /* no rules */
     check_ctx c = {mesh, h, &out, 0};
     om_status st = omi_split(rules, ',', check_rule, &c, err);
     if (st != OM_OK) {

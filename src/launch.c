@@ -56,7 +56,7 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
     if ((int)format < 0 || (int)format > OM_LAUNCH_OPENMPI)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "unknown launch format %d",
                         (int)format);
-    if (master_addr && !plain_word(master_addr)) {
+    if (master_addr && *master_addr && !plain_word(master_addr)) {
         char quoted[80];
         omi_quote(quoted, sizeof quoted, master_addr, strlen(master_addr));
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
@@ -67,8 +67,8 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "master port %lld is outside 1..65535",
                         (long long)master_port);
-    if (nhosts == 0 && !hosts)
-        return OM_OK;
+    if (nhosts == 0)
+        return OM_OK; /* no hosts (bindings pass empty lists as non-NULL) */
     if (!hosts || nhosts != (size_t)nnodes)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "%zu hosts given for %lld nodes", hosts ? nhosts : 0,
@@ -259,7 +259,7 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
     if (st != OM_OK)
         return st;
     plan_args a = {nnodes, nproc_per_node, format,
-                   master_addr ? master_addr : "127.0.0.1",
+                   master_addr && *master_addr ? master_addr : "127.0.0.1",
                    master_port ? master_port : 29500, nhosts ? hosts : NULL};
     omi_buf b = {0};
     omi_buf_puts(&b, "{");

@@ -15,7 +15,18 @@ static om_status check_rank(const om_mesh *mesh, int64_t rank, om_error *err)
     return omi_check_rank(mesh, rank, err);
 }
 
-/* A view's coordinate is taken inside the instance holding the rank. */
+/* Checks `rank` and, for a view of at most 64 axes, decodes it once into
+ * `coord` (*have true), so a per-rank loop pays one decode, not two. */
+static om_status check_and_decode(const om_mesh *mesh, int64_t rank,
+                                  int64_t *coord, bool *have, om_error *err)
+{
+    *have = !mesh->plain && mesh->ndim <= 64 &&
+            omi_view_coordinate(mesh, rank, coord, NULL);
+    return *have ? OM_OK : check_rank(mesh, rank, err);
+}
+
+/* A view's coordinate is taken inside the instance holding the rank (the
+ * rank is checked first, so the decode cannot fail). */
 static void write_coordinate(const om_mesh *mesh, int64_t rank, int64_t *coord)
 {
     if (!mesh->plain) {
@@ -32,14 +43,19 @@ om_status om_mesh_coordinate(const om_mesh *mesh, int64_t rank, int64_t *coord,
     if (!mesh || (!coord && mesh->ndim > 0))
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
                         mesh ? "coordinate buffer" : "mesh");
-    om_status st = check_rank(mesh, rank, err);
+    int64_t decoded[64];
+    bool have;
+    om_status st = check_and_decode(mesh, rank, decoded, &have, err);
     if (st != OM_OK)
         return st;
     if (coord_len < mesh->ndim)
         return omi_fail(err, OM_ERR_BUFFER_TOO_SMALL,
                         "coordinate buffer holds %zu values; the mesh has %zu "
                         "axes", coord_len, mesh->ndim);
-    write_coordinate(mesh, rank, coord);
+    if (have)
+        memcpy(coord, decoded, mesh->ndim * sizeof *coord);
+    else
+        write_coordinate(mesh, rank, coord);
     return OM_OK;
 }
 
@@ -50,7 +66,9 @@ om_status om_mesh_coordinate_of(const om_mesh *mesh, int64_t rank, int64_t *out,
         *needed = mesh ? mesh->ndim : 0;
     if (!mesh)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
-    om_status st = check_rank(mesh, rank, err);
+    int64_t decoded[64];
+    bool have;
+    om_status st = check_and_decode(mesh, rank, decoded, &have, err);
     if (st != OM_OK)
         return st;
     /* A coordinate is exactly ndim values, read (om_mesh_rank) or written:
@@ -61,7 +79,9 @@ om_status om_mesh_coordinate_of(const om_mesh *mesh, int64_t rank, int64_t *out,
                         "axes", out_len, mesh->ndim);
     bool fill;
     st = omi_check_output(out, out_len, mesh->ndim, needed, &fill, err);
-    if (st == OM_OK && fill)
+    if (st == OM_OK && fill && have)
+        memcpy(out, decoded, mesh->ndim * sizeof *out);
+    else if (st == OM_OK && fill)
         write_coordinate(mesh, rank, out);
     return st;
 }

@@ -459,6 +459,120 @@ static void test_topology_allocates_nothing(void)
     OM_EXPECT(heap_in_use() == before);
 }
 
+
+/* ---- views and worlds (view.h, world.h) ---- */
+
+static om_status op_view_flatten(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_view_flatten(fixture_mesh, (const char *[]){"dp", "tp"}, 2, NULL,
+                                   &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+static om_status op_view_unflatten(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_view_unflatten(fixture_mesh, "tp", (int64_t[]){2, 1}, 2,
+                                     (const char *[]){"x", "y"}, 2, &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+static om_status op_view_slice(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_view_slice(fixture_mesh, (const char *[]){"tp", "dp"}, 2, &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+/* Interleaved modes: the distinct-ranks check and the group order
+ * allocate. */
+static om_status op_view_interleaved(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_view_new((const char *[]){"a", "b"}, 2, (int64_t[]){3, 2}, 2,
+                               (int64_t[]){2, 3}, 2, 0, &m, err);
+    RESET_CHECK(m);
+    int32_t out[6];
+    if (st == OM_OK)
+        st = om_mesh_groups(m, 2, 0, 3, out, 6, err);
+    om_mesh_free(st == OM_OK || m != (om_mesh *)(void *)err ? m : NULL);
+    return st;
+}
+
+static om_status op_view_json(om_error *err, bool *out_reset)
+{
+    om_mesh *flat = NULL, *back = (om_mesh *)(void *)err;
+    char *json = NULL;
+    om_status st = om_view_flatten(fixture_mesh, (const char *[]){"dp", "tp"}, 2, NULL,
+                                   &flat, err);
+    if (st == OM_OK)
+        st = om_view_to_json(flat, &json, err);
+    if (st == OM_OK) {
+        st = om_view_from_json(json, strlen(json), &back, err);
+        RESET_CHECK(back);
+        om_mesh_free(st == OM_OK ? back : NULL);
+    } else {
+        *out_reset = json == NULL;
+    }
+    om_string_free(json);
+    om_mesh_free(flat);
+    return st;
+}
+
+static om_status op_world(om_error *err, bool *out_reset)
+{
+    om_mesh *flat = NULL, *slice = NULL, *cut = NULL;
+    om_world *w = (om_world *)(void *)err;
+    char *json = NULL;
+    om_status st = om_view_flatten(fixture_mesh, (const char *[]){"dp", "tp"}, 2, NULL,
+                                   &flat, err);
+    if (st == OM_OK)
+        st = om_view_slice(fixture_mesh, (const char *[]){"tp", "dp"}, 2, &slice, err);
+    *out_reset = true;
+    if (st == OM_OK) {
+        /* the transposed slice takes the per-rank consistency check */
+        st = om_world_new(8, (const char *[]){"root", "flat", "slice"}, 3,
+                          (const om_mesh *[]){fixture_mesh, flat, slice}, 3, &w, err);
+        RESET_CHECK(w);
+        if (st != OM_OK)
+            w = NULL;
+    } else {
+        w = NULL;
+    }
+    if (st == OM_OK) {
+        st = om_world_slice(w, (const char *[]){"dp_tp", "cp"}, 2, &cut, err);
+        if (st == OM_OK)
+            st = om_world_to_json(w, &json, err);
+    }
+    om_world *back = NULL;
+    if (st == OM_OK)
+        st = om_world_from_json(json, strlen(json), &back, err);
+    om_world_free(back);
+    om_string_free(json);
+    om_mesh_free(cut);
+    om_world_free(w);
+    om_mesh_free(flat);
+    om_mesh_free(slice);
+    return st;
+}
+
+static void test_view_ops(void)
+{
+    run_failing("om_view_flatten", op_view_flatten);
+    run_failing("om_view_unflatten", op_view_unflatten);
+    run_failing("om_view_slice", op_view_slice);
+    run_failing("om_view_new (interleaved) + om_mesh_groups", op_view_interleaved);
+    run_failing("om_view_to_json + om_view_from_json", op_view_json);
+    run_failing("om_world_new/slice/to_json/from_json", op_world);
+}
+
 static int setup_mesh(void)
 {
     if (suite_init() != 0)
@@ -482,6 +596,7 @@ static const om_test_case alloc_tests[] = {
     {"1.1 loaders and names under allocation failure", test_1_1_ops},
     {"util string builder under allocation failure", test_util_str},
     {"topology queries allocate nothing", test_topology_allocates_nothing},
+    {"view and world calls under allocation failure", test_view_ops},
     {NULL, NULL},
 };
 

@@ -170,6 +170,19 @@ if ! diff -u "$tmp/doc/expected.txt" "$tmp/doc/out.txt"; then
 fi
 say "ok  docs/go.md: the example program prints what the page shows ($(wc -l < "$tmp/doc/out.txt") lines)"
 
+# The hierarchy program of docs/go.md: reads a hierarchy, checks rules and
+# prints a launch plan, built as a module outside the repository.
+mkdir "$tmp/hdoc"
+doc_block hierarchy-program > "$tmp/hdoc/main.go"
+doc_block hierarchy-output > "$tmp/hdoc/expected.txt"
+sed 's/example.com\/meshjob/example.com\/hdoc/' "$tmp/go.mod" > "$tmp/hdoc/go.mod"
+(cd "$tmp/hdoc" && "$GO" run . > out.txt)
+if ! diff -u "$tmp/hdoc/expected.txt" "$tmp/hdoc/out.txt"; then
+    echo "go: the hierarchy program of docs/go.md prints something else than the page shows" >&2
+    exit 1
+fi
+say "ok  docs/go.md: the hierarchy program prints what the page shows ($(wc -l < "$tmp/hdoc/out.txt") lines)"
+
 # Every exported C function has a Go entry in bindings/parity.tsv.
 nm -D --defined-only "$libdir/liboffline_mesh.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort -u > "$tmp/exported"
 awk -F'\t' '!/^#/ && $1 ~ /^om_/ && $3 != "" { print $1 }' "$here/../parity.tsv" | sort -u > "$tmp/listed"

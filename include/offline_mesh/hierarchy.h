@@ -197,7 +197,8 @@ OM_API OM_NODISCARD om_status om_locality_get(const om_locality *locality,
 /**
  * Checks placement rules "AXES:LEVEL,..." against `mesh` in `hierarchy`:
  * each rule requires every group over AXES ('+'-joined axis names, e.g.
- * "cp+tp:nvl") to stay inside one domain of LEVEL. Writes one line
+ * "cp+tp:nvl") to stay inside one domain of LEVEL ("" or blanks: no
+ * rules). Writes one line
  * (ending in '\n') per broken rule, in rule order, to `*violations` (caller
  * frees; "" when all hold) and their number to `*count`: a broken rule is
  * a result, not an error. Each line names the first offending group and

@@ -64,9 +64,9 @@ OM_API OM_NODISCARD om_status om_launch_format_from_name(
  *   "local_rank":L,"rank":R},...]},...]}
  * (keys sorted; every environment value is a string), plus "host" per node
  * when `hosts` are given, "hostfile" (Slurm, with hosts) or "rankfile"
- * (Open MPI) at the top. `master_addr` NULL means "127.0.0.1",
+ * (Open MPI) at the top. `master_addr` NULL or "" means "127.0.0.1",
  * `master_port` 0 means 29500 (torchrun's defaults; used by torchrun
- * only). `hosts` is NULL with `nhosts` 0, or exactly `nnodes` distinct
+ * only). `nhosts` is 0 (no hosts; `hosts` ignored), or exactly `nnodes` distinct
  * names in node-rank order. Validate the job first with om_launch_check():
  * this call only refuses what it cannot write.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, nnodes or nproc_per_node < 1, the

@@ -277,14 +277,15 @@ static void place(const size_t *long_axes, const int64_t *long_sizes,
     *position = p;
 }
 
-/* {"coord":{...},"group":{"cp":1,...},"position":{"cp":0,...},"rank":r} */
-static void write_rank_line(omu_writer *w, const om_mesh *mesh,
+/* {"coord":{...},"group":{"cp":1,...},"position":{"cp":0,...},"rank":r};
+ * false on a library error (in `e`). */
+static bool write_rank_line(omu_writer *w, const om_mesh *mesh,
                             const axis_sets *sets, const size_t *set_order,
                             const dump_keys *keys, const size_t *sorted,
                             const size_t *long_axes, const int64_t *long_sizes,
                             size_t nlong, const unsigned char *inside,
                             const int64_t *coord, int64_t rank,
-                            int64_t *positions)
+                            int64_t *positions, om_error *e)
 {
     size_t n = om_mesh_ndim(mesh);
     omu_write_str(w, "{\"coord\":{");
@@ -299,6 +300,14 @@ static void write_rank_line(omu_writer *w, const om_mesh *mesh,
         int64_t group;
         place(long_axes, long_sizes, nlong, inside + set_order[k] * nlong, coord,
               &group, &positions[k]);
+        /* A view's groups are numbered by the library (instances and
+         * interleaved layouts do not follow the coordinates); the
+         * position inside a group still does. */
+        if (!om_view_is_plain(mesh) &&
+            om_mesh_group_index_named(mesh, sets->items[set_order[k]].names,
+                                      sets->items[set_order[k]].count, rank,
+                                      &group, e) != OM_OK)
+            return false;
         if (k)
             omu_write_char(w, ',');
         write_key(w, keys, n + k);
@@ -314,6 +323,7 @@ static void write_rank_line(omu_writer *w, const om_mesh *mesh,
     omu_write_str(w, "},\"rank\":");
     omu_write_int(w, rank);
     omu_write_str(w, "}\n");
+    return true;
 }
 
 static int compare_labels(const void *a, const void *b, const axis_sets *sets)
@@ -433,8 +443,10 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
                 rc = cli_lib_error(io, &e);
                 break;
             }
-            write_rank_line(&w, mesh, &sets, set_order, &keys, sorted, long_axes,
-                            long_sizes, nlong, inside, coord, r, positions);
+            if (!write_rank_line(&w, mesh, &sets, set_order, &keys, sorted,
+                                 long_axes, long_sizes, nlong, inside, coord, r,
+                                 positions, &e))
+                rc = cli_lib_error(io, &e);
         }
         rc = cli_writer_finish(io, &w, rc);
     }

@@ -64,30 +64,25 @@ static const char digit_pairs[] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
-/* Writes the decimal digits of v at p; returns the end. The length is
- * found first so the digits go straight to their place, two at a time. */
-static inline char *put_u64(char *p, uint64_t v)
+/* Writes the decimal digits of v at p; returns the end. Only values
+ * above 2^32-1 come here (rare: no rank or group index is that large). */
+static char *put_u64(char *p, uint64_t v)
 {
-    size_t n = 1;
-    for (uint64_t t = v; t >= 10; t /= 10)
-        n++;
-    char *end = p + n;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        end -= 2;
-        memcpy(end, digit_pairs + 2 * r, 2);
-    }
-    if (v >= 10)
-        memcpy(end - 2, digit_pairs + 2 * v, 2);
-    else
-        end[-1] = (char)('0' + v);
-    return p + n;
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = digits[--n];
+    return p;
 }
 
-/* The same for 32-bit values, with the length from comparisons (the hot
- * path of group output: neighbouring values have the same length, so the
- * branches predict well). */
+/* The digits of a 32-bit value at p; returns the end. The length is found
+ * first from comparisons (the hot path of group output: neighbouring
+ * values have the same length, so the branches predict well), then the
+ * digits go straight to their place, two at a time. */
 static inline char *put_u32(char *p, uint32_t v)
 {
     size_t n = v < 100000
