@@ -57,40 +57,40 @@ om_status __wrap_om_mesh_from_spec(const char *spec, om_mesh **out, om_error *er
     return limit(__real_om_mesh_from_spec(spec, out, err), out, err);
 }
 
-om_status __real_om_mesh_from_json(const char *, size_t, om_mesh **, om_error *);
-om_status __wrap_om_mesh_from_json(const char *, size_t, om_mesh **, om_error *);
-om_status __wrap_om_mesh_from_json(const char *text, size_t length, om_mesh **out,
-                                   om_error *err)
+om_status __real_om_mesh_load_json(const char *, om_mesh **, om_error *);
+om_status __wrap_om_mesh_load_json(const char *, om_mesh **, om_error *);
+om_status __wrap_om_mesh_load_json(const char *path, om_mesh **out, om_error *err)
 {
-    return limit(__real_om_mesh_from_json(text, length, out, err), out, err);
+    return limit(__real_om_mesh_load_json(path, out, err), out, err);
 }
 
-om_status __real_om_build_offline_mesh(const om_dims *, om_mesh **, om_error *);
-om_status __wrap_om_build_offline_mesh(const om_dims *, om_mesh **, om_error *);
-om_status __wrap_om_build_offline_mesh(const om_dims *dims, om_mesh **out,
-                                       om_error *err)
+om_status __real_om_mesh_from_dims(const om_dims *, om_mesh **, om_error *);
+om_status __wrap_om_mesh_from_dims(const om_dims *, om_mesh **, om_error *);
+om_status __wrap_om_mesh_from_dims(const om_dims *dims, om_mesh **out, om_error *err)
 {
-    return limit(__real_om_build_offline_mesh(dims, out, err), out, err);
+    return limit(__real_om_mesh_from_dims(dims, out, err), out, err);
 }
 
-om_status __real_om_build_runtime_mesh(const om_dims *, const char *, om_mesh **,
-                                       om_error *);
-om_status __wrap_om_build_runtime_mesh(const om_dims *, const char *, om_mesh **,
-                                       om_error *);
-om_status __wrap_om_build_runtime_mesh(const om_dims *dims, const char *order,
-                                       om_mesh **out, om_error *err)
+om_status __real_om_mesh_from_dims_in_order(const om_dims *, const char *,
+                                            om_mesh **, om_error *);
+om_status __wrap_om_mesh_from_dims_in_order(const om_dims *, const char *,
+                                            om_mesh **, om_error *);
+om_status __wrap_om_mesh_from_dims_in_order(const om_dims *dims, const char *order,
+                                            om_mesh **out, om_error *err)
 {
-    return limit(__real_om_build_runtime_mesh(dims, order, out, err), out, err);
+    return limit(__real_om_mesh_from_dims_in_order(dims, order, out, err), out, err);
 }
 
-om_status __real_om_expert_mesh(const om_mesh *, int64_t, int64_t, om_mesh **,
-                                om_error *);
-om_status __wrap_om_expert_mesh(const om_mesh *, int64_t, int64_t, om_mesh **,
-                                om_error *);
-om_status __wrap_om_expert_mesh(const om_mesh *mesh, int64_t ep, int64_t experts,
-                                om_mesh **out, om_error *err)
+om_status __real_om_mesh_reslice_experts(const om_mesh *, int64_t, int64_t,
+                                         om_mesh **, om_error *);
+om_status __wrap_om_mesh_reslice_experts(const om_mesh *, int64_t, int64_t,
+                                         om_mesh **, om_error *);
+om_status __wrap_om_mesh_reslice_experts(const om_mesh *mesh, int64_t ep,
+                                         int64_t experts, om_mesh **out,
+                                         om_error *err)
 {
-    return limit(__real_om_expert_mesh(mesh, ep, experts, out, err), out, err);
+    return limit(__real_om_mesh_reslice_experts(mesh, ep, experts, out, err), out,
+                 err);
 }
 
 /* ---- capped capture streams ---- */
@@ -290,7 +290,7 @@ static void check_json_output(const char *command, const result *r)
         size_t len = r->out.len;
         while (len > 0 && r->out.data[len - 1] == '\n')
             len--;
-        FUZZ_CHECK(__real_om_mesh_from_json(r->out.data, len, &mesh, &e) == OM_OK,
+        FUZZ_CHECK(om_mesh_from_json(r->out.data, len, &mesh, &e) == OM_OK,
                    "mesh output does not parse as a mesh: %s", e.message);
         om_mesh_free(mesh);
     }

@@ -1,48 +1,13 @@
-/* Every allocation of the library, in one place, so that a test build can
- * inject failures (meson -Dalloc_failure_injection=true). */
-#include <stdlib.h>
-
+/* The library's allocation entry points, over the utility layer's (which
+ * holds the test-only failure injection). */
 #include "internal.h"
 
+void *omi_malloc(size_t size) { return omu_malloc(size); }
+
+void *omi_realloc(void *ptr, size_t size) { return omu_realloc(ptr, size); }
+
+void omi_free(void *ptr) { omu_free(ptr); }
+
 #ifdef OM_ALLOC_FAILURE_INJECTION
-/* Test builds only; documented as not thread-safe. */
-static long fail_countdown = -1;
-static long allocations_made = 0;
-
-long omi_alloc_fail_after(long n)
-{
-    long made = allocations_made;
-    fail_countdown = n;
-    allocations_made = 0;
-    return made;
-}
-
-static bool should_fail(void)
-{
-    allocations_made++;
-    if (fail_countdown < 0)
-        return false;
-    if (fail_countdown == 0)
-        return true;
-    fail_countdown--;
-    return false;
-}
-#else
-static bool should_fail(void) { return false; }
+long omi_alloc_fail_after(long n) { return omu_alloc_fail_after(n); }
 #endif
-
-void *omi_malloc(size_t size)
-{
-    if (should_fail())
-        return NULL;
-    return malloc(size ? size : 1);
-}
-
-void *omi_realloc(void *ptr, size_t size)
-{
-    if (should_fail())
-        return NULL;
-    return realloc(ptr, size ? size : 1);
-}
-
-void omi_free(void *ptr) { free(ptr); }

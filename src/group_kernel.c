@@ -66,6 +66,12 @@ static void fill_block(const omi_axis *ax, size_t n, int64_t base, int32_t *dst)
         dst[0] = (int32_t)base;
         return;
     }
+    if (n == 1) {
+        /* The innermost axis: a plain loop, not a call per value. */
+        for (int64_t i = 0; i < ax[0].len; i++)
+            dst[i] = (int32_t)(base + i * ax[0].stride);
+        return;
+    }
     int64_t inner = 1;
     for (size_t i = 1; i < n; i++)
         inner *= ax[i].len;

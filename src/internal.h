@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "offline_mesh.h"
+#include "util/util.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #  define OMI_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -19,8 +20,9 @@
 /* Largest value of a size or rank: 2^31-1. */
 #define OMI_MAX_INT32 INT64_C(2147483647)
 
-/* ---- allocation (alloc.c): every library allocation goes through here so
- * a test build can make the n-th one fail. ---- */
+/* ---- allocation (alloc.c, over src/util/alloc.c): every library
+ * allocation goes through here so a test build can make the n-th one
+ * fail. ---- */
 void *omi_malloc(size_t size);
 void *omi_realloc(void *ptr, size_t size);
 void omi_free(void *ptr);
@@ -38,6 +40,9 @@ om_status omi_fail(om_error *err, om_status status, const char *fmt, ...)
     OMI_PRINTF(3, 4);
 /* Adds "<prefix>: " in front of an already filled message. */
 void omi_prefix_error(om_error *err, const char *prefix);
+/* Adds the file name (its last 100 bytes, escaped) in front of a failed
+ * file call's message; out-of-memory messages stay as they are. */
+void omi_prefix_path(om_error *err, om_status status, const char *path);
 
 /* ---- text (text.c) ---- */
 /* True when s[0..len) is well-formed UTF-8 (no overlongs, no surrogates). */
@@ -62,20 +67,28 @@ om_status omi_split(const char *text, char sep, omi_item_fn fn, void *ctx,
  * INT64_MIN/INT64_MAX (still reported as true). */
 bool omi_parse_decimal(const char *s, size_t len, int64_t *value);
 
-/* ---- JSON writing (json_write.c) ---- */
-/* A growable output buffer; after a failed allocation every put is a
- * no-op and omi_buf_finish() reports OM_ERR_NO_MEMORY. Start it zeroed. */
-typedef struct {
-    char *data;
-    size_t len;
-    size_t cap;
-    bool failed;
-} omi_buf;
-void omi_buf_put(omi_buf *buf, const char *data, size_t len);
-void omi_buf_puts(omi_buf *buf, const char *text);
-void omi_buf_int(omi_buf *buf, int64_t value);
+/* ---- JSON writing (json_write.c, over src/util/) ---- */
+/* The library's growable output buffer is the utility layer's string
+ * builder; after a failed allocation every put is a no-op and
+ * omi_buf_finish() reports OM_ERR_NO_MEMORY. Start it zeroed. */
+typedef omu_str omi_buf;
+static inline void omi_buf_put(omi_buf *buf, const char *data, size_t len)
+{
+    omu_str_put(buf, data, len);
+}
+static inline void omi_buf_puts(omi_buf *buf, const char *text)
+{
+    omu_str_puts(buf, text);
+}
+static inline void omi_buf_int(omi_buf *buf, int64_t value)
+{
+    omu_str_int(buf, value);
+}
 /* A JSON string as Python's json.dumps writes it (ASCII only). */
-void omi_buf_json_string(omi_buf *buf, const char *s, size_t len);
+static inline void omi_buf_json_string(omi_buf *buf, const char *s, size_t len)
+{
+    omu_str_json_string(buf, s, len);
+}
 /* Hands the text to the caller (om_string_free()) or reports the failure. */
 om_status omi_buf_finish(omi_buf *buf, char **out, om_error *err);
 
@@ -87,6 +100,15 @@ om_status omi_buf_finish(omi_buf *buf, char **out, om_error *err);
  * a NULL buffer that claims a length. *fill tells the caller to write. */
 om_status omi_check_output(const void *out, size_t out_len, size_t count,
                            size_t *needed, bool *fill, om_error *err);
+
+/* ---- dims internals (dims.c, dims_world_size.c) ---- */
+struct om_dims {
+    int64_t sizes[OM_DIM_COUNT];
+    bool flags[OM_FLAG_COUNT];
+    bool dp_given;                 /* dp set by the caller or the YAML */
+    int64_t world_size;            /* last one applied; 0 when none */
+    om_world_size_source world_source;
+};
 
 /* ---- mesh internals (mesh.c, view*.c) ---- */
 /* One mode of an axis (VIEWS.md 1): `size` digits, each worth `stride`. */

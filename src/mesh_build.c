@@ -4,7 +4,8 @@
 
 #include "internal.h"
 
-#define OMI_MAX_AXES 5
+/* Every dims field can be a mesh axis at most once. */
+#define OMI_MAX_AXES OM_DIM_COUNT
 
 /* The axes of the offline mesh, in order: dp, cp, tp when declared (>= 1),
  * pp when > 1. */
@@ -18,7 +19,7 @@ static void offline_axes(const om_dims *dims, axis_list *axes)
 {
     static const om_dim in_order[] = {OM_DIM_DP, OM_DIM_CP, OM_DIM_TP};
     axes->count = 0;
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof in_order / sizeof in_order[0]; i++) {
         int64_t size = om_dims_get(dims, in_order[i]);
         if (size >= 1) {
             axes->names[axes->count] = om_dim_axis_name(in_order[i]);
@@ -39,8 +40,7 @@ static om_status create(const axis_list *axes, om_mesh **out, om_error *err)
     return omi_mesh_create(axes->names, lens, axes->sizes, axes->count, out, err);
 }
 
-om_status om_build_offline_mesh(const om_dims *dims, om_mesh **out,
-                                om_error *err)
+om_status om_mesh_from_dims(const om_dims *dims, om_mesh **out, om_error *err)
 {
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
@@ -116,8 +116,8 @@ static om_status parse_order(const char *text, order_list *order, om_error *err)
     return OM_OK;
 }
 
-om_status om_build_runtime_mesh(const om_dims *dims, const char *order,
-                                om_mesh **out, om_error *err)
+om_status om_mesh_from_dims_in_order(const om_dims *dims, const char *order,
+                                     om_mesh **out, om_error *err)
 {
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
@@ -162,7 +162,7 @@ om_status om_build_runtime_mesh(const om_dims *dims, const char *order,
     return create(&runtime, out, err);
 }
 
-om_status om_order_normalize(const char *order, char **out, om_error *err)
+om_status om_axis_order_normalize(const char *order, char **out, om_error *err)
 {
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
@@ -184,4 +184,23 @@ om_status om_order_normalize(const char *order, char **out, om_error *err)
     text[o] = '\0';
     *out = text;
     return OM_OK;
+}
+
+/* ---- the 1.0 names ---- */
+
+om_status om_build_offline_mesh(const om_dims *dims, om_mesh **out,
+                                om_error *err)
+{
+    return om_mesh_from_dims(dims, out, err);
+}
+
+om_status om_build_runtime_mesh(const om_dims *dims, const char *order,
+                                om_mesh **out, om_error *err)
+{
+    return om_mesh_from_dims_in_order(dims, order, out, err);
+}
+
+om_status om_order_normalize(const char *order, char **out, om_error *err)
+{
+    return om_axis_order_normalize(order, out, err);
 }

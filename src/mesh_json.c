@@ -110,3 +110,21 @@ om_status om_mesh_from_json(const char *text, size_t length, om_mesh **out,
     json_decref(root);
     return st;
 }
+
+om_status om_mesh_load_json(const char *path, om_mesh **out, om_error *err)
+{
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!path)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
+    char *text = NULL;
+    size_t length = 0;
+    om_status st = omu_file_read(path, OMU_FILE_LIMIT, &text, &length, err);
+    if (st == OM_OK)
+        st = om_mesh_from_json(text, length, out, err);
+    omi_free(text);
+    if (st != OM_OK)
+        omi_prefix_path(err, st, path);
+    return st;
+}

@@ -35,8 +35,8 @@ static om_status expect_axis(const om_mesh *mesh, const char *axis,
     return OM_OK;
 }
 
-om_status om_validate_axes(const om_mesh *mesh, int64_t tp_size,
-                           int64_t cp_size, int64_t ep_size, om_error *err)
+om_status om_mesh_validate_plan(const om_mesh *mesh, int64_t tp_size,
+                                int64_t cp_size, int64_t ep_size, om_error *err)
 {
     om_status st = check_sizes(mesh, tp_size, cp_size, ep_size, err);
     if (st == OM_OK && tp_size > 1)
@@ -48,7 +48,7 @@ om_status om_validate_axes(const om_mesh *mesh, int64_t tp_size,
     return st;
 }
 
-om_status om_plan_dim_names(const om_mesh *mesh, int64_t tp_size,
+om_status om_mesh_plan_axes(const om_mesh *mesh, int64_t tp_size,
                             int64_t cp_size, int64_t ep_size, char **out,
                             om_error *err)
 {
@@ -80,8 +80,9 @@ om_status om_plan_dim_names(const om_mesh *mesh, int64_t tp_size,
     return OM_OK;
 }
 
-om_status om_expert_mesh(const om_mesh *mesh, int64_t ep_size,
-                         int64_t num_experts, om_mesh **out, om_error *err)
+om_status om_mesh_reslice_experts(const om_mesh *mesh, int64_t ep_size,
+                                  int64_t num_experts, om_mesh **out,
+                                  om_error *err)
 {
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
@@ -113,4 +114,25 @@ om_status om_expert_mesh(const om_mesh *mesh, int64_t ep_size,
     size_t lens[] = {3, 2};
     int64_t sizes[] = {dense / ep_size, ep_size};
     return omi_mesh_create(names, lens, sizes, 2, out, err);
+}
+
+/* ---- the 1.0 names ---- */
+
+om_status om_validate_axes(const om_mesh *mesh, int64_t tp_size,
+                           int64_t cp_size, int64_t ep_size, om_error *err)
+{
+    return om_mesh_validate_plan(mesh, tp_size, cp_size, ep_size, err);
+}
+
+om_status om_plan_dim_names(const om_mesh *mesh, int64_t tp_size,
+                            int64_t cp_size, int64_t ep_size, char **out,
+                            om_error *err)
+{
+    return om_mesh_plan_axes(mesh, tp_size, cp_size, ep_size, out, err);
+}
+
+om_status om_expert_mesh(const om_mesh *mesh, int64_t ep_size,
+                         int64_t num_experts, om_mesh **out, om_error *err)
+{
+    return om_mesh_reslice_experts(mesh, ep_size, num_experts, out, err);
 }

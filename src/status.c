@@ -66,19 +66,11 @@ void om_error_clear(om_error *err)
 
 om_status omi_fail(om_error *err, om_status status, const char *fmt, ...)
 {
-    if (err) {
-        va_list args;
-        va_start(args, fmt);
-        err->status = status;
-        /* vsnprintf truncates safely; a truncated message still names the
-         * value because values come first and are already shortened. */
-        vsnprintf(err->message, sizeof err->message, fmt, args);
-        va_end(args);
-        /* Values inside come from users and other libraries (jansson
-         * quotes raw input); bindings decode messages as UTF-8. */
-        omi_utf8_repair(err->message);
-    }
-    return status;
+    va_list args;
+    va_start(args, fmt);
+    om_status st = omu_vfail(err, status, fmt, args);
+    va_end(args);
+    return st;
 }
 
 void omi_prefix_error(om_error *err, const char *prefix)
@@ -101,4 +93,24 @@ void omi_prefix_error(om_error *err, const char *prefix)
     memcpy(err->message + o, old, olen);
     err->message[o + olen] = '\0';
     omi_utf8_repair(err->message);
+}
+
+void omi_prefix_path(om_error *err, om_status status, const char *path)
+{
+    if (!err || status == OM_ERR_NO_MEMORY)
+        return;
+    /* A long path keeps its end, the file name: ".../deep/train.yaml". */
+    size_t len = strlen(path), skip = len > 100 ? len - 100 : 0;
+    while (skip < len && ((unsigned char)path[skip] & 0xC0) == 0x80)
+        skip++;
+    char quoted[160];
+    char prefix[168];
+    omi_quote(quoted, sizeof quoted, path + skip, len - skip);
+    /* Bare, not quoted, in "path: line 3: ...", but the empty path stays
+     * visible as "". */
+    if (len > 0)
+        quoted[strlen(quoted) - 1] = '\0';
+    snprintf(prefix, sizeof prefix, "%s%s", skip ? "..." : "",
+             len > 0 ? quoted + 1 : quoted);
+    omi_prefix_error(err, prefix);
 }

@@ -11,8 +11,6 @@
 #include "yaml_scalar.h"
 #include "yaml_tree.h"
 
-/* Largest config file read: far beyond any real training config. */
-#define OMI_MAX_YAML_BYTES (64L * 1024 * 1024)
 /* Deepest chain of merge keys, and total merge work, per lookup. */
 #define OMI_MAX_MERGE_DEPTH 64
 #define OMI_MERGE_BUDGET 1000000L
@@ -254,97 +252,32 @@ om_status omi_yaml_read_int(const omi_tree *tree, const char *section,
     return st;
 }
 
-/* Checked product of positive factors; false on overflow of int64. */
-static bool multiply(int64_t a, int64_t b, int64_t *out)
+/* The projection itself: a pure function of the document. */
+static om_status project(const omi_tree *tree, om_dims *dims, om_error *err)
 {
-    if (a != 0 && b > INT64_MAX / a)
-        return false;
-    *out = a * b;
-    return true;
-}
-
-/* dp derivation and world-size consistency (DOMAIN.md, "Parallel dims"). */
-static om_status apply_world_size(om_dims *dims, bool dp_given,
-                                  int64_t world_size, om_error *err)
-{
-    bool known = world_size > 0;
-    const char *source = "given";
-    if (world_size > OMI_MAX_INT32)
-        return omi_fail(err, OM_ERR_OUT_OF_RANGE,
-                        "world size %lld exceeds 2147483647",
-                        (long long)world_size);
-    if (!known) {
-        om_status st = om_world_size_from_env(&world_size, &known, err);
-        if (st != OM_OK)
-            return st;
-        source = "from the environment";
-    }
-    int64_t tp = om_dims_get(dims, OM_DIM_TP);
-    int64_t cp = om_dims_get(dims, OM_DIM_CP);
-    int64_t pp = om_dims_get(dims, OM_DIM_PP);
-    int64_t tcp, model;
-    bool fits = multiply(tp, cp, &tcp) && multiply(tcp, pp, &model);
-    if (!dp_given) {
-        if (!fits || world_size % model != 0) {
-            if (!fits)
-                return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                                "world size %lld is not divisible by tp*cp*pp "
-                                "= %lld*%lld*%lld", (long long)world_size,
-                                (long long)tp, (long long)cp, (long long)pp);
-            return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                            "world size %lld is not divisible by tp*cp*pp = %lld",
-                            (long long)world_size, (long long)model);
-        }
-        return om_dims_set(dims, OM_DIM_DP, world_size / model, err);
-    }
-    int64_t total;
-    if (known && (!fits || !multiply(model, om_dims_get(dims, OM_DIM_DP), &total) ||
-                  total != world_size)) {
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "dp*tp*cp*pp = %lld*%lld*%lld*%lld does not equal the "
-                        "world size %lld (%s)",
-                        (long long)om_dims_get(dims, OM_DIM_DP), (long long)tp,
-                        (long long)cp, (long long)pp, (long long)world_size,
-                        source);
-    }
-    return OM_OK;
-}
-
-static om_status project(const omi_tree *tree, int64_t world_size,
-                         om_dims *dims, om_error *err)
-{
-    static const om_dim size_fields[] = {OM_DIM_DP, OM_DIM_TP, OM_DIM_CP,
-                                         OM_DIM_EP, OM_DIM_PP};
-    static const om_flag flag_fields[] = {OM_FLAG_SEQUENCE_PARALLEL,
-                                          OM_FLAG_LOSS_PARALLEL};
     lookup_ctx ctx = {tree, OMI_MERGE_BUDGET, err, OM_OK};
     const omi_node *accel;
     om_status st = find_section(&ctx, "accelerator", &accel);
-    bool dp_given = false;
-    for (size_t i = 0; st == OM_OK && i < 5; i++) {
+    for (int i = 0; st == OM_OK && i < OM_DIM_COUNT; i++) {
         int64_t size = 1;
         bool given;
         ctx.budget = OMI_MERGE_BUDGET;
-        st = read_size(&ctx, accel, size_fields[i], &size, &given);
+        st = read_size(&ctx, accel, (om_dim)i, &size, &given);
         if (st == OM_OK && given)
-            st = om_dims_set(dims, size_fields[i], size, err);
-        if (size_fields[i] == OM_DIM_DP)
-            dp_given = given;
+            st = om_dims_set(dims, (om_dim)i, size, err);
     }
-    for (size_t i = 0; st == OM_OK && i < 2; i++) {
+    for (int i = 0; st == OM_OK && i < OM_FLAG_COUNT; i++) {
         bool value = false;
         ctx.budget = OMI_MERGE_BUDGET;
-        st = read_flag(&ctx, accel, flag_fields[i], &value);
+        st = read_flag(&ctx, accel, (om_flag)i, &value);
         if (st == OM_OK)
-            st = om_dims_set_flag(dims, flag_fields[i], value, err);
+            st = om_dims_set_flag(dims, (om_flag)i, value, err);
     }
-    if (st == OM_OK)
-        st = apply_world_size(dims, dp_given, world_size, err);
     return st;
 }
 
-om_status om_dims_from_yaml(const char *text, size_t length,
-                            int64_t world_size, om_dims **out, om_error *err)
+om_status om_dims_parse_yaml(const char *text, size_t length, om_dims **out,
+                             om_error *err)
 {
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
@@ -358,7 +291,7 @@ om_status om_dims_from_yaml(const char *text, size_t length,
     om_dims *dims = NULL;
     st = om_dims_new(&dims, err);
     if (st == OM_OK)
-        st = project(&tree, world_size, dims, err);
+        st = project(&tree, dims, err);
     omi_tree_free(&tree);
     if (st != OM_OK) {
         om_dims_free(dims);
@@ -368,71 +301,32 @@ om_status om_dims_from_yaml(const char *text, size_t length,
     return OM_OK;
 }
 
+/* The 1.0 world-size argument: > 0 explicit, anything else "discover". */
+static om_status apply_1_0(om_dims **dims, int64_t world_size, om_error *err)
+{
+    om_status st = om_dims_resolve_world_size(*dims, world_size > 0 ? world_size : 0,
+                                              err);
+    if (st != OM_OK) {
+        om_dims_free(*dims);
+        *dims = NULL;
+    }
+    return st;
+}
+
+om_status om_dims_from_yaml(const char *text, size_t length,
+                            int64_t world_size, om_dims **out, om_error *err)
+{
+    om_status st = om_dims_parse_yaml(text, length, out, err);
+    return st == OM_OK ? apply_1_0(out, world_size, err) : st;
+}
+
 om_status omi_read_file(const char *path, char **text, size_t *length,
                         om_error *err)
 {
-    char reason[128];
-    struct stat info;
-    FILE *file = fopen(path, "rb");
-    if (!file || fstat(fileno(file), &info) != 0) {
-        int code = errno;
-        if (file)
-            fclose(file);
-        if (code == ENOMEM)
-            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory opening the file");
-        if (strerror_r(code, reason, sizeof reason) != 0)
-            snprintf(reason, sizeof reason, "error %d", code);
-        return omi_fail(err, OM_ERR_IO, "cannot open: %s", reason);
-    }
-    if (S_ISDIR(info.st_mode)) {
-        fclose(file);
-        return omi_fail(err, OM_ERR_IO, "is a directory, not a file");
-    }
-    size_t cap = 65536, len = 0;
-    char *buf = omi_malloc(cap);
-    om_status st = buf ? OM_OK : omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading");
-    while (st == OM_OK) {
-        if (len == cap) {
-            if (cap >= (size_t)OMI_MAX_YAML_BYTES) {
-                /* Full buffer: fine if the file ends exactly here. */
-                char probe;
-                if (fread(&probe, 1, 1, file) == 0 && !ferror(file))
-                    break;
-                st = omi_fail(err, OM_ERR_IO, "file is larger than 64 MiB");
-                break;
-            }
-            char *bigger = omi_realloc(buf, cap * 2);
-            if (!bigger) {
-                st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading");
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t n = fread(buf + len, 1, cap - len, file);
-        len += n;
-        if (n == 0) {
-            if (ferror(file)) {
-                int code = errno;
-                if (strerror_r(code, reason, sizeof reason) != 0)
-                    snprintf(reason, sizeof reason, "error %d", code);
-                st = omi_fail(err, OM_ERR_IO, "cannot read: %s", reason);
-            }
-            break;
-        }
-    }
-    fclose(file);
-    if (st != OM_OK) {
-        omi_free(buf);
-        return st;
-    }
-    *text = buf;
-    *length = len;
-    return OM_OK;
+    return omu_file_read(path, OMU_FILE_LIMIT, text, length, err);
 }
 
-om_status om_dims_load_yaml(const char *path, int64_t world_size,
-                            om_dims **out, om_error *err)
+om_status om_dims_read_yaml(const char *path, om_dims **out, om_error *err)
 {
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
@@ -443,23 +337,21 @@ om_status om_dims_load_yaml(const char *path, int64_t world_size,
     size_t length = 0;
     om_status st = omi_read_file(path, &text, &length, err);
     if (st == OM_OK)
-        st = om_dims_from_yaml(text, length, world_size, out, err);
+        st = om_dims_parse_yaml(text, length, out, err);
     omi_free(text);
-    if (st != OM_OK && st != OM_ERR_NO_MEMORY) {
-        /* A long path keeps its end, the file name: ".../deep/train.yaml". */
-        size_t len = strlen(path), skip = len > 100 ? len - 100 : 0;
-        while (skip < len && ((unsigned char)path[skip] & 0xC0) == 0x80)
-            skip++;
-        char quoted[160];
-        char prefix[168];
-        omi_quote(quoted, sizeof quoted, path + skip, len - skip);
-        /* Bare, not quoted, in "path: line 3: ...", but the empty path
-         * stays visible as "". */
-        if (len > 0)
-            quoted[strlen(quoted) - 1] = '\0';
-        snprintf(prefix, sizeof prefix, "%s%s", skip ? "..." : "",
-                 len > 0 ? quoted + 1 : quoted);
-        omi_prefix_error(err, prefix);
+    if (st != OM_OK)
+        omi_prefix_path(err, st, path);
+    return st;
+}
+
+om_status om_dims_load_yaml(const char *path, int64_t world_size,
+                            om_dims **out, om_error *err)
+{
+    om_status st = om_dims_read_yaml(path, out, err);
+    if (st == OM_OK) {
+        st = apply_1_0(out, world_size, err);
+        if (st != OM_OK)
+            omi_prefix_path(err, st, path);
     }
     return st;
 }

@@ -236,6 +236,74 @@ static om_status op_named_beyond_256(om_error *err, bool *out_reset)
     return st;
 }
 
+/* ---- 1.1 calls that allocate ---- */
+
+static char mesh_json_path[1100];
+
+static om_status op_1_1_loaders(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_mesh_load_json(mesh_json_path, &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    if (st != OM_OK)
+        return st;
+    om_dims *d = (om_dims *)(void *)err;
+    st = om_dims_read_yaml(yaml_path, &d, err);
+    RESET_CHECK(d);
+    if (st != OM_OK)
+        return st;
+    st = om_dims_resolve_world_size(d, 32, err); /* allocates nothing */
+    om_dims_free(d);
+    if (st != OM_OK)
+        return st;
+    const char *text = "accelerator: {tp_size: 2}\n";
+    d = (om_dims *)(void *)err;
+    st = om_dims_parse_yaml(text, strlen(text), &d, err);
+    RESET_CHECK(d);
+    om_dims_free(st == OM_OK ? d : NULL);
+    return st;
+}
+
+static om_status op_1_1_names(om_error *err, bool *out_reset)
+{
+    om_dims *d = NULL;
+    om_status st = om_dims_new(&d, err);
+    *out_reset = true;
+    if (st != OM_OK)
+        return st;
+    om_mesh *m = (om_mesh *)(void *)err;
+    st = om_mesh_from_dims(d, &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    if (st == OM_OK) {
+        m = (om_mesh *)(void *)err;
+        st = om_mesh_from_dims_in_order(d, "tp-cp-dp", &m, err);
+        RESET_CHECK(m);
+        om_mesh_free(st == OM_OK ? m : NULL);
+    }
+    om_dims_free(d);
+    if (st == OM_OK) {
+        char *text = (char *)"x";
+        st = om_axis_order_normalize("tp-cp-ep-dp-pp", &text, err);
+        RESET_CHECK(text);
+        om_string_free(st == OM_OK ? text : NULL);
+    }
+    if (st == OM_OK) {
+        char *text = (char *)"x";
+        st = om_mesh_plan_axes(fixture_mesh, 2, 2, 1, &text, err);
+        RESET_CHECK(text);
+        om_string_free(st == OM_OK ? text : NULL);
+    }
+    if (st == OM_OK) {
+        m = (om_mesh *)(void *)err;
+        st = om_mesh_reslice_experts(fixture_mesh, 4, 8, &m, err);
+        RESET_CHECK(m);
+        om_mesh_free(st == OM_OK ? m : NULL);
+    }
+    return st;
+}
+
 static void run_failing(const char *name, op_fn op)
 {
     om_error err;
@@ -298,6 +366,37 @@ static void test_dims_ops(void)
 
 static void test_preflight_ops(void) { run_failing("preflight", op_preflight); }
 
+static void test_1_1_ops(void)
+{
+    const char *dir = getenv("OM_TEST_TMPDIR");
+    snprintf(mesh_json_path, sizeof mesh_json_path, "%s/alloc-mesh.json",
+             dir ? dir : "/tmp");
+    FILE *f = fopen(mesh_json_path, "wb");
+    OM_EXPECT(f != NULL);
+    if (!f)
+        return;
+    fputs("{\"mesh_dim_names\":[\"dp\",\"tp\"],\"mesh_shape\":[2,4]}", f);
+    fclose(f);
+    run_failing("om_mesh_load_json/om_dims_read_yaml/parse_yaml", op_1_1_loaders);
+    run_failing("1.1 names of the builders and preflight", op_1_1_names);
+    remove(mesh_json_path);
+}
+
+static void test_util_str(void)
+{
+    /* The builder remembers a failed allocation and detaches nothing. */
+    omu_str s = {0};
+    omi_alloc_fail_after(0);
+    omu_str_puts(&s, "dp");
+    omu_str_printf(&s, "%d", 4);
+    omi_alloc_fail_after(-1);
+    OM_EXPECT(s.failed && s.len == 0);
+    OM_EXPECT(omu_str_detach(&s, NULL) == NULL);
+    omu_str_puts(&s, "ok");
+    OM_EXPECT_STR(omu_str_cstr(&s), "ok");
+    omu_str_free(&s);
+}
+
 static void test_named_ops(void)
 {
     const char *names[300];
@@ -334,6 +433,10 @@ static void test_topology_allocates_nothing(void)
     OM_EXPECT_OK(om_mesh_locality(fixture_mesh, mask, 2, &count, &local, &hosts, &err),
                  &err);
     OM_EXPECT_OK(om_validate_axes(fixture_mesh, 2, 2, 1, &err), &err);
+    OM_EXPECT_OK(om_mesh_validate_plan(fixture_mesh, 2, 2, 1, &err), &err);
+    int64_t world;
+    om_world_size_source source;
+    OM_EXPECT_OK(om_world_size_resolve(8, &world, &source, &err), &err);
     /* The 1.1 calls, on sets within the inline flags. */
     const char *const axes[] = {"tp", "dp"};
     size_t needed;
@@ -490,6 +593,8 @@ static const om_test_case alloc_tests[] = {
     {"dims, build and YAML calls under allocation failure", test_dims_ops},
     {"preflight calls under allocation failure", test_preflight_ops},
     {"named axis sets past axis 255 under allocation failure", test_named_ops},
+    {"1.1 loaders and names under allocation failure", test_1_1_ops},
+    {"util string builder under allocation failure", test_util_str},
     {"topology queries allocate nothing", test_topology_allocates_nothing},
     {"view and world calls under allocation failure", test_view_ops},
     {NULL, NULL},

@@ -314,7 +314,55 @@ static void test_runtime_agrees_with_normalize(void)
     om_dims_free(dims);
 }
 
+
+/* ---- 1.1 names: same results as the 1.0 names ---- */
+
+static void test_new_names(void)
+{
+    om_dims *dims = NULL;
+    om_error err;
+    om_error_clear(&err);
+    OM_EXPECT_OK(om_dims_new(&dims, &err), &err);
+    OM_EXPECT_OK(om_dims_set(dims, OM_DIM_DP, 2, &err), &err);
+    OM_EXPECT_OK(om_dims_set(dims, OM_DIM_TP, 4, &err), &err);
+    OM_EXPECT_OK(om_dims_set(dims, OM_DIM_PP, 2, &err), &err);
+    om_mesh *a = NULL, *b = NULL;
+    OM_EXPECT_OK(om_mesh_from_dims(dims, &a, &err), &err);
+    OM_EXPECT_OK(om_build_offline_mesh(dims, &b, &err), &err);
+    OM_EXPECT(om_mesh_equal(a, b) && om_mesh_ndim(a) == 4);
+    om_mesh_free(a);
+    om_mesh_free(b);
+    OM_EXPECT_OK(om_mesh_from_dims_in_order(dims, "tp-cp-ep-dp-pp", &a, &err), &err);
+    OM_EXPECT_OK(om_build_runtime_mesh(dims, "tp-cp-ep-dp-pp", &b, &err), &err);
+    OM_EXPECT(om_mesh_equal(a, b));
+    OM_EXPECT_STR(om_mesh_name(a, 0), "pp");
+    OM_EXPECT_STR(om_mesh_name(a, 1), "dp");
+    OM_EXPECT_STR(om_mesh_name(a, 2), "cp");
+    om_mesh_free(a);
+    om_mesh_free(b);
+    char *x = NULL, *y = NULL;
+    OM_EXPECT_OK(om_axis_order_normalize("tp-cp-ep-dp-pp", &x, &err), &err);
+    OM_EXPECT_OK(om_order_normalize("tp-cp-ep-dp-pp", &y, &err), &err);
+    OM_EXPECT_STR(x, "pp,dp,ep,cp,tp");
+    OM_EXPECT_STR(y, x);
+    om_string_free(x);
+    om_string_free(y);
+    /* Same errors too. */
+    OM_EXPECT_ERR(om_mesh_from_dims(NULL, &a, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "dims is NULL");
+    OM_EXPECT_ERR(om_mesh_from_dims(dims, NULL, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "NULL");
+    OM_EXPECT_ERR(om_mesh_from_dims_in_order(dims, "dp,cp", &a, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "does not place axis tp");
+    OM_EXPECT(a == NULL);
+    OM_EXPECT_ERR(om_axis_order_normalize("dp,dp", &x, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "twice");
+    OM_EXPECT(x == NULL);
+    om_dims_free(dims);
+}
+
 static const om_test_case build_tests[] = {
+    {"1.1 names give the 1.0 results", test_new_names},
     {"offline axis rules", test_offline_rules},
     {"offline mesh accessors, ep beside", test_offline_accessors},
     {"offline errors", test_offline_errors},

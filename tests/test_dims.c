@@ -246,7 +246,57 @@ static void test_new_copy_null(void)
     om_dims_free(dims);
 }
 
+
+/* ---- count constants and the tables ---- */
+
+static void test_counts(void)
+{
+    OM_EXPECT_INT(OM_DIM_COUNT, 5);
+    OM_EXPECT_INT(OM_FLAG_COUNT, 2);
+    /* Every value below the count has names; the count itself has none. */
+    for (int d = 0; d < OM_DIM_COUNT; d++) {
+        const char *field = om_dim_field_name((om_dim)d);
+        const char *axis = om_dim_axis_name((om_dim)d);
+        OM_EXPECT(field && axis && strncmp(field, axis, strlen(axis)) == 0 &&
+                  strcmp(field + strlen(axis), "_size") == 0);
+    }
+    OM_EXPECT(om_dim_field_name((om_dim)OM_DIM_COUNT) == NULL);
+    for (int f = 0; f < OM_FLAG_COUNT; f++)
+        OM_EXPECT(om_flag_field_name((om_flag)f) != NULL);
+    OM_EXPECT(om_flag_field_name((om_flag)OM_FLAG_COUNT) == NULL);
+    /* The JSON form has exactly one key per field of both tables. */
+    om_dims *dims = NULL;
+    char *json = NULL;
+    OM_EXPECT_OK(om_dims_new(&dims, NULL), NULL);
+    OM_EXPECT_OK(om_dims_to_json(dims, &json, NULL), NULL);
+    int keys = 0;
+    for (const char *p = json; *p; p++)
+        keys += *p == ':';
+    OM_EXPECT_INT(keys, OM_DIM_COUNT + OM_FLAG_COUNT);
+    om_string_free(json);
+    /* om_dims_set(OM_DIM_DP) marks dp as given; other fields do not. */
+    bool given = true;
+    OM_EXPECT_OK(om_dims_set(dims, OM_DIM_TP, 2, NULL), NULL);
+    OM_EXPECT_OK(om_dims_dp_given(dims, &given, NULL), NULL);
+    OM_EXPECT(!given);
+    OM_EXPECT_OK(om_dims_set(dims, OM_DIM_DP, 0, NULL), NULL);
+    OM_EXPECT_OK(om_dims_dp_given(dims, &given, NULL), NULL);
+    OM_EXPECT(given);
+    /* A copy keeps it, and the world size applied. */
+    OM_EXPECT_OK(om_dims_apply_world_size(dims, 2, OM_WORLD_SIZE_EXPLICIT, NULL), NULL);
+    om_dims *copy = NULL;
+    OM_EXPECT_OK(om_dims_copy(dims, &copy, NULL), NULL);
+    int64_t world = 0;
+    om_world_size_source source;
+    OM_EXPECT_OK(om_dims_dp_given(copy, &given, NULL), NULL);
+    OM_EXPECT_OK(om_dims_world_size(copy, &world, &source, NULL), NULL);
+    OM_EXPECT(given && world == 2 && source == OM_WORLD_SIZE_EXPLICIT);
+    om_dims_free(copy);
+    om_dims_free(dims);
+}
+
 static const om_test_case dims_tests[] = {
+    {"count constants and tables", test_counts},
     {"defaults", test_defaults},
     {"field and axis names", test_names},
     {"set/get", test_set_get},

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "om_test.h"
 
@@ -399,7 +401,101 @@ static void test_round_trips(void)
     }
 }
 
+
+/* ---- 1.1: om_mesh_load_json ---- */
+
+static void write_text(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    OM_EXPECT(f != NULL);
+    if (f) {
+        OM_EXPECT(fwrite(text, 1, len, f) == len);
+        fclose(f);
+    }
+}
+
+static void test_load_json(void)
+{
+    const char *dir = getenv("OM_TEST_TMPDIR");
+    char path[1100];
+    snprintf(path, sizeof path, "%s/load-mesh.json", dir ? dir : "/tmp");
+    const char *text = "{\"mesh_dim_names\":[\"dp\",\"tp\"],\"mesh_shape\":[2,4]}\n";
+    write_text(path, text, strlen(text));
+    om_mesh *mesh = NULL;
+    om_error err;
+    om_test_poison(&err);
+    OM_EXPECT_OK(om_mesh_load_json(path, &mesh, &err), &err);
+    OM_EXPECT(om_test_is_poisoned(&err));
+    OM_EXPECT_INT(om_mesh_size(mesh), 8);
+    OM_EXPECT_STR(om_mesh_name(mesh, 1), "tp");
+    om_mesh_free(mesh);
+    /* Parse errors keep the parser's words behind the file name. */
+    write_text(path, "{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[2]} x", 45);
+    mesh = (om_mesh *)(void *)&err;
+    OM_EXPECT_ERR(om_mesh_load_json(path, &mesh, &err), &err, OM_ERR_PARSE,
+                  "load-mesh.json: mesh JSON line 1");
+    OM_EXPECT(mesh == NULL);
+    write_text(path, "{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[0]}", 42);
+    OM_EXPECT_ERR(om_mesh_load_json(path, &mesh, &err), &err, OM_ERR_BAD_SIZE,
+                  "load-mesh.json: axis \"dp\" has size 0");
+    unlink(path);
+    OM_EXPECT_ERR(om_mesh_load_json(path, &mesh, &err), &err, OM_ERR_IO,
+                  "load-mesh.json: cannot open");
+    OM_EXPECT_ERR(om_mesh_load_json(dir ? dir : "/tmp", &mesh, &err), &err, OM_ERR_IO,
+                  "is a directory");
+    /* A FIFO is refused at once (it used to block the CLI forever). */
+    OM_EXPECT(mkfifo(path, 0600) == 0);
+    OM_EXPECT_ERR(om_mesh_load_json(path, &mesh, &err), &err, OM_ERR_IO,
+                  "is a FIFO, not a regular file");
+    unlink(path);
+    OM_EXPECT_ERR(om_mesh_load_json(NULL, &mesh, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "path is NULL");
+    OM_EXPECT_ERR(om_mesh_load_json(path, NULL, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "NULL");
+}
+
+static void test_load_json_limit(void)
+{
+    /* A valid mesh padded past 64 MiB: an error naming the limit, never a
+     * silent stop that accepts the first 64 MiB. */
+    const char *dir = getenv("OM_TEST_TMPDIR");
+    char path[1100];
+    snprintf(path, sizeof path, "%s/load-mesh-big.json", dir ? dir : "/tmp");
+    FILE *f = fopen(path, "wb");
+    OM_EXPECT(f != NULL);
+    if (!f)
+        return;
+    const char *text = "{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[2]}";
+    fputs(text, f);
+    static char spaces[1 << 16];
+    memset(spaces, ' ', sizeof spaces);
+    size_t total = strlen(text);
+    while (total < ((size_t)64 << 20)) {
+        size_t n = sizeof spaces;
+        if (total + n > ((size_t)64 << 20))
+            n = ((size_t)64 << 20) - total;
+        fwrite(spaces, 1, n, f);
+        total += n;
+    }
+    fclose(f);
+    om_mesh *mesh = NULL;
+    om_error err;
+    om_error_clear(&err);
+    /* Exactly 64 MiB of mesh and whitespace is accepted ... */
+    OM_EXPECT_OK(om_mesh_load_json(path, &mesh, &err), &err);
+    om_mesh_free(mesh);
+    /* ... one byte more is not. */
+    f = fopen(path, "ab");
+    fputs("G", f);
+    fclose(f);
+    OM_EXPECT_ERR(om_mesh_load_json(path, &mesh, &err), &err, OM_ERR_IO,
+                  "larger than 64 MiB");
+    unlink(path);
+}
+
 static const om_test_case json_tests[] = {
+    {"1.1 load_json: files and their errors", test_load_json},
+    {"1.1 load_json: the 64 MiB limit is an error", test_load_json_limit},
     {"canonical output", test_canonical_output},
     {"canonical control characters", test_canonical_control_characters},
     {"canonical non-ASCII (Python spelling)", test_canonical_non_ascii},

@@ -313,7 +313,44 @@ static void test_expert_groups_cross_check(void)
     }
 }
 
+
+/* ---- 1.1 names: same results as the 1.0 names ---- */
+
+static void test_new_names(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=4,cp=2,tp=2");
+    om_error err;
+    om_error_clear(&err);
+    OM_EXPECT_OK(om_mesh_validate_plan(mesh, 2, 2, 1, &err), &err);
+    OM_EXPECT_ERR(om_mesh_validate_plan(mesh, 4, 2, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "tp_size 4 does not match");
+    OM_EXPECT_ERR(om_validate_axes(mesh, 4, 2, 1, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "tp_size 4 does not match");
+    char *a = NULL, *b = NULL;
+    OM_EXPECT_OK(om_mesh_plan_axes(mesh, 2, 2, 4, &a, &err), &err);
+    OM_EXPECT_OK(om_plan_dim_names(mesh, 2, 2, 4, &b, &err), &err);
+    OM_EXPECT_STR(a, "cp,tp");
+    OM_EXPECT_STR(b, a);
+    om_string_free(a);
+    om_string_free(b);
+    OM_EXPECT_ERR(om_mesh_plan_axes(mesh, 0, 1, 1, &a, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "tp_size must be >= 1");
+    OM_EXPECT(a == NULL);
+    om_mesh *x = NULL, *y = NULL;
+    OM_EXPECT_OK(om_mesh_reslice_experts(mesh, 4, 8, &x, &err), &err);
+    OM_EXPECT_OK(om_expert_mesh(mesh, 4, 8, &y, &err), &err);
+    OM_EXPECT(om_mesh_equal(x, y));
+    OM_EXPECT(om_mesh_dim_size(x, 0) == 4 && om_mesh_dim_size(x, 1) == 4);
+    om_mesh_free(x);
+    om_mesh_free(y);
+    OM_EXPECT_ERR(om_mesh_reslice_experts(mesh, 3, 0, &x, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "ep_size 3 does not divide");
+    OM_EXPECT(x == NULL);
+    om_mesh_free(mesh);
+}
+
 static const om_test_case preflight_tests[] = {
+    {"1.1 names give the 1.0 results", test_new_names},
     {"validate_axes: accepted plans", test_validate_ok},
     {"validate_axes: failed checks", test_validate_failures},
     {"validate_axes: bad arguments", test_validate_arguments},

@@ -771,7 +771,48 @@ static void test_length_honoured(void)
     om_dims_free(dims);
 }
 
+
+/* ---- 1.1: om_dims_read_yaml (pure) ---- */
+
+static void test_read_yaml(void)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/basic.yaml", fixture_dir);
+    setenv("WORLD_SIZE", "not read", 1);
+    om_dims *dims = NULL;
+    om_error err;
+    om_error_clear(&err);
+    OM_EXPECT_OK(om_dims_read_yaml(path, &dims, &err), &err);
+    OM_EXPECT_INT(om_dims_get(dims, OM_DIM_TP), 4);
+    OM_EXPECT_INT(om_dims_get(dims, OM_DIM_DP), 1);
+    int64_t world = -1;
+    OM_EXPECT_OK(om_dims_world_size(dims, &world, NULL, &err), &err);
+    OM_EXPECT_INT(world, 0);
+    /* World size errors come after, without the path. */
+    OM_EXPECT_ERR(om_dims_resolve_world_size(dims, 12, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "world size 12 is not divisible by tp*cp*pp = 16");
+    OM_EXPECT(strstr(err.message, "basic.yaml") == NULL);
+    OM_EXPECT_OK(om_dims_resolve_world_size(dims, 32, &err), &err);
+    OM_EXPECT_INT(om_dims_get(dims, OM_DIM_DP), 2);
+    om_dims_free(dims);
+    unsetenv("WORLD_SIZE");
+    snprintf(path, sizeof path, "%s/bad_quoted_size.yaml", fixture_dir);
+    OM_EXPECT_ERR(om_dims_read_yaml(path, &dims, &err), &err, OM_ERR_PARSE,
+                  "bad_quoted_size.yaml: line");
+    OM_EXPECT(dims == NULL);
+    snprintf(path, sizeof path, "%s/no-such.yaml", fixture_dir);
+    OM_EXPECT_ERR(om_dims_read_yaml(path, &dims, &err), &err, OM_ERR_IO,
+                  "no-such.yaml: cannot open");
+    OM_EXPECT_ERR(om_dims_read_yaml("/dev/zero", &dims, &err), &err, OM_ERR_IO,
+                  "/dev/zero: is a character device");
+    OM_EXPECT_ERR(om_dims_read_yaml(NULL, &dims, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "path is NULL");
+    OM_EXPECT_ERR(om_dims_read_yaml(path, NULL, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "NULL");
+}
+
 static const om_test_case yaml_tests[] = {
+    {"1.1 read_yaml: pure, path in messages", test_read_yaml},
     {"basic config", test_basic},
     {"flow style", test_flow_style},
     {"anchors and aliases", test_anchors_aliases},

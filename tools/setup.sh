@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(meson ninja-build gcc pkg-config libyaml-dev libjansson-dev
           libcunit1-dev swig python3 python3-dev python3-pip abigail-tools valgrind
-          clang libclang-rt-14-dev cmake)
+          clang libclang-rt-14-dev cmake
+          debootstrap python3-venv dpkg-dev)  # the clean-root wheel/jar checks
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -35,7 +35,7 @@ case "${1:-}" in
 esac
 
 generate() { # $1: output folder, relative to this one
-    "$swig" -go -cgo -intgosize 64 -DSWIGWORDSIZE64 -Wall -Werror \
+    "$swig" -go -cgo -intgosize 64 -DSWIGWORDSIZE64 -Wextra -Werror \
         -I.. -I../../include \
         -outdir "$1" -o "$1/omswig_wrap.c" offline_mesh_go.i
 }

@@ -41,11 +41,32 @@ typedef enum om_dim {
     OM_DIM_PP = 4
 } om_dim;
 
+/* Number of size fields: every value 0 .. OM_DIM_COUNT-1 is an om_dim.
+ * Grows when a release adds a field; loops and tables use it. */
+#define OM_DIM_COUNT 5
+
 /* The boolean fields. Values are pinned for the 1.x ABI. */
 typedef enum om_flag {
     OM_FLAG_SEQUENCE_PARALLEL = 0,
     OM_FLAG_LOSS_PARALLEL = 1
 } om_flag;
+
+/* Number of flags: every value 0 .. OM_FLAG_COUNT-1 is an om_flag. */
+#define OM_FLAG_COUNT 2
+
+/* Where a world size came from (1.1). Values are pinned for the 1.x ABI. */
+typedef enum om_world_size_source {
+    OM_WORLD_SIZE_UNRESOLVED = 0,  /* none applied yet (fresh dims) */
+    OM_WORLD_SIZE_EXPLICIT = 1,    /* the caller's value (CLI --world-size) */
+    OM_WORLD_SIZE_FROM_WORLD_SIZE = 2,            /* torchrun */
+    OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE = 3,  /* Open MPI */
+    OM_WORLD_SIZE_FROM_PMI_SIZE = 4,              /* MPICH, Intel MPI */
+    OM_WORLD_SIZE_FROM_SLURM_NTASKS = 5,          /* Slurm */
+    OM_WORLD_SIZE_DEFAULT = 6      /* none given or set anywhere: 1 */
+} om_world_size_source;
+
+/* Number of world-size sources (0 .. OM_WORLD_SIZE_SOURCE_COUNT-1). */
+#define OM_WORLD_SIZE_SOURCE_COUNT 7
 
 /* Creates dims with the defaults (all sizes 1, both flags false).
  * Errors: OM_ERR_INVALID_ARGUMENT (`out` NULL), OM_ERR_NO_MEMORY. */
@@ -99,40 +120,50 @@ OM_API OM_NODISCARD om_status om_dims_to_json(const om_dims *dims, char **out,
                                               om_error *err);
 
 /**
- * Builds the offline mesh of `dims`: axes dp, cp, tp in that order, each
- * present when its size is >= 1 (even at 1); pp appended last when its size
- * is > 1; ep never an axis (ep_size travels beside the mesh).
- * Errors: OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_MESH_TOO_LARGE,
+ * Builds the offline mesh of `dims` (1.1 name): axes dp, cp, tp in that
+ * order, each present when its size is >= 1 (even at 1); pp appended last
+ * when its size is > 1; ep never an axis (ep_size travels beside the
+ * mesh). Errors: OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_MESH_TOO_LARGE,
  * OM_ERR_NO_MEMORY.
  */
+OM_API OM_NODISCARD om_status om_mesh_from_dims(const om_dims *dims,
+                                                om_mesh **out, om_error *err);
+
+/**
+ * Builds the mesh of `dims` in a runtime axis order (1.1 name), as a live
+ * trainer lays out its ranks. `order` lists axis names from {dp, cp, tp,
+ * pp, ep}: separated by ',' they are read slowest-varying first
+ * ("pp,dp,cp,tp", as PyTorch/JAX/MPI write meshes); separated by '-' they
+ * are read Megatron style, fastest-varying first ("tp-cp-ep-dp-pp" is the
+ * mesh pp,dp,ep,cp,tp). The result has the axes of om_mesh_from_dims()
+ * arranged in that order; names in `order` that the offline mesh lacks (pp
+ * at size 1, ep) are skipped. Axes of size 1 that `order` omits stay,
+ * outermost, in their offline order. Errors: OM_ERR_INVALID_ARGUMENT (NULL,
+ * an unknown or repeated axis, mixed separators, an empty item, or an axis
+ * of size > 1 that `order` omits), OM_ERR_MESH_TOO_LARGE, OM_ERR_NO_MEMORY.
+ */
+OM_API OM_NODISCARD om_status om_mesh_from_dims_in_order(const om_dims *dims,
+                                                         const char *order,
+                                                         om_mesh **out,
+                                                         om_error *err);
+
+/**
+ * Rewrites an axis order (either style above) as the comma-separated,
+ * slowest-first list of the mesh it describes (1.1 name): "tp-cp-ep-dp-pp"
+ * gives "pp,dp,ep,cp,tp"; "pp,dp,cp,tp" is returned unchanged. Caller
+ * frees `*out`. Errors: as om_mesh_from_dims_in_order() for the order.
+ */
+OM_API OM_NODISCARD om_status om_axis_order_normalize(const char *order,
+                                                      char **out, om_error *err);
+
+/* The 1.0 names of the three calls above; same behaviour. */
 OM_API OM_NODISCARD om_status om_build_offline_mesh(const om_dims *dims,
                                                     om_mesh **out,
                                                     om_error *err);
-
-/**
- * Builds the mesh of `dims` in a runtime axis order, as a live trainer lays
- * out its ranks. `order` lists axis names from {dp, cp, tp, pp, ep}:
- * separated by ',' they are read slowest-varying first ("pp,dp,cp,tp", as
- * PyTorch/JAX/MPI write meshes); separated by '-' they are read Megatron
- * style, fastest-varying first ("tp-cp-ep-dp-pp" is the mesh pp,dp,ep,cp,tp).
- * The result has the axes of om_build_offline_mesh() arranged in that
- * order; names in `order` that the offline mesh lacks (pp at size 1, ep)
- * are skipped. Axes of size 1 that `order` omits stay, outermost, in their
- * offline order. Errors: OM_ERR_INVALID_ARGUMENT (NULL, an unknown or
- * repeated axis, mixed separators, an empty item, or an axis of size > 1
- * that `order` omits), OM_ERR_MESH_TOO_LARGE, OM_ERR_NO_MEMORY.
- */
 OM_API OM_NODISCARD om_status om_build_runtime_mesh(const om_dims *dims,
                                                     const char *order,
                                                     om_mesh **out,
                                                     om_error *err);
-
-/**
- * Rewrites an axis order (either style above) as the comma-separated,
- * slowest-first list of the mesh it describes: "tp-cp-ep-dp-pp" gives
- * "pp,dp,ep,cp,tp"; "pp,dp,cp,tp" is returned unchanged. Caller frees
- * `*out`. Errors: as om_build_runtime_mesh() for the order itself.
- */
 OM_API OM_NODISCARD om_status om_order_normalize(const char *order,
                                                  char **out, om_error *err);
 
@@ -145,7 +176,8 @@ OM_API OM_NODISCARD om_status om_order_normalize(const char *order,
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL out pointer, or a set value,
  * empty included, that is not a positive decimal integer, naming the
  * variable),
- * OM_ERR_OUT_OF_RANGE (a value over 2^31-1).
+ * OM_ERR_OUT_OF_RANGE (a value over 2^31-1). 1.1: om_world_size_resolve()
+ * also says which variable decided.
  */
 OM_API OM_NODISCARD om_status om_world_size_from_env(int64_t *world_size,
                                                      bool *found,
@@ -164,7 +196,9 @@ OM_API OM_NODISCARD om_status om_world_size_from_env(int64_t *world_size,
  * (non-null); then, when the world size is known (given or found in the
  * environment), dp * tp * cp * pp must equal it. `world_size` > 0 is the
  * caller's explicit value; 0 or negative means discover it with
- * om_world_size_from_env() (1 when absent everywhere).
+ * om_world_size_from_env() (1 when absent everywhere). 1.1 splits this
+ * into om_dims_parse_yaml() (pure) and om_dims_resolve_world_size(), which
+ * refuses a negative world size.
  *
  * Errors: OM_ERR_PARSE (malformed YAML, wrong types: "line 3: tp_size must
  * be an integer, got \"2\""), OM_ERR_INVALID_ARGUMENT (sizes < 1,
@@ -184,6 +218,92 @@ OM_API OM_NODISCARD om_status om_dims_from_yaml(const char *text,
  */
 OM_API OM_NODISCARD om_status om_dims_load_yaml(const char *path,
                                                 int64_t world_size,
+                                                om_dims **out, om_error *err);
+
+/* ---- 1.1: world size as its own step ---- */
+
+/* How a source reads in messages: "given explicitly", "from WORLD_SIZE",
+ * ..., "the default: no --world-size and none of WORLD_SIZE,
+ * OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS is set". Static; NULL for an
+ * unknown value. Thread-safe. */
+OM_API const char *om_world_size_source_string(om_world_size_source source);
+
+/* The environment variable of a source ("WORLD_SIZE", ...), or NULL when
+ * the source is not a variable or unknown. Static; thread-safe. */
+OM_API const char *om_world_size_source_variable(om_world_size_source source);
+
+/**
+ * Resolves the world size: `explicit_size` >= 1 is the caller's value
+ * (OM_WORLD_SIZE_EXPLICIT); 0 means "not given": the first of WORLD_SIZE,
+ * OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS that is set decides (read as
+ * om_world_size_from_env() reads them), else 1 (OM_WORLD_SIZE_DEFAULT).
+ * `source` may be NULL. Reads the environment (see Thread safety).
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL `world_size`, a negative
+ * `explicit_size`, a bad environment value naming its variable),
+ * OM_ERR_OUT_OF_RANGE (a value over 2^31-1). Replaces
+ * om_world_size_from_env().
+ */
+OM_API OM_NODISCARD om_status om_world_size_resolve(int64_t explicit_size,
+                                                    int64_t *world_size,
+                                                    om_world_size_source *source,
+                                                    om_error *err);
+
+/**
+ * Applies a resolved world size to `dims`, exactly as the YAML loaders do:
+ * when dp was not given (om_dims_dp_given()), dp becomes
+ * world_size / (tp * cp * pp) and a remainder is an error naming the
+ * source ("world size 1 (the default: ...) is not divisible by tp*cp*pp =
+ * 4"); when dp was given, dp * tp * cp * pp must equal the world size
+ * unless the source is OM_WORLD_SIZE_DEFAULT (an unknown world size checks
+ * nothing). Sizes at 0 ("not declared") count as 1. On success the dims
+ * record the world size and its source (om_dims_world_size()); a derived
+ * dp does not count as given. On error `dims` is unchanged.
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL, `world_size` < 1, source
+ * OM_WORLD_SIZE_UNRESOLVED or unknown, indivisible or mismatched world
+ * size), OM_ERR_OUT_OF_RANGE (`world_size` over 2^31-1).
+ */
+OM_API OM_NODISCARD om_status om_dims_apply_world_size(om_dims *dims,
+                                                       int64_t world_size,
+                                                       om_world_size_source source,
+                                                       om_error *err);
+
+/* om_world_size_resolve(explicit_size) then om_dims_apply_world_size():
+ * the one call a loader needs after om_dims_parse_yaml(). Errors: those of
+ * both. */
+OM_API OM_NODISCARD om_status om_dims_resolve_world_size(om_dims *dims,
+                                                         int64_t explicit_size,
+                                                         om_error *err);
+
+/* The world size last applied to `dims` and its source: 0 and
+ * OM_WORLD_SIZE_UNRESOLVED when none was. `source` may be NULL. Errors:
+ * OM_ERR_INVALID_ARGUMENT (NULL dims or world_size). */
+OM_API OM_NODISCARD om_status om_dims_world_size(const om_dims *dims,
+                                                 int64_t *world_size,
+                                                 om_world_size_source *source,
+                                                 om_error *err);
+
+/* Whether dp was given: by om_dims_set(OM_DIM_DP) or a non-null dp_size
+ * in the YAML (om_dims_new() and a derived dp: false). Errors:
+ * OM_ERR_INVALID_ARGUMENT (NULL argument). */
+OM_API OM_NODISCARD om_status om_dims_dp_given(const om_dims *dims,
+                                               bool *given, om_error *err);
+
+/**
+ * Projects a training YAML document of `length` bytes onto parallel dims
+ * as om_dims_from_yaml() does, but as a pure function of the text: no
+ * world size is applied and the environment is not read (dp stays 1 unless
+ * given; om_dims_dp_given() tells). Follow with om_dims_resolve_world_size()
+ * or om_dims_apply_world_size(). Errors: as om_dims_from_yaml() without the
+ * world-size ones.
+ */
+OM_API OM_NODISCARD om_status om_dims_parse_yaml(const char *text,
+                                                 size_t length, om_dims **out,
+                                                 om_error *err);
+
+/* As om_dims_parse_yaml() for the file at `path` (messages start with the
+ * path). Errors in addition: OM_ERR_IO (missing, unreadable, a directory,
+ * a FIFO or device, larger than 64 MiB). */
+OM_API OM_NODISCARD om_status om_dims_read_yaml(const char *path,
                                                 om_dims **out, om_error *err);
 
 OM_END_DECLS

@@ -127,6 +127,15 @@ OM_API OM_NODISCARD om_status om_mesh_from_json(const char *text,
                                                 om_error *err);
 
 /**
+ * As om_mesh_from_json() for the file at `path` (1.1). Messages start with
+ * the path. Errors in addition: OM_ERR_INVALID_ARGUMENT (NULL path),
+ * OM_ERR_IO (missing, unreadable, a directory, a FIFO or device, larger
+ * than 64 MiB: never a silent stop).
+ */
+OM_API OM_NODISCARD om_status om_mesh_load_json(const char *path,
+                                                om_mesh **out, om_error *err);
+
+/**
  * Parses the text form "dp=2,cp=2,tp=8" (spaces around items are allowed;
  * the empty string is the empty mesh). Errors: OM_ERR_PARSE (missing '=' or
  * a size that is not a decimal integer), then every error of om_mesh_new().

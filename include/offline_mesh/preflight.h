@@ -16,44 +16,57 @@
 OM_BEGIN_DECLS
 
 /**
- * Axis validation of a plan with sizes tp, cp, ep: for tp and cp with size
- * > 1 the mesh must have that axis with that size; ep is compared only
- * when the mesh has an "ep" axis. Errors: OM_ERR_INVALID_ARGUMENT (NULL,
- * a size < 1, or a failed check, e.g. "tp_size 4 does not match mesh axis
- * tp of size 2").
+ * Axis validation of a plan with sizes tp, cp, ep (1.1 name): for tp and
+ * cp with size > 1 the mesh must have that axis with that size; ep is
+ * compared only when the mesh has an "ep" axis. Errors:
+ * OM_ERR_INVALID_ARGUMENT (NULL, a size < 1, or a failed check, e.g.
+ * "tp_size 4 does not match mesh axis tp of size 2").
  */
-OM_API OM_NODISCARD om_status om_validate_axes(const om_mesh *mesh,
-                                               int64_t tp_size,
-                                               int64_t cp_size,
-                                               int64_t ep_size,
-                                               om_error *err);
+OM_API OM_NODISCARD om_status om_mesh_validate_plan(const om_mesh *mesh,
+                                                    int64_t tp_size,
+                                                    int64_t cp_size,
+                                                    int64_t ep_size,
+                                                    om_error *err);
 
 /**
- * The plan coordinate axes: the mesh's names, in mesh order, that are
- * "tp", "cp" or "ep" with a plan size (the argument) > 1, comma-separated
- * ("" when none). "dp" is never one. Caller frees `*out`.
+ * The plan coordinate axes (1.1 name): the mesh's names, in mesh order,
+ * that are "tp", "cp" or "ep" with a plan size (the argument) > 1,
+ * comma-separated ("" when none). "dp" is never one. Caller frees `*out`.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, size < 1), OM_ERR_NO_MEMORY.
  */
-OM_API OM_NODISCARD om_status om_plan_dim_names(const om_mesh *mesh,
+OM_API OM_NODISCARD om_status om_mesh_plan_axes(const om_mesh *mesh,
                                                 int64_t tp_size,
                                                 int64_t cp_size,
                                                 int64_t ep_size, char **out,
                                                 om_error *err);
 
 /**
- * Extended expert parallelism: re-slices the dense region (all non-"pp"
- * axes, flattened row-major in mesh order) as the mesh ("edp", "ep") =
- * (dense / ep, ep). Its groups over "ep" are the EP groups (ep consecutive
- * ranks) and over "edp" the EDP groups (every ep-th rank); see topology.h.
- * This is the expert layout of hyper-parallel (fsdp_moe, edp merged), of
- * torchtitan (sparse: edp = dp_replicate*efsdp), of Megatron only with
- * expert_tensor_parallel_size 1 and of DeepSpeed E+D only with tp 1; for
- * Megatron's default (etp = tp) use the "megatron" preset (preset.h).
- * `num_experts` 0 means "not given". Caller frees `*out`.
+ * Extended expert parallelism (1.1 name): re-slices the dense region (all
+ * non-"pp" axes, flattened row-major in mesh order) as the mesh ("edp",
+ * "ep") = (dense / ep, ep). Its groups over "ep" are the EP groups (ep
+ * consecutive ranks) and over "edp" the EDP groups (every ep-th rank); see
+ * topology.h. `num_experts` 0 means "not given". Caller frees `*out`.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL; ep < 1; num_experts < 0; a "pp"
  * axis of size > 1; ep not dividing the dense region or larger than it;
  * num_experts not divisible by ep), OM_ERR_NO_MEMORY.
  */
+OM_API OM_NODISCARD om_status om_mesh_reslice_experts(const om_mesh *mesh,
+                                                      int64_t ep_size,
+                                                      int64_t num_experts,
+                                                      om_mesh **out,
+                                                      om_error *err);
+
+/* The 1.0 names of the three calls above; same behaviour. */
+OM_API OM_NODISCARD om_status om_validate_axes(const om_mesh *mesh,
+                                               int64_t tp_size,
+                                               int64_t cp_size,
+                                               int64_t ep_size,
+                                               om_error *err);
+OM_API OM_NODISCARD om_status om_plan_dim_names(const om_mesh *mesh,
+                                                int64_t tp_size,
+                                                int64_t cp_size,
+                                                int64_t ep_size, char **out,
+                                                om_error *err);
 OM_API OM_NODISCARD om_status om_expert_mesh(const om_mesh *mesh,
                                              int64_t ep_size,
                                              int64_t num_experts,

@@ -2,6 +2,7 @@
  * Hand-written instead of getopt_long so it keeps no global state (the
  * fuzzer and the tests call it many times in one process). */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_internal.h"
@@ -48,29 +49,38 @@ static bool is_flag(unsigned flag)
     return flag == OPT_EXAMPLES;
 }
 
-/* Strict decimal integer in [min, 2^31-1]. */
+/* A decimal integer in [min, 2^31-1]. Text that is no integer is a usage
+ * error (exit 2); an integer out of range is a bad value (exit 1), like a
+ * rank outside the mesh. */
 static int parse_count(const cli_io *io, const char *option, const char *text,
                        int64_t min, int64_t *value)
 {
     const char *p = text;
+    bool negative = *p == '-';
     int64_t v = 0;
-    if (*p == '+')
+    if (*p == '+' || *p == '-')
         p++;
     if (*p == '\0')
         return cli_error(io, CLI_USAGE, "--%s needs an integer, got \"%.60s\"",
                          option, text);
+    bool huge = false;
     for (; *p; p++) {
         if (*p < '0' || *p > '9')
             return cli_error(io, CLI_USAGE,
                              "--%s needs an integer, got \"%.60s\"", option, text);
-        v = v * 10 + (*p - '0');
-        if (v > INT64_C(2147483647))
-            return cli_error(io, CLI_USAGE,
-                             "--%s %.60s exceeds 2147483647", option, text);
+        if (!huge)
+            v = v * 10 + (*p - '0');
+        huge = huge || v > INT64_C(2147483647);
     }
+    if (negative && (huge || v > 0))
+        return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.60s", option,
+                         (long long)min, text);
+    if (huge)
+        return cli_error(io, CLI_FAILED, "--%s %.60s exceeds 2147483647", option,
+                         text);
     if (v < min)
-        return cli_error(io, CLI_USAGE, "--%s must be >= %lld, got %.60s",
-                         option, (long long)min, text);
+        return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.60s", option,
+                         (long long)min, text);
     *value = v;
     return CLI_OK;
 }
@@ -168,6 +178,7 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
     memset(opt, 0, sizeof *opt);
     unsigned seen = 0;
     bool only_positional = false;
+    const char *last_dims = NULL; /* the --dims value just read, if any */
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
         if (!arg)
@@ -181,11 +192,18 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
             if (!slot)
                 return cli_error(io, CLI_USAGE, "'%s' takes no argument \"%.60s\"",
                                  command, arg);
+            if (opt->config && last_dims)
+                return cli_error(io, CLI_USAGE,
+                                 "extra \"%.60s\" after --dims %.60s: an axis set "
+                                 "is one comma-separated value (--dims %.60s,%.60s)",
+                                 arg, last_dims, last_dims, arg);
             if (opt->config)
                 return cli_error(io, CLI_USAGE,
                                  "'%s' takes one argument; extra \"%.60s\"",
                                  command, arg);
             opt->config = arg;
+            opt->config_after_dims = last_dims;
+            last_dims = NULL;
             continue;
         }
         if (arg[1] != '-')
@@ -215,9 +233,74 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
                 return cli_error(io, CLI_USAGE, "--%s needs a value", spec->name);
             value = argv[++i];
         }
+        last_dims = spec->flag == OPT_DIMS ? value : NULL;
         int rc = store(io, spec->flag, spec->name, value, allowed, opt);
         if (rc != CLI_OK)
             return rc;
     }
     return CLI_OK;
+}
+
+/* ---- axis sets named on the command line ---- */
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+int cli_axis_set_parse(const cli_io *io, const char *option, const char *list,
+                       cli_axis_set *set)
+{
+    memset(set, 0, sizeof *set);
+    set->label = list;
+    size_t len = strlen(list), items = 1;
+    for (size_t i = 0; i < len; i++)
+        items += list[i] == ',';
+    set->text = malloc(len + 1);
+    set->names = malloc(items * sizeof *set->names);
+    if (!set->text || !set->names) {
+        cli_axis_set_free(set);
+        return cli_error(io, CLI_FAILED, "out of memory");
+    }
+    memcpy(set->text, list, len + 1);
+    if (list[strspn(list, " \t")] == '\0')
+        return CLI_OK; /* "" names the empty set */
+    /* Split at commas, trimming blanks around each name; the library
+     * checks the names themselves. */
+    char *p = set->text;
+    for (;;) {
+        char *end = strchr(p, ',');
+        if (end)
+            *end = '\0';
+        while (is_blank(*p))
+            p++;
+        size_t n = strlen(p);
+        while (n > 0 && is_blank(p[n - 1]))
+            p[--n] = '\0';
+        if (n == 0) {
+            int rc = cli_error(io, CLI_FAILED,
+                               "--%s: axis list \"%.60s\" has an empty item",
+                               option, list);
+            cli_axis_set_free(set);
+            return rc;
+        }
+        set->names[set->count++] = p;
+        if (!end)
+            return CLI_OK;
+        p = end + 1;
+    }
+}
+
+void cli_axis_set_single(const char *name, cli_axis_set *set)
+{
+    memset(set, 0, sizeof *set);
+    set->label = name;
+    set->single = name;
+    set->names = &set->single;
+    set->count = 1;
+}
+
+void cli_axis_set_free(cli_axis_set *set)
+{
+    free(set->text);
+    if (set->names != &set->single)
+        free(set->names);
+    memset(set, 0, sizeof *set);
 }

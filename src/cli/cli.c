@@ -26,8 +26,7 @@ static const command commands[] = {
     {"check", cli_cmd_check_any,
      "check CONFIG.yaml [--world-size N] [--num-experts E]\n"
      "       offline-mesh check --preset NAME [--param KEY=VALUE]... [--world-size N]",
-     "every planner preflight check; exit 1 on the first failure (with\n"
-     "--preset: every rule of the framework and the views' consistency)"},
+     "planner preflight; with --preset: every framework rule and view consistency"},
     {"locality", cli_cmd_locality,
      "locality SOURCE (--ranks-per-host K | --hierarchy LEVELS [--require AXES:LEVEL,...] [--examples]) [--dims AXES]...",
      "how many groups stay inside one host (or each domain of LEVELS)"},
@@ -37,8 +36,7 @@ static const command commands[] = {
      "the mesh an axis order describes (pp,dp,cp,tp or tp-cp-ep-dp-pp)"},
     {"views", cli_cmd_views,
      "views --preset NAME [--param KEY=VALUE]... [--world-size N] | views CONFIG.yaml [--world-size N]",
-     "every view (and named group) a framework builds: torchtitan, megatron,\n"
-     "deepspeed, hyper-parallel (CONFIG.yaml: hyper-parallel's keys)"},
+     "every view and named group of a framework preset (torchtitan, megatron, ...)"},
     {"launch", cli_cmd_launch,
      "launch SOURCE --nnodes N --nproc-per-node P [--format torchrun|slurm|openmpi] [--master-addr HOST --master-port PORT] [--hosts LIST|HOSTFILE] [--hierarchy LEVELS] [--require AXES:LEVEL,...]",
      "per-node launch plan with each process's launcher environment"},

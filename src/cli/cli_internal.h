@@ -51,6 +51,7 @@ enum {
 
 typedef struct {
     const char *config;
+    const char *config_after_dims; /* the --dims value `config` followed */
     const char *mesh;
     const char *order;
     const char *dims[CLI_MAX_DIMS];
@@ -107,6 +108,24 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
 int cli_load_view(const cli_io *io, const cli_options *opt, om_mesh **mesh);
 /* Loads the config's dims (exit status on failure). */
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims);
+
+/* An axis set named on the command line ("dp,cp"): the library resolves
+ * and checks the names, the CLI only splits the list. */
+typedef struct {
+    const char *label;   /* the option value as given, or the axis name */
+    const char **names;  /* count names */
+    size_t count;
+    char *text;          /* owned, split copy of the list */
+    const char *single;  /* storage of a one-axis set */
+} cli_axis_set;
+
+/* Splits `list` at commas (blanks around names trimmed; "" is the empty
+ * set; an empty item is an error naming --option). */
+int cli_axis_set_parse(const cli_io *io, const char *option, const char *list,
+                       cli_axis_set *set);
+/* The set of one axis, borrowing `name`. */
+void cli_axis_set_single(const char *name, cli_axis_set *set);
+void cli_axis_set_free(cli_axis_set *set);
 
 /* Buffered output of a command: cli_writer_start() flushes `io->out` and
  * starts `w` on it; cli_writer_finish() writes the rest out and, when a

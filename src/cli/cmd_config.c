@@ -54,7 +54,7 @@ int cli_cmd_order(const cli_io *io, int argc, char **argv)
         return cli_error(io, CLI_USAGE, "'order' needs an axis order argument");
     om_error e;
     char *csv;
-    if (om_order_normalize(opt.config, &csv, &e) != OM_OK)
+    if (om_axis_order_normalize(opt.config, &csv, &e) != OM_OK)
         return cli_lib_error(io, &e);
     cli_json_name_list(io->out, csv);
     fputc('\n', io->out);
@@ -78,13 +78,13 @@ int cli_cmd_check(const cli_io *io, int argc, char **argv)
     om_error e;
     int64_t tp = om_dims_get(dims, OM_DIM_TP), cp = om_dims_get(dims, OM_DIM_CP);
     int64_t ep = om_dims_get(dims, OM_DIM_EP);
-    om_status st = om_validate_axes(mesh, tp, cp, ep, &e);
+    om_status st = om_mesh_validate_plan(mesh, tp, cp, ep, &e);
     if (st == OM_OK)
-        st = om_plan_dim_names(mesh, tp, cp, ep, &plan, &e);
+        st = om_mesh_plan_axes(mesh, tp, cp, ep, &plan, &e);
     /* Extended expert parallelism only exists with ep > 1 (with ep 1 any
      * num_experts divides and pp is free). */
     if (st == OM_OK && ep > 1)
-        st = om_expert_mesh(mesh, ep, opt.has_num_experts ? opt.num_experts : 0,
+        st = om_mesh_reslice_experts(mesh, ep, opt.has_num_experts ? opt.num_experts : 0,
                             &experts, &e);
     if (st == OM_OK)
         st = om_dims_to_json(dims, &dims_json, &e);

@@ -8,13 +8,14 @@
 static bool write_all(omu_writer *w, const om_mesh *experts, int axis,
                       int32_t *buf, om_error *e)
 {
-    uint64_t mask = UINT64_C(1) << axis;
+    const char *name = om_mesh_name(experts, (size_t)axis);
     int64_t count, size;
-    if (om_mesh_group_shape(experts, mask, &count, &size, e) != OM_OK)
+    if (om_mesh_group_shape_named(experts, &name, 1, &count, &size, e) != OM_OK)
         return false;
     omu_write_char(w, '[');
     for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g++) {
-        if (om_mesh_groups(experts, mask, g, 1, buf, (size_t)size, e) != OM_OK)
+        if (om_mesh_groups_named(experts, &name, 1, g, 1, buf, (size_t)size, NULL,
+                                 e) != OM_OK)
             return false;
         if (g)
             omu_write_char(w, ',');
@@ -42,8 +43,8 @@ int cli_cmd_experts(const cli_io *io, int argc, char **argv)
         ep = 1;
     om_error e;
     int32_t *buf = NULL;
-    if (om_expert_mesh(mesh, ep, opt.has_num_experts ? opt.num_experts : 0,
-                       &experts, &e) != OM_OK) {
+    if (om_mesh_reslice_experts(mesh, ep, opt.has_num_experts ? opt.num_experts : 0,
+                                &experts, &e) != OM_OK) {
         rc = cli_lib_error(io, &e);
     } else {
         /* One buffer that fits a group of either axis, allocated before

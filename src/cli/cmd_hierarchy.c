@@ -127,20 +127,16 @@ static int write_level(const cli_io *io, const om_mesh *mesh,
             (long long)v[OM_LOCALITY_PPN_MIN]);
     if (examples) {
         /* The worst group's members, through the public topology calls. */
-        uint64_t mask = 0;
-        for (size_t i = 0; i < axes->count; i++) {
-            int index = om_mesh_index_of(mesh, axes->names[i]);
-            if (index >= 0 && index < 64)
-                mask |= UINT64_C(1) << index;
-        }
         int64_t count, size;
-        if (om_mesh_group_shape(mesh, mask, &count, &size, &e) != OM_OK)
+        if (om_mesh_group_shape_named(mesh, axes->names, axes->count, &count, &size,
+                                      &e) != OM_OK)
             return cli_lib_error(io, &e);
         int32_t *members = malloc((size_t)size * sizeof *members);
         if (!members)
             return cli_error(io, CLI_FAILED, "out of memory");
-        if (om_mesh_groups(mesh, mask, v[OM_LOCALITY_WORST_GROUP], 1, members,
-                           (size_t)size, &e) != OM_OK) {
+        if (om_mesh_groups_named(mesh, axes->names, axes->count,
+                                 v[OM_LOCALITY_WORST_GROUP], 1, members,
+                                 (size_t)size, NULL, &e) != OM_OK) {
             free(members);
             return cli_lib_error(io, &e);
         }

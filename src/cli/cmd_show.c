@@ -54,13 +54,34 @@ static int render(const cli_io *io, const om_mesh *mesh,
 {
     draw_picture pic;
     om_error e;
-    uint64_t mask;
-    if (opt->color_by && om_mesh_axes(mesh, opt->color_by, &mask, &e) != OM_OK)
+    /* Colors by --color-by, else by the innermost axis. */
+    size_t n = om_mesh_ndim(mesh);
+    const char *label = opt->color_by ? opt->color_by
+                        : n >= 1      ? om_mesh_name(mesh, n - 1)
+                                      : "";
+    cli_axis_set color_set;
+    int rc = CLI_OK;
+    if (opt->color_by)
+        rc = cli_axis_set_parse(io, "color-by", label, &color_set);
+    else if (n >= 1)
+        cli_axis_set_single(label, &color_set);
+    else
+        rc = cli_axis_set_parse(io, "color-by", "", &color_set);
+    if (rc != CLI_OK)
+        return rc;
+    size_t got;
+    if (om_mesh_axis_indices(mesh, color_set.names, color_set.count, NULL, 0, &got,
+                             &e) != OM_OK) {
+        cli_axis_set_free(&color_set);
         return cli_error(io, CLI_FAILED, "--color-by: %s", e.message);
-    if (draw_picture_init(&pic, mesh, opt->color_by,
+    }
+    draw_axes axes = {color_set.names, color_set.count};
+    if (draw_picture_init(&pic, mesh, label, axes,
                           opt->has_ranks_per_host ? opt->ranks_per_host : 0,
-                          &e) != OM_OK)
+                          &e) != OM_OK) {
+        cli_axis_set_free(&color_set);
         return cli_lib_error(io, &e);
+    }
     om_hierarchy *h = NULL;
     if (opt->hierarchy) {
         int hrc = cli_load_hierarchy(io, opt->hierarchy, &h);
@@ -69,13 +90,14 @@ static int render(const cli_io *io, const om_mesh *mesh,
         if (hrc != CLI_OK) {
             om_hierarchy_free(h);
             draw_picture_free(&pic);
+            cli_axis_set_free(&color_set);
             return hrc;
         }
     }
     char *text = NULL;
     size_t len = 0;
     FILE *buf = open_memstream(&text, &len);
-    int rc = CLI_OK;
+    rc = CLI_OK;
     if (!buf) {
         rc = cli_error(io, CLI_FAILED, "out of memory");
     } else {
@@ -91,6 +113,7 @@ static int render(const cli_io *io, const om_mesh *mesh,
     }
     free(text);
     draw_picture_free(&pic);
+    cli_axis_set_free(&color_set);
     om_hierarchy_free(h);
     return rc;
 }

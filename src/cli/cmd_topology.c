@@ -22,13 +22,14 @@ static int load(const cli_io *io, const char *command, int argc, char **argv,
 /* Writes groups first..first+count-1 over `axes` (each of `size` ranks)
  * as JSON arrays separated by commas, computed slice by slice into `buf`
  * (room for `per_slice` groups). Returns false on a library error. */
-static bool stream_groups(omu_writer *w, const om_mesh *mesh, uint64_t axes,
-                          int64_t count, int64_t size, int32_t *buf,
-                          int64_t per_slice, om_error *e)
+static bool stream_groups(omu_writer *w, const om_mesh *mesh,
+                          const cli_axis_set *axes, int64_t count, int64_t size,
+                          int32_t *buf, int64_t per_slice, om_error *e)
 {
     for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g += per_slice) {
         int64_t n = count - g < per_slice ? count - g : per_slice;
-        if (om_mesh_groups(mesh, axes, g, n, buf, (size_t)(n * size), e) != OM_OK)
+        if (om_mesh_groups_named(mesh, axes->names, axes->count, g, n, buf,
+                                 (size_t)(n * size), NULL, e) != OM_OK)
             return false;
         for (int64_t k = 0; k < n; k++) {
             if (g + k)
@@ -46,11 +47,13 @@ static int64_t slice_groups(int64_t size)
 }
 
 /* Writes all groups over `axes` as a JSON array of arrays. */
-static int write_groups(const cli_io *io, const om_mesh *mesh, uint64_t axes)
+static int write_groups(const cli_io *io, const om_mesh *mesh,
+                        const cli_axis_set *axes)
 {
     om_error e;
     int64_t count, size;
-    if (om_mesh_group_shape(mesh, axes, &count, &size, &e) != OM_OK)
+    if (om_mesh_group_shape_named(mesh, axes->names, axes->count, &count, &size,
+                                  &e) != OM_OK)
         return cli_lib_error(io, &e);
     int64_t per_slice = slice_groups(size);
     int32_t *buf = malloc((size_t)(per_slice * size) * sizeof *buf);
@@ -76,14 +79,13 @@ int cli_cmd_groups(const cli_io *io, int argc, char **argv)
     int rc = load(io, "groups", argc, argv, OPT_DIMS, &opt, &mesh);
     if (rc != CLI_OK)
         return rc;
-    om_error e;
-    uint64_t axes;
+    cli_axis_set axes;
     if (opt.ndims == 0)
         rc = cli_error(io, CLI_USAGE, "'groups' needs --dims AXES");
-    else if (om_mesh_axes(mesh, opt.dims[0], &axes, &e) != OM_OK)
-        rc = cli_lib_error(io, &e);
-    else
-        rc = write_groups(io, mesh, axes);
+    else if ((rc = cli_axis_set_parse(io, "dims", opt.dims[0], &axes)) == CLI_OK) {
+        rc = write_groups(io, mesh, &axes);
+        cli_axis_set_free(&axes);
+    }
     om_mesh_free(mesh);
     return rc;
 }
@@ -119,7 +121,7 @@ int cli_cmd_coord(const cli_io *io, int argc, char **argv)
         rc = cli_error(io, CLI_USAGE, "'coord' needs --rank R");
     else if (!coord || !sorted || cli_sorted_axes(mesh, sorted) != 0)
         rc = cli_error(io, CLI_FAILED, "out of memory");
-    else if (om_mesh_coordinate(mesh, opt.rank, coord, n, &e) != OM_OK)
+    else if (om_mesh_coordinate_of(mesh, opt.rank, coord, n, NULL, &e) != OM_OK)
         rc = cli_lib_error(io, &e);
     else {
         char storage[OMU_WRITER_BLOCK];
@@ -135,31 +137,57 @@ int cli_cmd_coord(const cli_io *io, int argc, char **argv)
     return rc;
 }
 
-/* The axis sets of dump and locality: each --dims, or each single axis. */
+/* The axis sets of dump and locality: each --dims, or each single axis
+ * (every one of them: there is no limit on the number of axes). */
 typedef struct {
     size_t count;
-    uint64_t masks[CLI_MAX_DIMS + 64];
-    const char *labels[CLI_MAX_DIMS + 64];
+    cli_axis_set *items;
+    const char **labels; /* items[s].label */
 } axis_sets;
+
+static void free_sets(axis_sets *sets)
+{
+    for (size_t s = 0; s < sets->count; s++)
+        cli_axis_set_free(&sets->items[s]);
+    free(sets->items);
+    free(sets->labels);
+    sets->items = NULL;
+    sets->labels = NULL;
+    sets->count = 0;
+}
 
 static int collect_sets(const cli_io *io, const om_mesh *mesh,
                         const cli_options *opt, axis_sets *sets)
 {
-    om_error e;
+    size_t want = opt->ndims > 0 ? opt->ndims : om_mesh_ndim(mesh);
     sets->count = 0;
-    if (opt->ndims > 0) {
-        for (size_t i = 0; i < opt->ndims; i++) {
-            if (om_mesh_axes(mesh, opt->dims[i], &sets->masks[i], &e) != OM_OK)
-                return cli_lib_error(io, &e);
-            sets->labels[i] = opt->dims[i];
-        }
-        sets->count = opt->ndims;
-        return CLI_OK;
+    sets->items = calloc(want ? want : 1, sizeof *sets->items);
+    sets->labels = calloc(want ? want : 1, sizeof *sets->labels);
+    if (!sets->items || !sets->labels) {
+        free_sets(sets);
+        return cli_error(io, CLI_FAILED, "out of memory");
     }
-    size_t n = om_mesh_ndim(mesh);
-    for (size_t i = 0; i < n && i < 64; i++) {
-        sets->masks[sets->count] = UINT64_C(1) << i;
-        sets->labels[sets->count++] = om_mesh_name(mesh, i);
+    om_error e;
+    int64_t count, size;
+    for (size_t i = 0; i < want; i++) {
+        cli_axis_set *set = &sets->items[i];
+        if (opt->ndims == 0) {
+            cli_axis_set_single(om_mesh_name(mesh, i), set);
+        } else {
+            int rc = cli_axis_set_parse(io, "dims", opt->dims[i], set);
+            if (rc != CLI_OK) {
+                free_sets(sets);
+                return rc;
+            }
+        }
+        sets->labels[i] = set->label;
+        sets->count++;
+        /* Every name is checked before any output. */
+        if (om_mesh_group_shape_named(mesh, set->names, set->count, &count, &size,
+                                      &e) != OM_OK) {
+            free_sets(sets);
+            return cli_lib_error(io, &e);
+        }
     }
     return CLI_OK;
 }
@@ -211,14 +239,15 @@ static bool write_group_lists(omu_writer *w, const om_mesh *mesh,
     omu_write_str(w, "{\"groups\":{");
     for (size_t k = 0; k < sets->count; k++) {
         int64_t count, size;
-        uint64_t mask = sets->masks[set_order[k]];
-        if (om_mesh_group_shape(mesh, mask, &count, &size, e) != OM_OK)
+        const cli_axis_set *set = &sets->items[set_order[k]];
+        if (om_mesh_group_shape_named(mesh, set->names, set->count, &count, &size,
+                                      e) != OM_OK)
             return false;
         if (k)
             omu_write_char(w, ',');
         write_key(w, keys, n + k);
         omu_write_char(w, '[');
-        if (!stream_groups(w, mesh, mask, count, size, buf, slice_groups(size), e))
+        if (!stream_groups(w, mesh, set, count, size, buf, slice_groups(size), e))
             return false;
         omu_write_char(w, ']');
     }
@@ -232,14 +261,14 @@ static bool write_group_lists(omu_writer *w, const om_mesh *mesh,
  * them). Only axes longer than 1 count, so the cost does not grow with
  * axes of size 1. */
 static void place(const size_t *long_axes, const int64_t *long_sizes,
-                  size_t nlong, uint64_t mask, const int64_t *coord,
+                  size_t nlong, const unsigned char *inside, const int64_t *coord,
                   int64_t *group, int64_t *position)
 {
     int64_t g = 0, p = 0;
     for (size_t k = 0; k < nlong; k++) {
         size_t i = long_axes[k];
         int64_t len = long_sizes[k];
-        if (i < 64 && ((mask >> i) & 1u))
+        if (inside[k])
             p = p * len + coord[i];
         else
             g = g * len + coord[i];
@@ -248,13 +277,15 @@ static void place(const size_t *long_axes, const int64_t *long_sizes,
     *position = p;
 }
 
-/* {"coord":{...},"group":{"cp":1,...},"position":{"cp":0,...},"rank":r} */
-static void write_rank_line(omu_writer *w, const om_mesh *mesh,
+/* {"coord":{...},"group":{"cp":1,...},"position":{"cp":0,...},"rank":r};
+ * false on a library error (in `e`). */
+static bool write_rank_line(omu_writer *w, const om_mesh *mesh,
                             const axis_sets *sets, const size_t *set_order,
                             const dump_keys *keys, const size_t *sorted,
                             const size_t *long_axes, const int64_t *long_sizes,
-                            size_t nlong, const int64_t *coord, int64_t rank,
-                            int64_t *positions)
+                            size_t nlong, const unsigned char *inside,
+                            const int64_t *coord, int64_t rank,
+                            int64_t *positions, om_error *e)
 {
     size_t n = om_mesh_ndim(mesh);
     omu_write_str(w, "{\"coord\":{");
@@ -267,8 +298,16 @@ static void write_rank_line(omu_writer *w, const om_mesh *mesh,
     omu_write_str(w, "},\"group\":{");
     for (size_t k = 0; k < sets->count; k++) {
         int64_t group;
-        place(long_axes, long_sizes, nlong, sets->masks[set_order[k]], coord,
+        place(long_axes, long_sizes, nlong, inside + set_order[k] * nlong, coord,
               &group, &positions[k]);
+        /* A view's groups are numbered by the library (instances and
+         * interleaved layouts do not follow the coordinates); the
+         * position inside a group still does. */
+        if (!om_view_is_plain(mesh) &&
+            om_mesh_group_index_named(mesh, sets->items[set_order[k]].names,
+                                      sets->items[set_order[k]].count, rank,
+                                      &group, e) != OM_OK)
+            return false;
         if (k)
             omu_write_char(w, ',');
         write_key(w, keys, n + k);
@@ -284,6 +323,7 @@ static void write_rank_line(omu_writer *w, const om_mesh *mesh,
     omu_write_str(w, "},\"rank\":");
     omu_write_int(w, rank);
     omu_write_str(w, "}\n");
+    return true;
 }
 
 static int compare_labels(const void *a, const void *b, const axis_sets *sets)
@@ -291,6 +331,37 @@ static int compare_labels(const void *a, const void *b, const axis_sets *sets)
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     int c = strcmp(sets->labels[x], sets->labels[y]);
     return c != 0 ? c : (x > y) - (x < y);
+}
+
+/* Which long axes (mesh axes of size > 1, in mesh order) each set holds:
+ * inside[s * nlong + k], from the library's canonical form of the set. */
+static int mark_inside(const om_mesh *mesh, const axis_sets *sets,
+                       const size_t *long_axes, size_t nlong,
+                       unsigned char *inside, om_error *e)
+{
+    size_t n = om_mesh_ndim(mesh);
+    int64_t *indices = malloc((n ? n : 1) * sizeof *indices);
+    if (!indices)
+        return -1;
+    int rc = 0;
+    for (size_t s = 0; rc == 0 && s < sets->count; s++) {
+        const cli_axis_set *set = &sets->items[s];
+        size_t got = 0;
+        if (om_mesh_axis_indices(mesh, set->names, set->count, indices, n, &got, e) !=
+            OM_OK) {
+            rc = 1;
+            break;
+        }
+        /* Both lists are in mesh order: one merge pass. */
+        size_t j = 0;
+        for (size_t k = 0; k < nlong; k++) {
+            while (j < got && (size_t)indices[j] < long_axes[k])
+                j++;
+            inside[s * nlong + k] = j < got && (size_t)indices[j] == long_axes[k];
+        }
+    }
+    free(indices);
+    return rc;
 }
 
 /* One line with every group of every set, then one line per rank with its
@@ -304,22 +375,38 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
     int rc = load(io, "dump", argc, argv, OPT_DIMS | OPT_DIMS_MANY, &opt, &mesh);
     if (rc != CLI_OK)
         return rc;
-    axis_sets sets;
+    axis_sets sets = {0, NULL, NULL};
     rc = collect_sets(io, mesh, &opt, &sets);
     size_t n = om_mesh_ndim(mesh);
     int64_t buf_len = 1;
     om_error e;
     for (size_t s = 0; rc == CLI_OK && s < sets.count; s++) {
         int64_t count, size;
-        if (om_mesh_group_shape(mesh, sets.masks[s], &count, &size, &e) != OM_OK)
+        const cli_axis_set *set = &sets.items[s];
+        if (om_mesh_group_shape_named(mesh, set->names, set->count, &count, &size,
+                                      &e) != OM_OK)
             rc = cli_lib_error(io, &e);
         else if (slice_groups(size) * size > buf_len)
             buf_len = slice_groups(size) * size;
     }
-    /* Keys of "group" and "position" sorted like every canonical object
-     * (at most CLI_MAX_DIMS + 64 sets: an insertion sort is enough). */
-    size_t set_order[CLI_MAX_DIMS + 64];
-    for (size_t i = 0; i < sets.count; i++) {
+    size_t nsets = sets.count ? sets.count : 1;
+    size_t *set_order = malloc(nsets * sizeof *set_order);
+    int64_t *positions = malloc(nsets * sizeof *positions);
+    int64_t *coord = malloc((n ? n : 1) * sizeof *coord);
+    size_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    size_t *long_axes = malloc((n ? n : 1) * sizeof *long_axes);
+    int64_t *long_sizes = malloc((n ? n : 1) * sizeof *long_sizes);
+    int32_t *buf = malloc((size_t)buf_len * sizeof *buf);
+    unsigned char *inside = NULL;
+    dump_keys keys = {NULL, NULL};
+    size_t nlong = 0;
+    for (size_t i = 0; long_axes && long_sizes && i < n; i++)
+        if (om_mesh_dim_size(mesh, i) > 1) {
+            long_sizes[nlong] = om_mesh_dim_size(mesh, i);
+            long_axes[nlong++] = i;
+        }
+    /* Keys of "group" and "position" sorted like every canonical object. */
+    for (size_t i = 0; set_order && i < sets.count; i++) {
         size_t j = i;
         while (j > 0 && compare_labels(&set_order[j - 1], &i, &sets) > 0) {
             set_order[j] = set_order[j - 1];
@@ -327,23 +414,19 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
         }
         set_order[j] = i;
     }
-    int64_t *coord = malloc((n ? n : 1) * sizeof *coord);
-    size_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
-    size_t *long_axes = malloc((n ? n : 1) * sizeof *long_axes);
-    int64_t *long_sizes = malloc((n ? n : 1) * sizeof *long_sizes);
-    int32_t *buf = malloc((size_t)buf_len * sizeof *buf);
-    int64_t positions[CLI_MAX_DIMS + 64];
-    dump_keys keys = {NULL, NULL};
-    if (rc == CLI_OK && (!coord || !sorted || !long_axes || !long_sizes || !buf ||
+    inside = malloc(nsets * (nlong ? nlong : 1));
+    if (rc == CLI_OK && (!set_order || !positions || !coord || !sorted ||
+                         !long_axes || !long_sizes || !buf || !inside ||
                          cli_sorted_axes(mesh, sorted) != 0 ||
                          prepare_keys(mesh, sorted, &sets, set_order, &keys) != 0))
         rc = cli_error(io, CLI_FAILED, "out of memory");
-    size_t nlong = 0;
-    for (size_t i = 0; rc == CLI_OK && i < n; i++)
-        if (om_mesh_dim_size(mesh, i) > 1) {
-            long_sizes[nlong] = om_mesh_dim_size(mesh, i);
-            long_axes[nlong++] = i;
-        }
+    if (rc == CLI_OK) {
+        int marked = mark_inside(mesh, &sets, long_axes, nlong, inside, &e);
+        if (marked < 0)
+            rc = cli_error(io, CLI_FAILED, "out of memory");
+        else if (marked > 0)
+            rc = cli_lib_error(io, &e);
+    }
     if (rc == CLI_OK) {
         char storage[OMU_WRITER_BLOCK];
         omu_writer w;
@@ -356,22 +439,28 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
              r++) {
             if (!om_view_is_plain(mesh) && !om_view_holds(mesh, r))
                 continue;
-            if (om_mesh_coordinate(mesh, r, coord, n, &e) != OM_OK) {
+            if (om_mesh_coordinate_of(mesh, r, coord, n, NULL, &e) != OM_OK) {
                 rc = cli_lib_error(io, &e);
                 break;
             }
-            write_rank_line(&w, mesh, &sets, set_order, &keys, sorted, long_axes,
-                            long_sizes, nlong, coord, r, positions);
+            if (!write_rank_line(&w, mesh, &sets, set_order, &keys, sorted,
+                                 long_axes, long_sizes, nlong, inside, coord, r,
+                                 positions, &e))
+                rc = cli_lib_error(io, &e);
         }
         rc = cli_writer_finish(io, &w, rc);
     }
     free(keys.text);
     free(keys.end);
+    free(set_order);
+    free(positions);
+    free(inside);
     free(coord);
     free(sorted);
     free(long_axes);
     free(long_sizes);
     free(buf);
+    free_sets(&sets);
     om_mesh_free(mesh);
     return rc;
 }
@@ -399,47 +488,57 @@ int cli_cmd_locality(const cli_io *io, int argc, char **argv)
         om_mesh_free(mesh);
         return rc;
     }
-    axis_sets sets;
+    axis_sets sets = {0, NULL, NULL};
     if (!opt.has_ranks_per_host)
         rc = cli_error(io, CLI_USAGE, "'locality' needs --ranks-per-host K or "
                        "--hierarchy LEVELS");
     else
         rc = collect_sets(io, mesh, &opt, &sets);
-    int64_t groups[CLI_MAX_DIMS + 64], local[CLI_MAX_DIMS + 64],
-        most[CLI_MAX_DIMS + 64];
+    size_t nsets = sets.count ? sets.count : 1, n = om_mesh_ndim(mesh);
+    int64_t *report = malloc(3 * nsets * sizeof *report);
+    int64_t *indices = malloc((n ? n : 1) * sizeof *indices);
+    if (rc == CLI_OK && (!report || !indices))
+        rc = cli_error(io, CLI_FAILED, "out of memory");
     om_error e;
-    for (size_t s = 0; rc == CLI_OK && s < sets.count; s++)
-        if (om_mesh_locality(mesh, sets.masks[s], opt.ranks_per_host, &groups[s],
-                             &local[s], &most[s], &e) != OM_OK)
+    for (size_t s = 0; rc == CLI_OK && s < sets.count; s++) {
+        const cli_axis_set *set = &sets.items[s];
+        if (om_mesh_locality_named(mesh, set->names, set->count, opt.ranks_per_host,
+                                   &report[3 * s], &report[3 * s + 1],
+                                   &report[3 * s + 2], &e) != OM_OK)
             rc = cli_lib_error(io, &e);
+    }
     if (rc == CLI_OK) {
         int64_t size = om_view_extent(mesh); /* = the size of a plain mesh */
         int64_t hosts = (size + opt.ranks_per_host - 1) / opt.ranks_per_host;
         fprintf(io->out, "{\"hosts\":%lld,\"ranks_per_host\":%lld,\"report\":[",
                 (long long)hosts, (long long)opt.ranks_per_host);
         for (size_t s = 0; s < sets.count; s++) {
+            const cli_axis_set *set = &sets.items[s];
+            int64_t groups = report[3 * s], local = report[3 * s + 1];
             fputs(s ? ",{\"axes\":" : "{\"axes\":", io->out);
-            /* Print the set in mesh order, as the library groups it. */
-            size_t n = om_mesh_ndim(mesh);
+            /* The set in mesh order, as the library groups it. */
+            size_t got = 0;
+            if (om_mesh_axis_indices(mesh, set->names, set->count, indices, n, &got,
+                                     &e) != OM_OK)
+                got = 0; /* checked above: cannot fail here */
             fputc('[', io->out);
-            bool first = true;
-            for (size_t i = 0; i < n && i < 64; i++) {
-                if (!((sets.masks[s] >> i) & 1u))
-                    continue;
-                if (!first)
+            for (size_t k = 0; k < got; k++) {
+                if (k)
                     fputc(',', io->out);
-                cli_json_string(io->out, om_mesh_name(mesh, i));
-                first = false;
+                cli_json_string(io->out, om_mesh_name(mesh, (size_t)indices[k]));
             }
             fputc(']', io->out);
             fprintf(io->out,
                     ",\"cross_host_groups\":%lld,\"groups\":%lld,"
                     "\"local_groups\":%lld,\"max_hosts\":%lld}",
-                    (long long)(groups[s] - local[s]), (long long)groups[s],
-                    (long long)local[s], (long long)most[s]);
+                    (long long)(groups - local), (long long)groups,
+                    (long long)local, (long long)report[3 * s + 2]);
         }
         fputs("]}\n", io->out);
     }
+    free(report);
+    free(indices);
+    free_sets(&sets);
     om_mesh_free(mesh);
     return rc;
 }

@@ -58,8 +58,7 @@ static int world_size(const cli_io *io, const cli_options *opt,
     if (*world > 0 || pa->world_param)
         return CLI_OK;
     om_error e;
-    bool found;
-    if (om_world_size_from_env(world, &found, &e) != OM_OK)
+    if (om_world_size_resolve(0, world, NULL, &e) != OM_OK)
         return cli_lib_error(io, &e);
     return CLI_OK;
 }

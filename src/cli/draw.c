@@ -35,62 +35,6 @@ void draw_xterm_rgb(int color, unsigned char rgb[3])
     }
 }
 
-/* ---- strings ------------------------------------------------------- */
-
-void draw_str_printf(draw_str *s, const char *fmt, ...)
-{
-    if (s->failed)
-        return;
-    va_list args;
-    va_start(args, fmt);
-    va_list copy;
-    va_copy(copy, args);
-    int n = vsnprintf(NULL, 0, fmt, copy);
-    va_end(copy);
-    if (n < 0) {
-        s->failed = true;
-        va_end(args);
-        return;
-    }
-    size_t need = s->len + (size_t)n + 1;
-    if (need > s->cap) {
-        size_t cap = s->cap ? s->cap : 64;
-        while (cap < need)
-            cap *= 2;
-        char *bigger = realloc(s->data, cap);
-        if (!bigger) {
-            s->failed = true;
-            va_end(args);
-            return;
-        }
-        s->data = bigger;
-        s->cap = cap;
-    }
-    vsnprintf(s->data + s->len, s->cap - s->len, fmt, args);
-    s->len += (size_t)n;
-    va_end(args);
-}
-
-void draw_str_clear(draw_str *s)
-{
-    s->len = 0;
-    if (s->data)
-        s->data[0] = '\0';
-}
-
-void draw_str_free(draw_str *s)
-{
-    free(s->data);
-    s->data = NULL;
-    s->len = s->cap = 0;
-    s->failed = false;
-}
-
-const char *draw_str_data(const draw_str *s)
-{
-    return s->data ? s->data : "";
-}
-
 /* ---- small helpers ------------------------------------------------- */
 
 static int digits(int64_t v)
@@ -149,15 +93,15 @@ static const char *set_label(const draw_picture *pic)
 /* ---- picture ------------------------------------------------------- */
 
 static void corner(const om_mesh *mesh, int row_axis, int col_axis,
-                   draw_str *s)
+                   omu_str *s)
 {
     if (row_axis >= 0)
-        draw_str_printf(s, "%s\\", om_mesh_name(mesh, (size_t)row_axis));
+        omu_str_printf(s, "%s\\", om_mesh_name(mesh, (size_t)row_axis));
     if (col_axis >= 0)
-        draw_str_printf(s, "%s", om_mesh_name(mesh, (size_t)col_axis));
+        omu_str_printf(s, "%s", om_mesh_name(mesh, (size_t)col_axis));
 }
 
-void draw_corner_label(const draw_picture *pic, draw_str *s)
+void draw_corner_label(const draw_picture *pic, omu_str *s)
 {
     corner(pic->mesh, pic->row_axis, pic->col_axis, s);
 }
@@ -196,8 +140,8 @@ static om_status fail(om_error *err, om_status status, const char *message)
 }
 
 om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
-                            const char *color_by, int64_t ranks_per_host,
-                            om_error *err)
+                            const char *color_by, draw_axes color,
+                            int64_t ranks_per_host, om_error *err)
 {
     memset(pic, 0, sizeof *pic);
     pic->mesh = mesh;
@@ -214,24 +158,24 @@ om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
         pic->blocks *= om_mesh_dim_size(mesh, i);
 
     pic->coord = malloc((n ? n : 1) * sizeof *pic->coord);
-    if (!color_by)
-        color_by = n >= 1 ? om_mesh_name(mesh, n - 1) : "";
+    pic->indices = malloc((n ? n : 1) * sizeof *pic->indices);
+    pic->color = color;
     pic->color_by = copy_string(color_by);
-    if (!pic->coord || !pic->color_by) {
+    if (!pic->coord || !pic->indices || !pic->color_by) {
         draw_picture_free(pic);
         return fail(err, OM_ERR_NO_MEMORY, "out of memory");
     }
-    om_status st = om_mesh_axes(mesh, color_by, &pic->color_mask, err);
-    if (st == OM_OK)
-        st = om_mesh_group_shape(mesh, pic->color_mask, &pic->group_count,
-                                 &pic->group_size, err);
+    om_status st = om_mesh_group_shape_named(mesh, color.names, color.count,
+                                             &pic->group_count, &pic->group_size,
+                                             err);
     if (st == OM_OK && ranks_per_host > 0) {
         pic->ranks_per_host = ranks_per_host;
         /* Views: hosts up to the largest rank the view reaches. */
         pic->hosts = (om_view_extent(mesh) + ranks_per_host - 1) / ranks_per_host;
         int64_t groups;
-        st = om_mesh_locality(mesh, pic->color_mask, ranks_per_host, &groups,
-                              &pic->local_groups, &pic->max_hosts, err);
+        st = om_mesh_locality_named(mesh, color.names, color.count,
+                                    ranks_per_host, &groups, &pic->local_groups,
+                                    &pic->max_hosts, err);
         pic->marks = pic->local_groups < pic->group_count;
     }
     if (st != OM_OK) {
@@ -249,14 +193,14 @@ om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
     if (pic->cell_width < 2)
         pic->cell_width = 2;
 
-    draw_str c = {0};
+    omu_str c = {0};
     corner(mesh, pic->row_axis, pic->col_axis, &c);
     if (c.failed) {
         draw_picture_free(pic);
         return fail(err, OM_ERR_NO_MEMORY, "out of memory");
     }
-    pic->row_label_width = draw_text_width(draw_str_data(&c));
-    draw_str_free(&c);
+    pic->row_label_width = draw_text_width(omu_str_cstr(&c));
+    omu_str_free(&c);
     if (pic->row_label_width < digits(pic->rows - 1))
         pic->row_label_width = digits(pic->rows - 1);
     if (pic->row_label_width < 2)
@@ -295,8 +239,10 @@ om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
 void draw_picture_free(draw_picture *pic)
 {
     free(pic->coord);
+    free(pic->indices);
     free(pic->color_by);
     pic->coord = NULL;
+    pic->indices = NULL;
     pic->color_by = NULL;
 }
 
@@ -321,31 +267,29 @@ om_status draw_rank_at(const draw_picture *pic, int64_t block, int64_t row,
     return om_mesh_rank(pic->mesh, pic->coord, pic->ndim, rank, err);
 }
 
-static bool in_mask(uint64_t mask, size_t axis)
-{
-    return axis < 64 && ((mask >> axis) & 1u);
-}
-
-/* Lowest and highest member of the group over `mask` holding `rank`:
- * members agree outside the mask, so they are the mask's axes at 0 and at
+/* Lowest and highest member of the group over `axes` holding `rank`:
+ * members agree outside the set, so they are the set's axes at 0 and at
  * their last index. */
-static om_status group_ends(const draw_picture *pic, uint64_t mask,
+static om_status group_ends(const draw_picture *pic, draw_axes axes,
                             int64_t rank, int64_t *first, int64_t *last,
                             om_error *err)
 {
-    om_status st = om_mesh_coordinate(pic->mesh, rank, pic->coord, pic->ndim,
-                                      err);
+    size_t got = 0;
+    om_status st = om_mesh_axis_indices(pic->mesh, axes.names, axes.count,
+                                        pic->indices, pic->ndim, &got, err);
+    if (st == OM_OK)
+        st = om_mesh_coordinate_of(pic->mesh, rank, pic->coord, pic->ndim, NULL,
+                                   err);
     if (st != OM_OK)
         return st;
-    for (size_t i = 0; i < pic->ndim; i++)
-        if (in_mask(mask, i))
-            pic->coord[i] = 0;
+    for (size_t k = 0; k < got; k++)
+        pic->coord[pic->indices[k]] = 0;
     st = om_mesh_rank(pic->mesh, pic->coord, pic->ndim, first, err);
     if (st != OM_OK)
         return st;
-    for (size_t i = 0; i < pic->ndim; i++)
-        if (in_mask(mask, i))
-            pic->coord[i] = om_mesh_dim_size(pic->mesh, i) - 1;
+    for (size_t k = 0; k < got; k++)
+        pic->coord[pic->indices[k]] =
+            om_mesh_dim_size(pic->mesh, (size_t)pic->indices[k]) - 1;
     return om_mesh_rank(pic->mesh, pic->coord, pic->ndim, last, err);
 }
 
@@ -354,11 +298,11 @@ om_status draw_cell_of(const draw_picture *pic, int64_t rank, draw_cell *cell,
 {
     memset(cell, 0, sizeof *cell);
     cell->rank = rank;
-    om_status st = om_mesh_group_index(pic->mesh, pic->color_mask, rank,
-                                       &cell->group, err);
+    om_status st = om_mesh_group_index_named(pic->mesh, pic->color.names,
+                                             pic->color.count, rank, &cell->group,
+                                             err);
     if (st == OM_OK)
-        st = group_ends(pic, pic->color_mask, rank, &cell->first, &cell->last,
-                        err);
+        st = group_ends(pic, pic->color, rank, &cell->first, &cell->last, err);
     if (st != OM_OK)
         return st;
     cell->color = (int)(cell->group % DRAW_PALETTE_SIZE);
@@ -374,89 +318,89 @@ om_status draw_cell_of(const draw_picture *pic, int64_t rank, draw_cell *cell,
 
 /* ---- descriptions -------------------------------------------------- */
 
-static void mesh_spec(const om_mesh *mesh, draw_str *s)
+static void mesh_spec(const om_mesh *mesh, omu_str *s)
 {
     size_t n = om_mesh_ndim(mesh);
     if (n == 0)
-        draw_str_printf(s, "(no axes)");
+        omu_str_printf(s, "(no axes)");
     for (size_t i = 0; i < n; i++)
-        draw_str_printf(s, "%s%s=%lld", i ? "," : "", om_mesh_name(mesh, i),
+        omu_str_printf(s, "%s%s=%lld", i ? "," : "", om_mesh_name(mesh, i),
                         (long long)om_mesh_dim_size(mesh, i));
 }
 
-void draw_describe_mesh(const draw_picture *pic, draw_str *s)
+void draw_describe_mesh(const draw_picture *pic, omu_str *s)
 {
     const om_mesh *mesh = pic->mesh;
-    draw_str_printf(s, "mesh ");
+    omu_str_printf(s, "mesh ");
     mesh_spec(mesh, s);
-    draw_str_printf(s, ": %lld %s", (long long)pic->size,
+    omu_str_printf(s, ": %lld %s", (long long)pic->size,
                     plural(pic->size, "rank", "ranks"));
     if (pic->ndim == 0)
         return;
-    draw_str_printf(s, " in ");
+    omu_str_printf(s, " in ");
     if (pic->outer_axes > 0) {
-        draw_str_printf(s, "%lld %s (", (long long)pic->blocks,
+        omu_str_printf(s, "%lld %s (", (long long)pic->blocks,
                         plural(pic->blocks, "block", "blocks"));
         for (size_t i = 0; i < pic->outer_axes; i++)
-            draw_str_printf(s, "%s%s", i ? "," : "", om_mesh_name(mesh, i));
-        draw_str_printf(s, ") of ");
+            omu_str_printf(s, "%s%s", i ? "," : "", om_mesh_name(mesh, i));
+        omu_str_printf(s, ") of ");
     }
-    draw_str_printf(s, "%lld %s", (long long)pic->rows,
+    omu_str_printf(s, "%lld %s", (long long)pic->rows,
                     plural(pic->rows, "row", "rows"));
     if (pic->row_axis >= 0)
-        draw_str_printf(s, " (%s)", om_mesh_name(mesh, (size_t)pic->row_axis));
-    draw_str_printf(s, " x %lld %s (%s)", (long long)pic->cols,
+        omu_str_printf(s, " (%s)", om_mesh_name(mesh, (size_t)pic->row_axis));
+    omu_str_printf(s, " x %lld %s (%s)", (long long)pic->cols,
                     plural(pic->cols, "column", "columns"),
                     om_mesh_name(mesh, (size_t)pic->col_axis));
 }
 
-void draw_describe_colors(const draw_picture *pic, draw_str *s)
+void draw_describe_colors(const draw_picture *pic, omu_str *s)
 {
-    draw_str_printf(s, "colors: %lld %s %s of %lld %s", (long long)pic->group_count,
+    omu_str_printf(s, "colors: %lld %s %s of %lld %s", (long long)pic->group_count,
                     set_label(pic), plural(pic->group_count, "group", "groups"),
                     (long long)pic->group_size,
                     plural(pic->group_size, "rank", "ranks"));
-    draw_str_printf(s, "; the letters after a rank name its group");
+    omu_str_printf(s, "; the letters after a rank name its group");
 }
 
-void draw_describe_hosts(const draw_picture *pic, draw_str *s)
+void draw_describe_hosts(const draw_picture *pic, omu_str *s)
 {
     if (pic->ranks_per_host <= 0)
         return;
-    draw_str_printf(s, "hosts: %lld %s per host, %lld %s; ",
+    omu_str_printf(s, "hosts: %lld %s per host, %lld %s; ",
                     (long long)pic->ranks_per_host,
                     plural(pic->ranks_per_host, "rank", "ranks"),
                     (long long)pic->hosts, plural(pic->hosts, "host", "hosts"));
     int64_t crossing = pic->group_count - pic->local_groups;
     if (crossing == 0)
-        draw_str_printf(s, "no %s group crosses a host boundary",
+        omu_str_printf(s, "no %s group crosses a host boundary",
                         set_label(pic));
     else
-        draw_str_printf(s,
+        omu_str_printf(s,
                         "%lld of %lld %s groups CROSS a host boundary (up to "
                         "%lld hosts each); their ranks are marked !",
                         (long long)crossing, (long long)pic->group_count,
                         set_label(pic), (long long)pic->max_hosts);
 }
 
-static void hosts_range(draw_str *s, int64_t first, int64_t last)
+static void hosts_range(omu_str *s, int64_t first, int64_t last)
 {
     if (first == last)
-        draw_str_printf(s, "host %lld", (long long)first);
+        omu_str_printf(s, "host %lld", (long long)first);
     else
-        draw_str_printf(s, "hosts %lld-%lld", (long long)first, (long long)last);
+        omu_str_printf(s, "hosts %lld-%lld", (long long)first, (long long)last);
 }
 
-static void block_name(const draw_picture *pic, int64_t block, draw_str *s)
+static void block_name(const draw_picture *pic, int64_t block, omu_str *s)
 {
     block_coord(pic, block, pic->coord);
     for (size_t i = 0; i < pic->outer_axes; i++)
-        draw_str_printf(s, "%s%s=%lld", i ? " " : "",
+        omu_str_printf(s, "%s%s=%lld", i ? " " : "",
                         om_mesh_name(pic->mesh, i), (long long)pic->coord[i]);
 }
 
 om_status draw_describe_block(const draw_picture *pic, int64_t block,
-                              draw_str *s, om_error *err)
+                              omu_str *s, om_error *err)
 {
     /* Blocks are contiguous rank ranges (the outer axes vary slowest). */
     int64_t first, last;
@@ -466,72 +410,75 @@ om_status draw_describe_block(const draw_picture *pic, int64_t block,
     if (st != OM_OK)
         return st;
     block_name(pic, block, s);
-    draw_str_printf(s, "%s", pic->outer_axes ? "  " : "");
+    omu_str_printf(s, "%s", pic->outer_axes ? "  " : "");
     if (first == last)
-        draw_str_printf(s, "rank %lld", (long long)first);
+        omu_str_printf(s, "rank %lld", (long long)first);
     else
-        draw_str_printf(s, "ranks %lld-%lld", (long long)first, (long long)last);
+        omu_str_printf(s, "ranks %lld-%lld", (long long)first, (long long)last);
     if (pic->ranks_per_host > 0) {
-        draw_str_printf(s, "  ");
+        omu_str_printf(s, "  ");
         hosts_range(s, draw_host(pic, first), draw_host(pic, last));
     }
     for (size_t l = 1; l < pic->nlevels; l++) {
         int64_t k = om_hierarchy_ranks_per_domain(pic->hierarchy, l);
         const char *name = om_hierarchy_level_name(pic->hierarchy, l);
         if (first / k == last / k)
-            draw_str_printf(s, "  %s %lld", name, (long long)(first / k));
+            omu_str_printf(s, "  %s %lld", name, (long long)(first / k));
         else
-            draw_str_printf(s, "  %s %lld-%lld", name, (long long)(first / k),
+            omu_str_printf(s, "  %s %lld-%lld", name, (long long)(first / k),
                             (long long)(last / k));
     }
     return OM_OK;
 }
 
-void draw_describe_hidden_blocks(const draw_picture *pic, draw_str *s)
+void draw_describe_hidden_blocks(const draw_picture *pic, omu_str *s)
 {
     int64_t first = DRAW_HEAD_BLOCKS, last = pic->blocks - 2;
-    draw_str_printf(s, "... %lld %s not shown (", (long long)(last - first + 1),
+    omu_str_printf(s, "... %lld %s not shown (", (long long)(last - first + 1),
                     plural(last - first + 1, "block", "blocks"));
     block_name(pic, first, s);
     if (last > first) {
-        draw_str_printf(s, " to ");
+        omu_str_printf(s, " to ");
         block_name(pic, last, s);
     }
-    draw_str_printf(s, ") ...");
+    omu_str_printf(s, ") ...");
 }
 
-om_status draw_describe_group(const draw_picture *pic, uint64_t mask,
-                              const char *label, int64_t rank, draw_str *s,
+om_status draw_describe_group(const draw_picture *pic, draw_axes axes,
+                              const char *label, int64_t rank, omu_str *s,
                               om_error *err)
 {
     int64_t index, count, size;
-    om_status st = om_mesh_group_index(pic->mesh, mask, rank, &index, err);
+    om_status st = om_mesh_group_index_named(pic->mesh, axes.names, axes.count,
+                                             rank, &index, err);
     if (st == OM_OK)
-        st = om_mesh_group_shape(pic->mesh, mask, &count, &size, err);
+        st = om_mesh_group_shape_named(pic->mesh, axes.names, axes.count, &count,
+                                       &size, err);
     if (st != OM_OK)
         return st;
-    draw_str_printf(s, "%s group %lld: ", label, (long long)index);
+    omu_str_printf(s, "%s group %lld: ", label, (long long)index);
     if (size > DRAW_MEMBER_BUFFER) {
         int64_t first, last;
-        st = group_ends(pic, mask, rank, &first, &last, err);
+        st = group_ends(pic, axes, rank, &first, &last, err);
         if (st == OM_OK)
-            draw_str_printf(s, "%lld ranks from %lld to %lld", (long long)size,
+            omu_str_printf(s, "%lld ranks from %lld to %lld", (long long)size,
                             (long long)first, (long long)last);
         return st;
     }
     int32_t *members = malloc((size_t)size * sizeof *members);
     if (!members)
         return fail(err, OM_ERR_NO_MEMORY, "out of memory");
-    st = om_mesh_group_of(pic->mesh, mask, rank, members, (size_t)size, err);
+    st = om_mesh_group_of_named(pic->mesh, axes.names, axes.count, rank, members,
+                                (size_t)size, NULL, err);
     if (st == OM_OK) {
-        draw_str_printf(s, "%s ", plural(size, "rank", "ranks"));
+        omu_str_printf(s, "%s ", plural(size, "rank", "ranks"));
         if (size <= DRAW_MAX_MEMBERS) {
             for (int64_t k = 0; k < size; k++)
-                draw_str_printf(s, "%s%ld", k ? "," : "", (long)members[k]);
+                omu_str_printf(s, "%s%ld", k ? "," : "", (long)members[k]);
         } else {
             for (int64_t k = 0; k < DRAW_MAX_MEMBERS - 2; k++)
-                draw_str_printf(s, "%ld,", (long)members[k]);
-            draw_str_printf(s, "...,%ld (%lld ranks)", (long)members[size - 1],
+                omu_str_printf(s, "%ld,", (long)members[k]);
+            omu_str_printf(s, "...,%ld (%lld ranks)", (long)members[size - 1],
                             (long long)size);
         }
     }
@@ -557,7 +504,7 @@ static void short_name(char *buf, size_t size, const char *name)
  * (coordinate 0, a group of one rank) are counted instead of listed, so
  * the text does not grow with the number of axes. */
 om_status draw_describe_rank(const draw_picture *pic, int64_t rank,
-                             draw_str *s, om_error *err)
+                             omu_str *s, om_error *err)
 {
     om_status st = om_mesh_coordinate(pic->mesh, rank, pic->coord, pic->ndim,
                                       err);
@@ -566,35 +513,36 @@ om_status draw_describe_rank(const draw_picture *pic, int64_t rank,
     bool all = pic->ndim <= DRAW_TITLE_ALL_AXES;
     size_t skipped = 0, listed = 0;
     char name[DRAW_TITLE_NAME_BYTES + 4];
-    draw_str_printf(s, "rank %lld\n", (long long)rank);
+    omu_str_printf(s, "rank %lld\n", (long long)rank);
     if (pic->ndim == 0)
-        draw_str_printf(s, "(no axes)");
+        omu_str_printf(s, "(no axes)");
     for (size_t i = 0; i < pic->ndim; i++) {
         if (!all && om_mesh_dim_size(pic->mesh, i) == 1) {
             skipped++;
             continue;
         }
         short_name(name, sizeof name, om_mesh_name(pic->mesh, i));
-        draw_str_printf(s, "%s%s=%lld", listed++ ? " " : "", name,
+        omu_str_printf(s, "%s%s=%lld", listed++ ? " " : "", name,
                         (long long)pic->coord[i]);
     }
     if (skipped > 0)
-        draw_str_printf(s, "%s(%zu axes of size 1 not listed)", listed ? " " : "",
+        omu_str_printf(s, "%s(%zu axes of size 1 not listed)", listed ? " " : "",
                         skipped);
-    draw_str_printf(s, "\n");
-    st = draw_describe_group(pic, pic->color_mask, set_label(pic), rank, s, err);
+    omu_str_printf(s, "\n");
+    st = draw_describe_group(pic, pic->color, set_label(pic), rank, s, err);
     if (st != OM_OK)
         return st;
     /* Then the group over each single axis the color does not already
      * show. */
-    for (size_t i = 0; i < pic->ndim && i < 64; i++) {
-        uint64_t mask = UINT64_C(1) << i;
-        if (mask == pic->color_mask ||
-            (!all && om_mesh_dim_size(pic->mesh, i) == 1))
+    for (size_t i = 0; i < pic->ndim; i++) {
+        const char *axis = om_mesh_name(pic->mesh, i);
+        draw_axes one = {&axis, 1};
+        bool is_color = pic->color.count == 1 && strcmp(pic->color.names[0], axis) == 0;
+        if (is_color || (!all && om_mesh_dim_size(pic->mesh, i) == 1))
             continue;
-        draw_str_printf(s, "\n");
+        omu_str_printf(s, "\n");
         short_name(name, sizeof name, om_mesh_name(pic->mesh, i));
-        st = draw_describe_group(pic, mask, name, rank, s, err);
+        st = draw_describe_group(pic, one, name, rank, s, err);
         if (st != OM_OK)
             return st;
     }
@@ -603,9 +551,9 @@ om_status draw_describe_rank(const draw_picture *pic, int64_t rank,
         st = draw_cell_of(pic, rank, &cell, err);
         if (st != OM_OK)
             return st;
-        draw_str_printf(s, "\nhost %lld", (long long)cell.host);
+        omu_str_printf(s, "\nhost %lld", (long long)cell.host);
         if (cell.crosses) {
-            draw_str_printf(s, "; its %s group crosses ", set_label(pic));
+            omu_str_printf(s, "; its %s group crosses ", set_label(pic));
             hosts_range(s, cell.first_host, cell.last_host);
         }
     }
@@ -641,8 +589,9 @@ om_status draw_legend(const draw_picture *pic, int64_t *ranks, size_t *count,
                 st = draw_rank_at(pic, pic->block_slots[b], pic->row_slots[r],
                                   pic->col_slots[c], &rank, err);
                 if (st == OM_OK)
-                    st = om_mesh_group_index(pic->mesh, pic->color_mask, rank,
-                                             &group, err);
+                    st = om_mesh_group_index_named(pic->mesh, pic->color.names,
+                                                   pic->color.count, rank, &group,
+                                                   err);
                 if (st != OM_OK)
                     break;
                 groups[n++] = group;
@@ -681,14 +630,9 @@ om_status draw_picture_set_hierarchy(draw_picture *pic, const om_hierarchy *h,
         if (om_hierarchy_ranks_per_domain(h, l) <= 0)
             return fail(err, OM_ERR_INVALID_ARGUMENT,
                         "show --hierarchy draws uniform levels (name=size,...)");
-    /* The color set by name, as the hierarchy calls take it. */
-    const char *names[64];
-    size_t naxes = 0;
-    for (size_t i = 0; i < pic->ndim && i < 64; i++)
-        if ((pic->color_mask >> i) & 1u)
-            names[naxes++] = om_mesh_name(pic->mesh, i);
     om_locality *loc;
-    om_status st = om_hierarchy_locality(pic->mesh, h, names, naxes, &loc, err);
+    om_status st = om_hierarchy_locality(pic->mesh, h, pic->color.names,
+                                         pic->color.count, &loc, err);
     if (st != OM_OK)
         return st;
     for (size_t l = 0; l < n; l++) {
@@ -724,19 +668,19 @@ int draw_boundary_level(const draw_picture *pic, int64_t a, int64_t b)
     return a / pic->ranks_per_host != b / pic->ranks_per_host ? 0 : -1;
 }
 
-void draw_describe_level(const draw_picture *pic, size_t level, draw_str *s)
+void draw_describe_level(const draw_picture *pic, size_t level, omu_str *s)
 {
     const char *name = om_hierarchy_level_name(pic->hierarchy, level);
     int64_t k = om_hierarchy_ranks_per_domain(pic->hierarchy, level);
     int64_t domains = (pic->size + k - 1) / k;
-    draw_str_printf(s, "%s: %lld %s per domain, %lld %s (boundaries drawn =); ",
+    omu_str_printf(s, "%s: %lld %s per domain, %lld %s (boundaries drawn =); ",
                     name, (long long)k, plural(k, "rank", "ranks"),
                     (long long)domains, plural(domains, "domain", "domains"));
     if (pic->level_crossing[level] == 0)
-        draw_str_printf(s, "no %s group crosses a %s boundary", set_label(pic),
+        omu_str_printf(s, "no %s group crosses a %s boundary", set_label(pic),
                         name);
     else
-        draw_str_printf(s, "%lld of %lld %s groups CROSS a %s boundary (up to "
+        omu_str_printf(s, "%lld of %lld %s groups CROSS a %s boundary (up to "
                         "%lld domains each)",
                         (long long)pic->level_crossing[level],
                         (long long)pic->group_count, set_label(pic), name,

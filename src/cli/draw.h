@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "offline_mesh.h"
+#include "util.h"
 
 /* A slot that stands for hidden rows, columns or blocks. */
 #define DRAW_ELIDED (-1)
@@ -46,6 +47,12 @@
 #define DRAW_TITLE_ALL_AXES 16
 #define DRAW_TITLE_NAME_BYTES 48
 
+/* An axis set by name; the names are borrowed. */
+typedef struct {
+    const char *const *names;
+    size_t count;
+} draw_axes;
+
 #define DRAW_MAX_LEVELS 16
 
 typedef struct {
@@ -66,9 +73,9 @@ typedef struct {
     int64_t block_slots[DRAW_MAX_BLOCK_SLOTS];
     size_t nblock_slots;
 
-    /* Colors: groups over color_mask (named color_by, "" for the empty
-     * set). */
-    uint64_t color_mask;
+    /* Colors: groups over the axes `color` (named color_by, "" for the
+     * empty set). */
+    draw_axes color;
     char *color_by;
     int64_t group_count, group_size;
 
@@ -85,12 +92,13 @@ typedef struct {
     int rank_width, tag_width, cell_width, row_label_width, host_width;
     bool marks; /* some group crosses a host: cells carry a '!' slot */
 
-    int64_t *coord; /* scratch, ndim values */
+    int64_t *coord;   /* scratch, ndim values */
+    int64_t *indices; /* scratch, ndim axis indices */
 } draw_picture;
 
 typedef struct {
     int64_t rank;
-    int64_t group;          /* index of its group over color_mask */
+    int64_t group;          /* index of its group over the color axes */
     int color;              /* palette slot, group % DRAW_PALETTE_SIZE */
     char tag[16];           /* group as letters: a..z, aa.. */
     int64_t first, last;    /* lowest and highest rank of its group */
@@ -99,19 +107,14 @@ typedef struct {
     bool crosses;           /* its group spans more than one host */
 } draw_cell;
 
-/* A growable string; NULL data after an allocation failure. */
-typedef struct {
-    char *data;
-    size_t len, cap;
-    bool failed;
-} draw_str;
+/* Text is built with the utility layer's omu_str (src/util/util.h). */
 
 /* Builds the picture of `mesh` (borrowed; must outlive the picture) colored
- * by the groups over `color_by` (NULL: the innermost axis) with hosts of
- * `ranks_per_host` ranks (0: none). */
+ * by the groups over `color` (borrowed too), labelled `color_by`, with
+ * hosts of `ranks_per_host` ranks (0: none). */
 om_status draw_picture_init(draw_picture *pic, const om_mesh *mesh,
-                            const char *color_by, int64_t ranks_per_host,
-                            om_error *err);
+                            const char *color_by, draw_axes color,
+                            int64_t ranks_per_host, om_error *err);
 void draw_picture_free(draw_picture *pic);
 
 /* The cell of `rank`, and the rank at (block, row, col). */
@@ -134,7 +137,7 @@ om_status draw_picture_set_hierarchy(draw_picture *pic, const om_hierarchy *h,
  * when they share a host. */
 int draw_boundary_level(const draw_picture *pic, int64_t a, int64_t b);
 /* "nvl: 72 ranks per domain, ..." for level `level` >= 1. */
-void draw_describe_level(const draw_picture *pic, size_t level, draw_str *s);
+void draw_describe_level(const draw_picture *pic, size_t level, omu_str *s);
 
 /* Group `group` as letters (0 -> "a", 25 -> "z", 26 -> "aa"). */
 void draw_tag(int64_t group, char *buf, size_t len);
@@ -144,21 +147,21 @@ int draw_palette_color(int slot);
 void draw_xterm_rgb(int color, unsigned char rgb[3]);
 
 /* Text pieces shared by both renderers (plain UTF-8, unescaped). */
-void draw_describe_mesh(const draw_picture *pic, draw_str *s);
-void draw_describe_colors(const draw_picture *pic, draw_str *s);
-void draw_describe_hosts(const draw_picture *pic, draw_str *s);
+void draw_describe_mesh(const draw_picture *pic, omu_str *s);
+void draw_describe_colors(const draw_picture *pic, omu_str *s);
+void draw_describe_hosts(const draw_picture *pic, omu_str *s);
 om_status draw_describe_block(const draw_picture *pic, int64_t block,
-                              draw_str *s, om_error *err);
-void draw_describe_hidden_blocks(const draw_picture *pic, draw_str *s);
-void draw_corner_label(const draw_picture *pic, draw_str *s);
-/* "group 3: ranks 6,7" over `mask` (the group containing `rank`). */
-om_status draw_describe_group(const draw_picture *pic, uint64_t mask,
-                              const char *label, int64_t rank, draw_str *s,
+                              omu_str *s, om_error *err);
+void draw_describe_hidden_blocks(const draw_picture *pic, omu_str *s);
+void draw_corner_label(const draw_picture *pic, omu_str *s);
+/* "group 3: ranks 6,7" over `axes` (the group containing `rank`). */
+om_status draw_describe_group(const draw_picture *pic, draw_axes axes,
+                              const char *label, int64_t rank, omu_str *s,
                               om_error *err);
 /* Tooltip of a rank: coordinates, groups over color_by and each axis,
  * host. Lines separated by '\n'. */
 om_status draw_describe_rank(const draw_picture *pic, int64_t rank,
-                             draw_str *s, om_error *err);
+                             omu_str *s, om_error *err);
 
 /* Legend: the distinct color groups of the shown cells, in drawing order.
  * Writes up to DRAW_MAX_LEGEND representative ranks (one per group) and
@@ -166,14 +169,6 @@ om_status draw_describe_rank(const draw_picture *pic, int64_t rank,
 om_status draw_legend(const draw_picture *pic, int64_t *ranks, size_t *count,
                       int64_t *distinct, om_error *err);
 
-void draw_str_printf(draw_str *s, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void draw_str_clear(draw_str *s);
-const char *draw_str_data(const draw_str *s); /* "" when empty */
-void draw_str_free(draw_str *s);
 
 /* Renderers: write the whole picture to `out`. */
 om_status draw_text(const draw_picture *pic, FILE *out, bool color,

@@ -14,7 +14,7 @@
 
 typedef struct {
     const draw_picture *pic;
-    draw_str body;
+    omu_str body;
     om_error *err;
     int y;           /* top of the next line */
     int cell_w, label_w;
@@ -24,19 +24,19 @@ typedef struct {
 
 /* Text content or attribute value: XML-escaped; characters XML 1.0 cannot
  * carry become '?'; newlines stay when `keep_newlines`. */
-static void put_escaped(draw_str *s, const char *text, bool keep_newlines)
+static void put_escaped(omu_str *s, const char *text, bool keep_newlines)
 {
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
         switch (*p) {
-        case '&': draw_str_printf(s, "&amp;"); break;
-        case '<': draw_str_printf(s, "&lt;"); break;
-        case '>': draw_str_printf(s, "&gt;"); break;
-        case '"': draw_str_printf(s, "&quot;"); break;
+        case '&': omu_str_printf(s, "&amp;"); break;
+        case '<': omu_str_printf(s, "&lt;"); break;
+        case '>': omu_str_printf(s, "&gt;"); break;
+        case '"': omu_str_printf(s, "&quot;"); break;
         default:
             if ((*p == '\n' && keep_newlines) || (*p >= 0x20 && *p != 0x7f))
-                draw_str_printf(s, "%c", (char)*p);
+                omu_str_printf(s, "%c", (char)*p);
             else
-                draw_str_printf(s, "?");
+                omu_str_printf(s, "?");
         }
     }
 }
@@ -44,10 +44,10 @@ static void put_escaped(draw_str *s, const char *text, bool keep_newlines)
 /* A line of text at the left margin (plus `indent` pixels). */
 static void text_line(svg_ctx *c, const char *cls, int indent, const char *text)
 {
-    draw_str_printf(&c->body, "<text class=\"%s\" x=\"%d\" y=\"%d\">", cls,
+    omu_str_printf(&c->body, "<text class=\"%s\" x=\"%d\" y=\"%d\">", cls,
                     MARGIN + indent, c->y + 13);
     put_escaped(&c->body, text, false);
-    draw_str_printf(&c->body, "</text>\n");
+    omu_str_printf(&c->body, "</text>\n");
     int chars = draw_text_width(text) + (indent + CHAR_W - 1) / CHAR_W;
     if (chars > c->max_chars)
         c->max_chars = chars;
@@ -88,19 +88,19 @@ static om_status rank_cell(svg_ctx *c, int64_t rank, int x, int y)
     om_status st = draw_cell_of(pic, rank, &cell, c->err);
     if (st != OM_OK)
         return st;
-    draw_str title = {0};
+    omu_str title = {0};
     st = draw_describe_rank(pic, rank, &title, c->err);
     if (st != OM_OK) {
-        draw_str_free(&title);
+        omu_str_free(&title);
         return st;
     }
     char fill[8];
     fill_color(fill, sizeof fill, cell.color);
-    draw_str_printf(&c->body, "<g class=\"rank%s\" data-rank=\"%lld\"><title>",
+    omu_str_printf(&c->body, "<g class=\"rank%s\" data-rank=\"%lld\"><title>",
                     cell.crosses ? " crosses" : "", (long long)rank);
-    put_escaped(&c->body, draw_str_data(&title), true);
-    draw_str_free(&title);
-    draw_str_printf(&c->body,
+    put_escaped(&c->body, omu_str_cstr(&title), true);
+    omu_str_free(&title);
+    omu_str_printf(&c->body,
                     "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                     "rx=\"3\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%lld%s%s</text></g>\n",
                     x, y, c->cell_w, CELL_H, fill, x + c->cell_w / 2, y + 14,
@@ -110,14 +110,14 @@ static om_status rank_cell(svg_ctx *c, int64_t rank, int x, int y)
 
 static void elided_cell(svg_ctx *c, int x, int y)
 {
-    draw_str_printf(&c->body,
+    omu_str_printf(&c->body,
                     "<text class=\"elided\" x=\"%d\" y=\"%d\">..</text>\n",
                     x + c->cell_w / 2, y + 14);
 }
 
 static void boundary(svg_ctx *c, int x1, int y1, int x2, int y2)
 {
-    draw_str_printf(&c->body,
+    omu_str_printf(&c->body,
                     "<line class=\"host\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
                     x1, y1, x2, y2);
 }
@@ -133,11 +133,11 @@ static om_status row_host_label(svg_ctx *c, int64_t block, int64_t row, int y)
         return st;
     int x = col_x(c, pic->ncol_slots) + 6;
     if (first == last)
-        draw_str_printf(&c->body,
+        omu_str_printf(&c->body,
                         "<text class=\"hostlabel\" x=\"%d\" y=\"%d\">host %lld</text>\n",
                         x, y + 14, (long long)first);
     else
-        draw_str_printf(&c->body,
+        omu_str_printf(&c->body,
                         "<text class=\"hostlabel\" x=\"%d\" y=\"%d\">hosts %lld-%lld</text>\n",
                         x, y + 14, (long long)first, (long long)last);
     int right = x + CHAR_W * pic->host_width;
@@ -188,31 +188,31 @@ static om_status row_boundaries(svg_ctx *c, int64_t block, size_t k, int y)
 static om_status block(svg_ctx *c, int64_t b)
 {
     const draw_picture *pic = c->pic;
-    draw_str s = {0};
+    omu_str s = {0};
     om_status st = draw_describe_block(pic, b, &s, c->err);
     if (st != OM_OK) {
-        draw_str_free(&s);
+        omu_str_free(&s);
         return st;
     }
     c->y += 6;
-    text_line(c, "block", 0, draw_str_data(&s));
-    draw_str_free(&s);
+    text_line(c, "block", 0, omu_str_cstr(&s));
+    omu_str_free(&s);
 
     /* Column header, with the corner naming the row and column axes. */
     draw_corner_label(pic, &s);
-    draw_str_printf(&c->body, "<text class=\"corner\" x=\"%d\" y=\"%d\">",
+    omu_str_printf(&c->body, "<text class=\"corner\" x=\"%d\" y=\"%d\">",
                     MARGIN + c->label_w - 6, c->y + 13);
-    put_escaped(&c->body, draw_str_data(&s), false);
-    draw_str_printf(&c->body, "</text>\n");
-    draw_str_free(&s);
+    put_escaped(&c->body, omu_str_cstr(&s), false);
+    omu_str_printf(&c->body, "</text>\n");
+    omu_str_free(&s);
     for (size_t k = 0; k < pic->ncol_slots; k++) {
         int x = col_x(c, k) + c->cell_w / 2;
         if (pic->col_slots[k] == DRAW_ELIDED)
-            draw_str_printf(&c->body,
+            omu_str_printf(&c->body,
                             "<text class=\"elided\" x=\"%d\" y=\"%d\">..</text>\n",
                             x, c->y + 13);
         else if (pic->col_axis >= 0)
-            draw_str_printf(&c->body,
+            omu_str_printf(&c->body,
                             "<text class=\"colhead\" x=\"%d\" y=\"%d\">%lld</text>\n",
                             x, c->y + 13, (long long)pic->col_slots[k]);
     }
@@ -222,11 +222,11 @@ static om_status block(svg_ctx *c, int64_t b)
         int64_t row = pic->row_slots[k];
         int y = c->y;
         if (row == DRAW_ELIDED)
-            draw_str_printf(&c->body,
+            omu_str_printf(&c->body,
                             "<text class=\"rowhead\" x=\"%d\" y=\"%d\">..</text>\n",
                             MARGIN + c->label_w - 6, y + 14);
         else if (pic->row_axis >= 0)
-            draw_str_printf(&c->body,
+            omu_str_printf(&c->body,
                             "<text class=\"rowhead\" x=\"%d\" y=\"%d\">%lld</text>\n",
                             MARGIN + c->label_w - 6, y + 14, (long long)row);
         for (size_t j = 0; j < pic->ncol_slots; j++) {
@@ -263,13 +263,13 @@ static om_status legend(svg_ctx *c)
     if (st != OM_OK)
         return st;
     const char *label = pic->color_by[0] ? pic->color_by : "rank";
-    draw_str s = {0};
-    draw_str_printf(&s, "legend: %lld %s group%s shown", (long long)distinct,
+    omu_str s = {0};
+    omu_str_printf(&s, "legend: %lld %s group%s shown", (long long)distinct,
                     label, distinct == 1 ? "" : "s");
     if ((int64_t)count < distinct)
-        draw_str_printf(&s, ", the first %zu listed", count);
+        omu_str_printf(&s, ", the first %zu listed", count);
     c->y += 6;
-    text_line(c, "legend", 0, draw_str_data(&s));
+    text_line(c, "legend", 0, omu_str_cstr(&s));
     int swatch_w = CHAR_W * (pic->tag_width + 1) + 8;
     for (size_t k = 0; k < count && st == OM_OK; k++) {
         draw_cell cell;
@@ -278,33 +278,33 @@ static om_status legend(svg_ctx *c)
             break;
         char fill[8];
         fill_color(fill, sizeof fill, cell.color);
-        draw_str_printf(&c->body,
+        omu_str_printf(&c->body,
                         "<g class=\"swatch\"><rect x=\"%d\" y=\"%d\" width=\"%d\" "
                         "height=\"%d\" rx=\"3\" fill=\"%s\"/><text x=\"%d\" "
                         "y=\"%d\">%s%s</text></g>\n",
                         MARGIN + 8, c->y + 1, swatch_w, LINE_H - 2, fill,
                         MARGIN + 8 + swatch_w / 2, c->y + 13, cell.tag,
                         cell.crosses ? "!" : "");
-        draw_str_clear(&s);
-        st = draw_describe_group(pic, pic->color_mask, label, ranks[k], &s,
+        omu_str_clear(&s);
+        st = draw_describe_group(pic, pic->color, label, ranks[k], &s,
                                  c->err);
         if (st != OM_OK)
             break;
         if (pic->ranks_per_host > 0 && !cell.crosses)
-            draw_str_printf(&s, "  host %lld", (long long)cell.first_host);
+            omu_str_printf(&s, "  host %lld", (long long)cell.first_host);
         if (pic->ranks_per_host > 0 && cell.crosses)
-            draw_str_printf(&s, "  hosts %lld-%lld, CROSSES HOSTS",
+            omu_str_printf(&s, "  hosts %lld-%lld, CROSSES HOSTS",
                             (long long)cell.first_host, (long long)cell.last_host);
         text_line(c, cell.crosses ? "entry warn" : "entry", 16 + swatch_w,
-                  draw_str_data(&s));
+                  omu_str_cstr(&s));
     }
     if (st == OM_OK && (int64_t)count < distinct) {
-        draw_str_clear(&s);
-        draw_str_printf(&s, "... %lld more; colors repeat every %d groups",
+        omu_str_clear(&s);
+        omu_str_printf(&s, "... %lld more; colors repeat every %d groups",
                         (long long)(distinct - (int64_t)count), DRAW_PALETTE_SIZE);
-        text_line(c, "entry", 8, draw_str_data(&s));
+        text_line(c, "entry", 8, omu_str_cstr(&s));
     }
-    draw_str_free(&s);
+    omu_str_free(&s);
     return st;
 }
 
@@ -315,19 +315,19 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
     c.label_w = CHAR_W * pic->row_label_width + 12;
     c.max_x = col_x(&c, pic->ncol_slots);
 
-    draw_str s = {0};
+    omu_str s = {0};
     draw_describe_mesh(pic, &s);
-    text_line(&c, "title", 0, draw_str_data(&s));
-    draw_str_clear(&s);
+    text_line(&c, "title", 0, omu_str_cstr(&s));
+    omu_str_clear(&s);
     draw_describe_colors(pic, &s);
-    text_line(&c, "note", 0, draw_str_data(&s));
+    text_line(&c, "note", 0, omu_str_cstr(&s));
     om_status st = OM_OK;
     for (size_t k = 0; k < pic->nblock_slots && st == OM_OK; k++) {
         if (pic->block_slots[k] == DRAW_ELIDED) {
-            draw_str_clear(&s);
+            omu_str_clear(&s);
             draw_describe_hidden_blocks(pic, &s);
             c.y += 6;
-            text_line(&c, "elided-blocks", 0, draw_str_data(&s));
+            text_line(&c, "elided-blocks", 0, omu_str_cstr(&s));
             continue;
         }
         st = block(&c, pic->block_slots[k]);
@@ -335,16 +335,16 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
     if (st == OM_OK)
         st = legend(&c);
     if (st == OM_OK && pic->ranks_per_host > 0) {
-        draw_str_clear(&s);
+        omu_str_clear(&s);
         draw_describe_hosts(pic, &s);
         c.y += 6;
         text_line(&c, pic->local_groups < pic->group_count ? "hosts warn" : "hosts",
-                  0, draw_str_data(&s));
+                  0, omu_str_cstr(&s));
         for (size_t l = 1; l < pic->nlevels; l++) {
-            draw_str_clear(&s);
+            omu_str_clear(&s);
             draw_describe_level(pic, l, &s);
             text_line(&c, pic->level_crossing[l] ? "hosts warn" : "hosts", 0,
-                      draw_str_data(&s));
+                      omu_str_cstr(&s));
         }
     }
     bool failed = s.failed || c.body.failed;
@@ -366,13 +366,13 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
                 "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
                 width, height, width, height);
-        draw_str_clear(&s);
+        omu_str_clear(&s);
         draw_describe_mesh(pic, &s);
         fputs("<title>offline-mesh show: ", out);
-        draw_str t = {0};
-        put_escaped(&t, draw_str_data(&s), false);
-        fputs(draw_str_data(&t), out);
-        draw_str_free(&t);
+        omu_str t = {0};
+        put_escaped(&t, omu_str_cstr(&s), false);
+        fputs(omu_str_cstr(&t), out);
+        omu_str_free(&t);
         fputs("</title>\n"
               "<style>\n"
               "text{font-family:monospace;font-size:12px;fill:#000}\n"
@@ -386,10 +386,10 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
               "</style>\n", out);
         fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width,
                 height);
-        fputs(draw_str_data(&c.body), out);
+        fputs(omu_str_cstr(&c.body), out);
         fputs("</svg>\n", out);
     }
-    draw_str_free(&s);
-    draw_str_free(&c.body);
+    omu_str_free(&s);
+    omu_str_free(&c.body);
     return st;
 }

@@ -14,36 +14,36 @@ typedef struct {
     const draw_picture *pic;
     FILE *out;
     bool color;
-    draw_str line;
+    omu_str line;
     om_error *err;
 } text_ctx;
 
 /* Appends `text` with control characters replaced, so axis names cannot
  * send escape sequences to the terminal. */
-static void put_clean(draw_str *line, const char *text)
+static void put_clean(omu_str *line, const char *text)
 {
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
         unsigned char c = *p;
-        draw_str_printf(line, "%c", c < 0x20 || c == 0x7f ? '?' : (char)c);
+        omu_str_printf(line, "%c", c < 0x20 || c == 0x7f ? '?' : (char)c);
     }
 }
 
-static void put_chars(draw_str *line, char c, int n)
+static void put_chars(omu_str *line, char c, int n)
 {
     for (int i = 0; i < n; i++)
-        draw_str_printf(line, "%c", c);
+        omu_str_printf(line, "%c", c);
 }
 
 /* Writes the line without trailing spaces and starts a new one. */
 static void emit(text_ctx *t)
 {
-    const char *data = draw_str_data(&t->line);
+    const char *data = omu_str_cstr(&t->line);
     size_t len = strlen(data);
     while (len > 0 && data[len - 1] == ' ')
         len--;
     fwrite(data, 1, len, t->out);
     fputc('\n', t->out);
-    draw_str_clear(&t->line);
+    omu_str_clear(&t->line);
 }
 
 /* One cell: rank right-aligned, its group's letters, '!' when its group
@@ -56,11 +56,11 @@ static void put_cell(text_ctx *t, const draw_cell *cell)
     snprintf(text, sizeof text, "%*lld%-*s", pic->rank_width,
              (long long)cell->rank, pic->tag_width + (pic->marks ? 1 : 0), tag);
     if (t->color)
-        draw_str_printf(&t->line, ESC "38;5;16;48;5;%dm",
+        omu_str_printf(&t->line, ESC "38;5;16;48;5;%dm",
                         draw_palette_color(cell->color));
-    draw_str_printf(&t->line, "%*s", pic->cell_width, text);
+    omu_str_printf(&t->line, "%*s", pic->cell_width, text);
     if (t->color)
-        draw_str_printf(&t->line, RESET);
+        omu_str_printf(&t->line, RESET);
 }
 
 /* A legend swatch: the letters on the group's color. */
@@ -68,18 +68,18 @@ static void put_swatch(text_ctx *t, const draw_cell *cell)
 {
     const draw_picture *pic = t->pic;
     if (t->color)
-        draw_str_printf(&t->line, ESC "38;5;16;48;5;%dm",
+        omu_str_printf(&t->line, ESC "38;5;16;48;5;%dm",
                         draw_palette_color(cell->color));
     char tag[24];
     snprintf(tag, sizeof tag, "%s%s", cell->tag, cell->crosses ? "!" : "");
-    draw_str_printf(&t->line, "%-*s", pic->tag_width + (pic->marks ? 1 : 0), tag);
+    omu_str_printf(&t->line, "%-*s", pic->tag_width + (pic->marks ? 1 : 0), tag);
     if (t->color)
-        draw_str_printf(&t->line, RESET);
+        omu_str_printf(&t->line, RESET);
 }
 
-static void put_text(text_ctx *t, const draw_str *s)
+static void put_text(text_ctx *t, const omu_str *s)
 {
-    put_clean(&t->line, draw_str_data(s));
+    put_clean(&t->line, omu_str_cstr(s));
 }
 
 /* The shown row/column slot pairs that are true neighbours. */
@@ -118,25 +118,25 @@ static om_status vertical_bar(const text_ctx *t, int64_t block, int64_t row,
 static om_status grid_row(text_ctx *t, int64_t block, int64_t row)
 {
     const draw_picture *pic = t->pic;
-    draw_str_printf(&t->line, "  ");
+    omu_str_printf(&t->line, "  ");
     if (row == DRAW_ELIDED)
-        draw_str_printf(&t->line, "%*s", pic->row_label_width, "..");
+        omu_str_printf(&t->line, "%*s", pic->row_label_width, "..");
     else if (pic->row_axis >= 0)
-        draw_str_printf(&t->line, "%*lld", pic->row_label_width, (long long)row);
+        omu_str_printf(&t->line, "%*lld", pic->row_label_width, (long long)row);
     else
         put_chars(&t->line, ' ', pic->row_label_width);
-    draw_str_printf(&t->line, " ");
+    omu_str_printf(&t->line, " ");
     for (size_t k = 0; k < pic->ncol_slots; k++) {
         if (k > 0) {
             bool bar;
             om_status st = vertical_bar(t, block, row, k - 1, &bar);
             if (st != OM_OK)
                 return st;
-            draw_str_printf(&t->line, "%c", bar ? '|' : ' ');
+            omu_str_printf(&t->line, "%c", bar ? '|' : ' ');
         }
         int64_t col = pic->col_slots[k];
         if (row == DRAW_ELIDED || col == DRAW_ELIDED) {
-            draw_str_printf(&t->line, "%*s", pic->cell_width, "..");
+            omu_str_printf(&t->line, "%*s", pic->cell_width, "..");
             continue;
         }
         int64_t rank;
@@ -155,11 +155,11 @@ static om_status grid_row(text_ctx *t, int64_t block, int64_t row)
             st = host_at(t, block, row, pic->cols - 1, &last);
         if (st != OM_OK)
             return st;
-        draw_str_printf(&t->line, "  ");
+        omu_str_printf(&t->line, "  ");
         if (first == last)
-            draw_str_printf(&t->line, "host %lld", (long long)first);
+            omu_str_printf(&t->line, "host %lld", (long long)first);
         else
-            draw_str_printf(&t->line, "hosts %lld-%lld", (long long)first,
+            omu_str_printf(&t->line, "hosts %lld-%lld", (long long)first,
                             (long long)last);
     }
     emit(t);
@@ -201,7 +201,7 @@ static om_status separator(text_ctx *t, int64_t block, size_t k)
     }
     if (!any)
         return OM_OK;
-    draw_str_printf(&t->line, "  ");
+    omu_str_printf(&t->line, "  ");
     put_chars(&t->line, ' ', pic->row_label_width + 1);
     for (size_t c = 0; c < pic->ncol_slots; c++) {
         if (c > 0) {
@@ -218,7 +218,7 @@ static om_status separator(text_ctx *t, int64_t block, size_t k)
                 gap = '+';
             else if (above && below)
                 gap = '|';
-            draw_str_printf(&t->line, "%c", gap);
+            omu_str_printf(&t->line, "%c", gap);
         }
         put_chars(&t->line, slow[c] ? '=' : diff[c] ? '-' : ' ', pic->cell_width);
     }
@@ -229,32 +229,32 @@ static om_status separator(text_ctx *t, int64_t block, size_t k)
 static om_status block(text_ctx *t, int64_t b)
 {
     const draw_picture *pic = t->pic;
-    draw_str s = {0};
+    omu_str s = {0};
     om_status st = draw_describe_block(pic, b, &s, t->err);
     if (st != OM_OK) {
-        draw_str_free(&s);
+        omu_str_free(&s);
         return st;
     }
     put_text(t, &s);
-    draw_str_free(&s);
+    omu_str_free(&s);
     emit(t);
 
     /* Column header: the corner names the row and column axes. */
     if (pic->col_axis >= 0) {
         draw_corner_label(pic, &s);
-        draw_str_printf(&t->line, "  ");
+        omu_str_printf(&t->line, "  ");
         put_chars(&t->line, ' ', pic->row_label_width -
-                                           draw_text_width(draw_str_data(&s)));
+                                           draw_text_width(omu_str_cstr(&s)));
         put_text(t, &s);
-        draw_str_free(&s);
-        draw_str_printf(&t->line, " ");
+        omu_str_free(&s);
+        omu_str_printf(&t->line, " ");
         for (size_t k = 0; k < pic->ncol_slots; k++) {
             if (k > 0)
-                draw_str_printf(&t->line, " ");
+                omu_str_printf(&t->line, " ");
             if (pic->col_slots[k] == DRAW_ELIDED)
-                draw_str_printf(&t->line, "%*s", pic->cell_width, "..");
+                omu_str_printf(&t->line, "%*s", pic->cell_width, "..");
             else
-                draw_str_printf(&t->line, "%*lld", pic->cell_width,
+                omu_str_printf(&t->line, "%*lld", pic->cell_width,
                                 (long long)pic->col_slots[k]);
         }
         emit(t);
@@ -278,12 +278,12 @@ static om_status legend(text_ctx *t)
     om_status st = draw_legend(pic, ranks, &count, &distinct, t->err);
     if (st != OM_OK)
         return st;
-    draw_str s = {0};
-    draw_str_printf(&s, "legend: %lld %s group%s shown", (long long)distinct,
+    omu_str s = {0};
+    omu_str_printf(&s, "legend: %lld %s group%s shown", (long long)distinct,
                     pic->color_by[0] ? pic->color_by : "rank",
                     distinct == 1 ? "" : "s");
     if ((int64_t)count < distinct)
-        draw_str_printf(&s, ", the first %zu listed", count);
+        omu_str_printf(&s, ", the first %zu listed", count);
     put_text(t, &s);
     emit(t);
     for (size_t k = 0; k < count && st == OM_OK; k++) {
@@ -291,33 +291,33 @@ static om_status legend(text_ctx *t)
         st = draw_cell_of(pic, ranks[k], &cell, t->err);
         if (st != OM_OK)
             break;
-        draw_str_printf(&t->line, "  ");
+        omu_str_printf(&t->line, "  ");
         put_swatch(t, &cell);
-        draw_str_printf(&t->line, " ");
-        draw_str_clear(&s);
-        st = draw_describe_group(pic, pic->color_mask,
+        omu_str_printf(&t->line, " ");
+        omu_str_clear(&s);
+        st = draw_describe_group(pic, pic->color,
                                  pic->color_by[0] ? pic->color_by : "rank",
                                  ranks[k], &s, t->err);
         put_text(t, &s);
         if (pic->ranks_per_host > 0) {
             if (cell.crosses)
-                draw_str_printf(&t->line, "  %shosts %lld-%lld, CROSSES HOSTS%s",
+                omu_str_printf(&t->line, "  %shosts %lld-%lld, CROSSES HOSTS%s",
                                 t->color ? ESC "1;38;5;160m" : "",
                                 (long long)cell.first_host,
                                 (long long)cell.last_host, t->color ? RESET : "");
             else
-                draw_str_printf(&t->line, "  host %lld",
+                omu_str_printf(&t->line, "  host %lld",
                                 (long long)cell.first_host);
         }
         emit(t);
     }
     if (st == OM_OK && (int64_t)count < distinct) {
-        draw_str_printf(&t->line, "  ... %lld more; colors repeat every %d groups",
+        omu_str_printf(&t->line, "  ... %lld more; colors repeat every %d groups",
                         (long long)(distinct - (int64_t)count),
                         DRAW_PALETTE_SIZE);
         emit(t);
     }
-    draw_str_free(&s);
+    omu_str_free(&s);
     return st;
 }
 
@@ -325,11 +325,11 @@ om_status draw_text(const draw_picture *pic, FILE *out, bool color,
                     om_error *err)
 {
     text_ctx t = {pic, out, color, {0}, err};
-    draw_str s = {0};
+    omu_str s = {0};
     draw_describe_mesh(pic, &s);
     put_text(&t, &s);
     emit(&t);
-    draw_str_clear(&s);
+    omu_str_clear(&s);
     draw_describe_colors(pic, &s);
     put_text(&t, &s);
     emit(&t);
@@ -337,7 +337,7 @@ om_status draw_text(const draw_picture *pic, FILE *out, bool color,
     for (size_t k = 0; k < pic->nblock_slots && st == OM_OK; k++) {
         emit(&t);
         if (pic->block_slots[k] == DRAW_ELIDED) {
-            draw_str_clear(&s);
+            omu_str_clear(&s);
             draw_describe_hidden_blocks(pic, &s);
             put_text(&t, &s);
             emit(&t);
@@ -350,20 +350,20 @@ om_status draw_text(const draw_picture *pic, FILE *out, bool color,
         st = legend(&t);
     }
     if (st == OM_OK && pic->ranks_per_host > 0) {
-        draw_str_clear(&s);
+        omu_str_clear(&s);
         draw_describe_hosts(pic, &s);
         put_text(&t, &s);
         emit(&t);
         for (size_t l = 1; l < pic->nlevels; l++) {
-            draw_str_clear(&s);
+            omu_str_clear(&s);
             draw_describe_level(pic, l, &s);
             put_text(&t, &s);
             emit(&t);
         }
     }
     bool failed = s.failed || t.line.failed;
-    draw_str_free(&s);
-    draw_str_free(&t.line);
+    omu_str_free(&s);
+    omu_str_free(&t.line);
     if (st == OM_OK && failed) {
         if (err) {
             err->status = OM_ERR_NO_MEMORY;

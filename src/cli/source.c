@@ -1,60 +1,54 @@
 /* Where a command's mesh comes from: a training config, a mesh spec or a
- * mesh JSON file. */
-#include <stdlib.h>
+ * mesh JSON file. Files are read by the library (bounded, regular files
+ * only); nothing here reads a file itself. */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_internal.h"
 
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims)
 {
     om_error e;
+    *dims = NULL;
     if (!opt->config)
         return cli_error(io, CLI_USAGE, "a CONFIG.yaml argument is required");
-    if (om_dims_load_yaml(opt->config, opt->world_size, dims, &e) != OM_OK)
+    /* The projection, then the world size as its own step: its errors say
+     * where the number came from. */
+    if (om_dims_read_yaml(opt->config, dims, &e) != OM_OK)
         return cli_lib_error(io, &e);
+    if (om_dims_resolve_world_size(*dims, opt->world_size, &e) != OM_OK) {
+        om_dims_free(*dims);
+        *dims = NULL;
+        return cli_lib_error(io, &e);
+    }
     return CLI_OK;
 }
 
-static int read_mesh_file(const cli_io *io, const char *path, om_mesh **mesh)
+/* A --mesh value names a file when one exists there (whatever its name
+ * holds, '=' included); otherwise it is a spec when it looks like one. */
+static bool is_spec(const char *value)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return cli_error(io, CLI_FAILED,
-                         "--mesh %.200s: not a name=size list and not a "
-                         "readable mesh JSON file", path);
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text) {
-        size_t n = fread(text + len, 1, cap - len, file);
-        len += n;
-        if (n == 0)
-            break;
-        if (len == cap) {
-            if (cap >= (size_t)64 << 20)
-                break;
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-    }
-    bool failed = ferror(file) != 0;
-    fclose(file);
-    if (!text || failed) {
-        free(text);
-        return cli_error(io, CLI_FAILED, "--mesh %.200s: cannot read the file",
-                         path);
-    }
+    struct stat info;
+    if (stat(value, &info) == 0)
+        return false;
+    return strchr(value, '=') || value[strspn(value, " \t")] == '\0';
+}
+
+static int load_mesh_option(const cli_io *io, const char *value, om_mesh **mesh)
+{
     om_error e;
-    om_status st = om_mesh_from_json(text, len, mesh, &e);
-    free(text);
-    if (st != OM_OK)
-        return cli_error(io, CLI_FAILED, "--mesh %.200s: %s", path, e.message);
-    return CLI_OK;
+    if (is_spec(value)) {
+        if (om_mesh_from_spec(value, mesh, &e) != OM_OK)
+            return cli_error(io, CLI_FAILED, "--mesh: %s", e.message);
+        return CLI_OK;
+    }
+    om_status st = om_mesh_load_json(value, mesh, &e);
+    if (st == OM_OK)
+        return CLI_OK;
+    if (st == OM_ERR_IO && !strchr(value, '='))
+        return cli_error(io, CLI_FAILED, "--mesh: %s (and not a name=size list)",
+                         e.message);
+    return cli_error(io, CLI_FAILED, "--mesh: %s", e.message);
 }
 
 int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
@@ -67,16 +61,22 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
     if (opt->view || opt->world || opt->preset || opt->nparams)
         return cli_load_view(io, opt, mesh);
     if (opt->mesh) {
-        if (opt->config || opt->world_size || opt->order)
+        if (opt->config && opt->config_after_dims)
             return cli_error(io, CLI_USAGE,
-                             "--mesh cannot be combined with a CONFIG.yaml, "
-                             "--world-size or --order");
-        if (strchr(opt->mesh, '=') || opt->mesh[strspn(opt->mesh, " \t")] == '\0') {
-            if (om_mesh_from_spec(opt->mesh, mesh, &e) != OM_OK)
-                return cli_error(io, CLI_FAILED, "--mesh: %s", e.message);
-            return CLI_OK;
-        }
-        return read_mesh_file(io, opt->mesh, mesh);
+                             "stray \"%.60s\" after --dims %.60s: an axis set is "
+                             "one comma-separated value (--dims %.60s,%.60s); "
+                             "with --mesh there is no CONFIG.yaml",
+                             opt->config, opt->config_after_dims,
+                             opt->config_after_dims, opt->config);
+        if (opt->config)
+            return cli_error(io, CLI_USAGE,
+                             "--mesh cannot be combined with a CONFIG.yaml "
+                             "(got \"%.60s\")", opt->config);
+        if (opt->world_size || opt->order)
+            return cli_error(io, CLI_USAGE,
+                             "--mesh cannot be combined with --world-size or "
+                             "--order");
+        return load_mesh_option(io, opt->mesh, mesh);
     }
     if (!opt->config)
         return cli_error(io, CLI_USAGE, "give a CONFIG.yaml or --mesh SPEC");
@@ -84,8 +84,8 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
     int rc = cli_load_dims(io, opt, &dims);
     if (rc != CLI_OK)
         return rc;
-    om_status st = opt->order ? om_build_runtime_mesh(dims, opt->order, mesh, &e)
-                              : om_build_offline_mesh(dims, mesh, &e);
+    om_status st = opt->order ? om_mesh_from_dims_in_order(dims, opt->order, mesh, &e)
+                              : om_mesh_from_dims(dims, mesh, &e);
     if (st != OM_OK) {
         om_dims_free(dims);
         return cli_lib_error(io, &e);

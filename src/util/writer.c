@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "util.h"
 #include "writer.h"
 
 void omu_writer_init(omu_writer *w, FILE *sink, char *storage, size_t size)
@@ -63,30 +64,25 @@ static const char digit_pairs[] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
-/* Writes the decimal digits of v at p; returns the end. The length is
- * found first so the digits go straight to their place, two at a time. */
-static inline char *put_u64(char *p, uint64_t v)
+/* Writes the decimal digits of v at p; returns the end. Only values
+ * above 2^32-1 come here (rare: no rank or group index is that large). */
+static char *put_u64(char *p, uint64_t v)
 {
-    size_t n = 1;
-    for (uint64_t t = v; t >= 10; t /= 10)
-        n++;
-    char *end = p + n;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        end -= 2;
-        memcpy(end, digit_pairs + 2 * r, 2);
-    }
-    if (v >= 10)
-        memcpy(end - 2, digit_pairs + 2 * v, 2);
-    else
-        end[-1] = (char)('0' + v);
-    return p + n;
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = digits[--n];
+    return p;
 }
 
-/* The same for 32-bit values, with the length from comparisons (the hot
- * path of group output: neighbouring values have the same length, so the
- * branches predict well). */
+/* The digits of a 32-bit value at p; returns the end. The length is found
+ * first from comparisons (the hot path of group output: neighbouring
+ * values have the same length, so the branches predict well), then the
+ * digits go straight to their place, two at a time. */
 static inline char *put_u32(char *p, uint32_t v)
 {
     size_t n = v < 100000
@@ -160,59 +156,13 @@ void omu_write_int_array(omu_writer *w, const int32_t *values, size_t count)
     omu_write_char(w, ']');
 }
 
-static void write_u_escape(omu_writer *w, unsigned code)
+static void writer_sink(void *ctx, const char *data, size_t len)
 {
-    static const char hex[] = "0123456789abcdef";
-    char text[6] = {'\\', 'u', hex[(code >> 12) & 15], hex[(code >> 8) & 15],
-                    hex[(code >> 4) & 15], hex[code & 15]};
-    omu_write(w, text, sizeof text);
+    omu_write(ctx, data, len);
 }
 
-/* Bytes that JSON or the canonical spelling escape. */
-static bool needs_escape(unsigned char c)
-{
-    return c < 0x20 || c == '"' || c == '\\' || c >= 0x7F;
-}
-
+/* The one JSON escaper of the project (json.c), streamed into the writer. */
 void omu_write_json_string(omu_writer *w, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    omu_write_char(w, '"');
-    while (*p) {
-        /* Copy the longest run that needs no escape in one go. */
-        const unsigned char *run = p;
-        while (*p && !needs_escape(*p))
-            p++;
-        omu_write(w, run, (size_t)(p - run));
-        if (!*p)
-            break;
-        unsigned c = *p;
-        const char *short_form = c == '"' ? "\\\"" : c == '\\' ? "\\\\"
-                               : c == '\n' ? "\\n" : c == '\t' ? "\\t"
-                               : c == '\r' ? "\\r" : c == '\b' ? "\\b"
-                               : c == '\f' ? "\\f" : NULL;
-        if (short_form) {
-            omu_write(w, short_form, 2);
-            p++;
-        } else if (c < 0x80) {
-            write_u_escape(w, c);
-            p++;
-        } else {
-            /* Names are valid UTF-8 (the library checks): decode one. */
-            unsigned extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
-            unsigned code = c & (0x3F >> extra);
-            unsigned k = 1;
-            for (; k <= extra && p[k]; k++)
-                code = (code << 6) | (p[k] & 0x3F);
-            p += k;
-            if (code >= 0x10000) {
-                code -= 0x10000;
-                write_u_escape(w, 0xD800 + (code >> 10));
-                write_u_escape(w, 0xDC00 + (code & 0x3FF));
-            } else {
-                write_u_escape(w, code);
-            }
-        }
-    }
-    omu_write_char(w, '"');
+    omu_json_escape(s, strlen(s), writer_sink, w);
 }

@@ -307,7 +307,6 @@ def test_dump_is_json_lines():
     ((), "missing COMMAND"),
     (("frobnicate",), 'unknown command "frobnicate"'),
     (("dims",), "CONFIG.yaml argument is required"),
-    (("dims", "a.yaml", "--world-size", "0"), "--world-size must be >= 1"),
     (("dims", "a.yaml", "--world-size", "x"), "needs an integer"),
     (("dims", "a.yaml", "--world-size"), "needs a value"),
     (("dims", "a.yaml", "--bogus", "1"), 'unknown option "--bogus"'),
@@ -320,6 +319,84 @@ def test_dump_is_json_lines():
 ])
 def test_usage_errors_exit_2(args, fragment):
     fails(2, *args, match=fragment)
+
+
+# Integers out of range are bad values (exit 1, like --rank 4 on a 4-rank
+# mesh); text that is no integer stays a usage error (exit 2).
+@pytest.mark.parametrize("args,fragment", [
+    (("dims", "a.yaml", "--world-size", "0"), "--world-size must be >= 1, got 0"),
+    (("dims", "a.yaml", "--world-size", "-8"), "--world-size must be >= 1, got -8"),
+    (("coord", "--mesh", "dp=2", "--rank", "-1"), "--rank must be >= 0, got -1"),
+    (("coord", "--mesh", "dp=2", "--rank", "2"), "rank 2 is outside the mesh"),
+    (("coord", "--mesh", "dp=2", "--rank", "99999999999"), "exceeds 2147483647"),
+    (("coord", "--mesh", "dp=2", "--rank", "-99999999999"), "--rank must be >= 0"),
+    (("locality", "--mesh", "dp=2", "--ranks-per-host", "-1"),
+     "--ranks-per-host must be >= 1, got -1"),
+    (("experts", "--mesh", "dp=2", "--ep", "-2"), "--ep must be >= 1, got -2"),
+])
+def test_out_of_range_values_exit_1(args, fragment):
+    fails(1, *args, match=fragment)
+
+
+def test_stray_argument_after_dims_is_named(tmp_path):
+    # "--dims dp tp": the stray "tp" is neither a config nor silently dropped.
+    fails(2, "groups", "--mesh", "dp=2,tp=2", "--dims", "dp", "tp",
+          match='stray "tp" after --dims dp: an axis set is one comma-separated '
+                'value (--dims dp,tp)')
+    config = tmp_path / "c.yaml"
+    config.write_text("accelerator: {tp_size: 2}\n")
+    fails(2, "groups", str(config), "--world-size", "4", "--dims", "dp", "tp",
+          match='extra "tp" after --dims dp')
+
+
+def test_mesh_file_names(tmp_path):
+    # A mesh file whose path holds '=' is still a file, not a spec.
+    path = tmp_path / "a=b.json"
+    path.write_text('{"mesh_dim_names":["dp","tp"],"mesh_shape":[2,3]}')
+    r = run("mesh", "--mesh", str(path))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == {"mesh_dim_names": ["dp", "tp"], "mesh_shape": [2, 3]}
+    fails(1, "mesh", "--mesh", str(tmp_path / "missing.json"),
+          match="missing.json: cannot open")
+    fails(1, "mesh", "--mesh", str(tmp_path / "missing"),
+          match="(and not a name=size list)")
+    fails(1, "mesh", "--mesh", str(tmp_path), match="is a directory")
+
+
+def test_mesh_file_over_64_mib_is_an_error(tmp_path):
+    # It used to stop reading at 64 MiB and accept the file.
+    path = tmp_path / "big.json"
+    text = '{"mesh_dim_names":["dp"],"mesh_shape":[2]}'
+    with open(path, "w") as f:
+        f.write(text)
+        f.write(" " * ((64 << 20) - len(text)))
+        f.write("GARBAGE")
+    fails(1, "mesh", "--mesh", str(path), match="larger than 64 MiB")
+
+
+def test_fifo_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for args in (("mesh", "--mesh", str(fifo)), ("dims", str(fifo), "--world-size", "2")):
+        r = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=20)
+        assert r.returncode == 1, r.stderr
+        assert "is a FIFO, not a regular file" in r.stderr
+
+
+def test_world_size_source_in_errors(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("accelerator: {tp_size: 4}\n")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS")}
+    r = subprocess.run([CLI, "dims", str(config)], capture_output=True, text=True, env=env)
+    assert r.returncode == 1
+    assert ("world size 1 (the default: no --world-size and none of WORLD_SIZE, "
+            "OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS is set) is not divisible "
+            "by tp*cp*pp = 4") in r.stderr
+    r = subprocess.run([CLI, "dims", str(config)], capture_output=True, text=True,
+                       env={**env, "SLURM_NTASKS": "6"})
+    assert r.returncode == 1
+    assert "world size 6 (from SLURM_NTASKS) is not divisible by tp*cp*pp = 4" in r.stderr
 
 
 @pytest.mark.parametrize("spec,fragment", [

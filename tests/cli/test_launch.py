@@ -154,7 +154,7 @@ def test_require_holds_with_implied_host_level():
      "1 hosts given for 2 nodes"),
     (["--nnodes", "2", "--nproc-per-node", "2", "--require", "tp:rack"], 1,
      "unknown level \"rack\""),
-    (["--nnodes", "0", "--nproc-per-node", "2"], 2, "--nnodes must be >= 1"),
+    (["--nnodes", "0", "--nproc-per-node", "2"], 1, "--nnodes must be >= 1"),
 ])
 def test_errors(args, code, match):
     r = run("launch", "--mesh", "dp=2,tp=2", *args)

@@ -235,3 +235,28 @@ def test_svg_titles_keep_size_1_axes_on_small_meshes():
     titles = svg_titles(ok("show", "--mesh", "dp=2,ep=1,tp=2", "--format", "svg"))
     assert titles[3].splitlines()[:2] == ["rank 3", "dp=1 ep=0 tp=1"]
     assert "ep group 3: rank 3" in titles[3].splitlines()
+
+
+def layout_cases():
+    with open(os.path.join(ROOT, "tests", "vectors", "layout.json")) as f:
+        return [c for c in json.load(f)["cases"] if "result" in c]
+
+
+def test_dump_on_views_places_every_rank_in_its_group(tmp_path):
+    """On views (instances, interleaved layouts) the group index comes from
+    the library: groups[S][group][position] is the rank for every case."""
+    checked = 0
+    for i, case in enumerate(layout_cases()):
+        result = case["result"]
+        record = {k: result[k] for k in ("dim_names", "shape", "layout", "instances")}
+        world = tmp_path / f"world{i}.json"
+        world.write_text(json.dumps({"views": {"v": record},
+                                     "world_size": case["world_size"]}))
+        lines = [json.loads(x) for x in
+                 ok("dump", "--world", str(world), "--view", "v").splitlines()]
+        groups = lines[0]["groups"]
+        for row in lines[1:]:
+            for axis, g in row["group"].items():
+                assert groups[axis][g][row["position"][axis]] == row["rank"], (i, row)
+                checked += 1
+    assert checked > 100

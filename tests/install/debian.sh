@@ -164,14 +164,15 @@ jar_entries=$(python3 -m zipfile -l "$tmp/java-deb/usr/share/java/offline-mesh-$
 if echo "$jar_entries" | grep -qx 'org/offlinemesh/OfflineMesh.class'; then ok "the packaged jar holds org.offlinemesh.OfflineMesh"; else bad "the packaged jar lacks OfflineMesh.class"; fi
 if echo "$jar_entries" | grep -q '\.so$'; then bad "the packaged jar carries a native library"; else ok "the packaged jar carries no native library (liboffline-mesh-jni does)"; fi
 deps=$(dpkg-deb -f "$(deb_of offline-mesh-tools)" Depends)
-case "$deps" in *"liboffline-mesh1 (>= 1.0.0)"*) ok "offline-mesh-tools depends on liboffline-mesh1 (>= 1.0.0)" ;;
+case "$deps" in *"liboffline-mesh1 (>= 1.1.0)"*) ok "offline-mesh-tools depends on liboffline-mesh1 (>= 1.1.0), the node its 1.1 calls need" ;;
     *) bad "offline-mesh-tools Depends: $deps" ;; esac
 deps=$(dpkg-deb -f "$(deb_of python3-offline-mesh)" Depends)
-case "$deps" in *"liboffline-mesh1 (>= 1.0.0)"*"python3"*|*"python3"*"liboffline-mesh1 (>= 1.0.0)"*)
+# 1.0.0 or 1.1.0: the lowest version whose symbols the binding calls.
+case "$deps" in *"liboffline-mesh1 (>= 1."*"python3"*|*"python3"*"liboffline-mesh1 (>= 1."*)
     ok "python3-offline-mesh depends on python3 and liboffline-mesh1" ;;
     *) bad "python3-offline-mesh Depends: $deps" ;; esac
 deps=$(dpkg-deb -f "$(deb_of liboffline-mesh-jni)" Depends)
-case "$deps" in *"liboffline-mesh1 (>= 1.0.0)"*) ok "liboffline-mesh-jni depends on liboffline-mesh1 (>= 1.0.0)" ;;
+case "$deps" in *"liboffline-mesh1 (>= 1."*) ok "liboffline-mesh-jni depends on liboffline-mesh1 ($deps)" ;;
     *) bad "liboffline-mesh-jni Depends: $deps" ;; esac
 deps=$(dpkg-deb -f "$(deb_of liboffline-mesh-java)" Depends)
 case "$deps" in *"liboffline-mesh-jni (>= $version)"*) ok "liboffline-mesh-java depends on liboffline-mesh-jni (>= $version)" ;;
@@ -189,7 +190,7 @@ expect_eq "installed CLI: --version" "$(offline-mesh --version 2>&1 || true)" "o
 # with symlinks resolved (/lib is /usr/lib on merged-/usr systems).
 loaded() { readlink -f "$(ldd "$1" | awk '/liboffline_mesh/ {print $3}')"; }
 expect_eq "CLI loads the packaged library" \
-    "$(loaded /usr/bin/offline-mesh)" "$L/liboffline_mesh.so.1.0.0"
+    "$(loaded /usr/bin/offline-mesh)" "$L/liboffline_mesh.so.$version"
 expect_eq "man -w offline-mesh" "$(man -w offline-mesh 2>&1 || true)" "/usr/share/man/man1/offline-mesh.1.gz"
 
 expected="offline_mesh $version
@@ -206,7 +207,7 @@ if cc -std=c11 -Wall -Wextra -Wpedantic -Werror consumer.c \
         $(pkg-config --cflags --libs offline_mesh) -o consumer 2>&1; then
     ok "pkg-config consumer builds against the package"
     expect_eq "pkg-config consumer loads the packaged library" \
-        "$(loaded ./consumer)" "$L/liboffline_mesh.so.1.0.0"
+        "$(loaded ./consumer)" "$L/liboffline_mesh.so.$version"
     expect_eq "pkg-config consumer prints the mesh" "$(./consumer 2>&1 || true)" "$expected"
 else
     bad "pkg-config consumer does not build"
@@ -228,7 +229,7 @@ if cmake -S "$tmp/cm" -B "$tmp/cm/out" >"$tmp/cm.log" 2>&1 && cmake --build "$tm
     expect_eq "CMake found the packaged config" \
         "$(sed -n 's/^-- offline_mesh .* from //p' "$tmp/cm.log")" "$L/cmake/offline_mesh"
     expect_eq "CMake consumer loads the packaged library" \
-        "$(loaded "$tmp/cm/out/consumer")" "$L/liboffline_mesh.so.1.0.0"
+        "$(loaded "$tmp/cm/out/consumer")" "$L/liboffline_mesh.so.$version"
     expect_eq "CMake consumer prints the mesh" "$("$tmp/cm/out/consumer" 2>&1 || true)" "$expected"
 else
     bad "CMake consumer does not build"; cat "$tmp/cm.log" >&2
@@ -248,7 +249,7 @@ fi
 cd /
 core=$(ls /usr/lib/python3/dist-packages/offline_mesh/_core.*.so 2>/dev/null | head -1)
 if [ -n "$core" ]; then
-    expect_eq "Python extension loads the packaged library" "$(loaded "$core")" "$L/liboffline_mesh.so.1.0.0"
+    expect_eq "Python extension loads the packaged library" "$(loaded "$core")" "$L/liboffline_mesh.so.$version"
 else
     bad "no packaged Python extension"
 fi
@@ -264,7 +265,7 @@ OfflineMesh(mesh_dim_names=('dp', 'cp', 'tp'), mesh_shape=(2, 2, 2)) 8"
 jni="$L/jni/liboffline_mesh_jni.so"
 expect_eq "the JNI library's RUNPATH is \$ORIGIN/.." \
     "$(readelf -d "$jni" 2>/dev/null | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')" '$ORIGIN/..'
-expect_eq "the JNI library loads the packaged library" "$(loaded "$jni")" "$L/liboffline_mesh.so.1.0.0"
+expect_eq "the JNI library loads the packaged library" "$(loaded "$jni")" "$L/liboffline_mesh.so.$version"
 # A Java program against the packaged jar, run with -cp and no other flag.
 mkdir "$tmp/java"
 cp "$repo/bindings/java/examples/MeshFromYaml.java" "$here/jar-consumer/src/main/java/WhichJni.java" \
@@ -302,7 +303,7 @@ if [ -n "$GO" ]; then
         "$module" "$module" "$src/bindings/go" > "$tmp/go/go.mod"
     if (cd "$tmp/go" && GOTOOLCHAIN=local GOFLAGS=-buildvcs=false CGO_ENABLED=1 "$GO" build ./...) >"$tmp/go.log" 2>&1; then
         ok "go build against the packaged liboffline-mesh-dev (no PKG_CONFIG_PATH)"
-        expect_eq "the Go program loads the packaged library" "$(loaded "$tmp/go/meshjob")" "$L/liboffline_mesh.so.1.0.0"
+        expect_eq "the Go program loads the packaged library" "$(loaded "$tmp/go/meshjob")" "$L/liboffline_mesh.so.$version"
         expect_eq "the Go program prints testdata/consumer/expected.txt" \
             "$(cd "$tmp/go" && env -u WORLD_SIZE ./meshjob train.yaml 16 2>&1)" \
             "$(cat "$repo/bindings/go/testdata/consumer/expected.txt")"

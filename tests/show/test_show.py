@@ -470,7 +470,7 @@ def test_control_characters_in_names_do_not_reach_the_terminal():
     (["--mesh", "dp=2,tp=2", "--format"], None, 2, "--format needs a value"),
     (["--mesh", "dp=2,tp=2", "--format", "svg", "--format", "text"], None, 2,
      "--format given twice"),
-    (["--mesh", "dp=2,tp=2", "--ranks-per-host", "0"], None, 2,
+    (["--mesh", "dp=2,tp=2", "--ranks-per-host", "0"], None, 1,
      "--ranks-per-host must be >= 1, got 0"),
     (["--mesh", "dp=2,tp=2", "--ranks-per-host", "x"], None, 2,
      '--ranks-per-host needs an integer, got "x"'),

@@ -46,169 +46,194 @@ typedef _gostring_ swig_type_16;
 typedef _gostring_ swig_type_17;
 typedef _gostring_ swig_type_18;
 typedef _gostring_ swig_type_19;
-typedef _goslice_ swig_type_20;
+typedef _gostring_ swig_type_20;
 typedef _gostring_ swig_type_21;
 typedef _gostring_ swig_type_22;
 typedef _goslice_ swig_type_23;
-typedef _goslice_ swig_type_24;
-typedef long long swig_type_25;
-typedef long long swig_type_26;
+typedef _gostring_ swig_type_24;
+typedef _goslice_ swig_type_25;
+typedef _gostring_ swig_type_26;
 typedef _goslice_ swig_type_27;
-typedef long long swig_type_28;
-typedef long long swig_type_29;
+typedef _gostring_ swig_type_28;
+typedef _goslice_ swig_type_29;
 typedef _goslice_ swig_type_30;
-typedef long long swig_type_31;
+typedef _gostring_ swig_type_31;
 typedef _gostring_ swig_type_32;
 typedef _goslice_ swig_type_33;
-typedef _goslice_ swig_type_34;
+typedef _gostring_ swig_type_34;
 typedef _gostring_ swig_type_35;
-typedef _gostring_ swig_type_36;
-typedef _goslice_ swig_type_37;
+typedef _goslice_ swig_type_36;
+typedef _gostring_ swig_type_37;
 typedef _gostring_ swig_type_38;
 typedef _gostring_ swig_type_39;
-typedef _goslice_ swig_type_40;
+typedef _gostring_ swig_type_40;
 typedef _gostring_ swig_type_41;
 typedef _gostring_ swig_type_42;
-typedef _goslice_ swig_type_43;
-typedef _goslice_ swig_type_44;
-typedef _gostring_ swig_type_45;
+typedef _gostring_ swig_type_43;
+typedef _gostring_ swig_type_44;
+typedef _goslice_ swig_type_45;
 typedef _gostring_ swig_type_46;
 typedef _gostring_ swig_type_47;
 typedef _gostring_ swig_type_48;
 typedef _gostring_ swig_type_49;
-typedef _gostring_ swig_type_50;
-typedef _gostring_ swig_type_51;
+typedef _goslice_ swig_type_50;
+typedef _goslice_ swig_type_51;
 typedef _gostring_ swig_type_52;
 typedef _gostring_ swig_type_53;
 typedef _gostring_ swig_type_54;
 typedef _gostring_ swig_type_55;
 typedef _gostring_ swig_type_56;
 typedef _gostring_ swig_type_57;
-extern void _wrap_Swig_free_omswig_50933833141ee076(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_omswig_50933833141ee076(swig_intgo arg1);
-extern void _wrap_delete_Mesh_omswig_50933833141ee076(uintptr_t arg1);
-extern uintptr_t _wrap_new_Mesh_omswig_50933833141ee076(swig_type_1 arg1, swig_type_2 arg2, swig_voidp arg3);
-extern void _wrap_delete_Dims_omswig_50933833141ee076(uintptr_t arg1);
-extern uintptr_t _wrap_new_Dims_omswig_50933833141ee076(swig_voidp arg1);
-extern swig_type_3 _wrap_om_version_string_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_om_version_number_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_OK_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_PARSE_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_IO_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_50933833141ee076(void);
-extern swig_type_4 _wrap_om_status_string_omswig_50933833141ee076(swig_intgo arg1);
-extern swig_type_5 _wrap_om_status_name_omswig_50933833141ee076(swig_intgo arg1);
-extern swig_intgo _wrap_om_mesh_new_checked_omswig_50933833141ee076(swig_type_6 arg1, swig_type_7 arg2, swig_voidp arg3, swig_voidp arg4);
-extern void _wrap_om_mesh_free_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_mesh_ndim_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_type_8 _wrap_om_mesh_name_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_dim_size_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_size_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_mesh_size_of_omswig_50933833141ee076(uintptr_t arg1, swig_type_9 arg2);
-extern swig_intgo _wrap_om_mesh_index_of_omswig_50933833141ee076(uintptr_t arg1, swig_type_10 arg2);
-extern swig_intgo _wrap_om_mesh_get_omswig_50933833141ee076(uintptr_t arg1, swig_type_11 arg2, swig_voidp arg3, swig_voidp arg4);
-extern _Bool _wrap_om_mesh_equal_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2);
-extern swig_type_12 _wrap_om_mesh_hash_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_mesh_to_json_omswig_50933833141ee076(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_json_omswig_50933833141ee076(swig_type_13 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_from_spec_omswig_50933833141ee076(swig_type_14 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_mesh_to_spec_omswig_50933833141ee076(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_OM_DIM_DP_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_DIM_TP_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_DIM_CP_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_DIM_EP_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_DIM_PP_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_om_dims_new_omswig_50933833141ee076(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_om_dims_copy_omswig_50933833141ee076(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
-extern void _wrap_om_dims_free_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_type_15 _wrap_om_dim_field_name_omswig_50933833141ee076(swig_intgo arg1);
-extern swig_type_16 _wrap_om_dim_axis_name_omswig_50933833141ee076(swig_intgo arg1);
-extern swig_type_17 _wrap_om_flag_field_name_omswig_50933833141ee076(swig_intgo arg1);
-extern swig_intgo _wrap_om_dims_get_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_dims_set_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern _Bool _wrap_om_dims_get_flag_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_dims_set_flag_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
-extern _Bool _wrap_om_dims_equal_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2);
-extern swig_intgo _wrap_om_dims_to_json_omswig_50933833141ee076(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_offline_mesh_omswig_50933833141ee076(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_build_runtime_mesh_omswig_50933833141ee076(uintptr_t arg1, swig_type_18 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_order_normalize_omswig_50933833141ee076(swig_type_19 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_world_size_from_env_omswig_50933833141ee076(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_dims_from_yaml_omswig_50933833141ee076(swig_type_20 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_dims_load_yaml_omswig_50933833141ee076(swig_type_21 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_axes_omswig_50933833141ee076(uintptr_t arg1, swig_type_22 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_coordinate_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_type_23 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_rank_omswig_50933833141ee076(uintptr_t arg1, swig_type_24 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_group_shape_omswig_50933833141ee076(uintptr_t arg1, swig_type_25 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_groups_omswig_50933833141ee076(uintptr_t arg1, swig_type_26 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_27 arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_mesh_group_index_omswig_50933833141ee076(uintptr_t arg1, swig_type_28 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_group_of_omswig_50933833141ee076(uintptr_t arg1, swig_type_29 arg2, swig_intgo arg3, swig_type_30 arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_locality_omswig_50933833141ee076(uintptr_t arg1, swig_type_31 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_mesh_axis_indices_omswig_50933833141ee076(uintptr_t arg1, swig_type_32 arg2, swig_type_33 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_coordinate_of_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_type_34 arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_mesh_group_shape_named_omswig_50933833141ee076(uintptr_t arg1, swig_type_35 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_groups_named_omswig_50933833141ee076(uintptr_t arg1, swig_type_36 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_37 arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_mesh_group_index_named_omswig_50933833141ee076(uintptr_t arg1, swig_type_38 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_group_of_named_omswig_50933833141ee076(uintptr_t arg1, swig_type_39 arg2, swig_intgo arg3, swig_type_40 arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_mesh_locality_named_omswig_50933833141ee076(uintptr_t arg1, swig_type_41 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_validate_axes_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_plan_dim_names_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_expert_mesh_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern void _wrap_delete_Hierarchy_omswig_50933833141ee076(uintptr_t arg1);
-extern void _wrap_delete_Locality_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_hierarchy_from_spec_omswig_50933833141ee076(swig_type_42 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_hierarchy_from_json_omswig_50933833141ee076(swig_type_43 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_hierarchy_from_hostfile_omswig_50933833141ee076(swig_type_44 arg1, swig_voidp arg2, swig_voidp arg3);
-extern void _wrap_om_hierarchy_free_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_hierarchy_levels_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_type_45 _wrap_om_hierarchy_level_name_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_hierarchy_ranks_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_hierarchy_level_index_omswig_50933833141ee076(uintptr_t arg1, swig_type_46 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_intgo _wrap_om_hierarchy_domain_of_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_hierarchy_domain_label_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_hierarchy_to_json_omswig_50933833141ee076(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_om_hierarchy_locality_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_47 arg3, swig_voidp arg4, swig_voidp arg5);
-extern void _wrap_om_locality_free_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_locality_groups_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_locality_levels_omswig_50933833141ee076(uintptr_t arg1);
-extern swig_intgo _wrap_om_locality_get_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_intgo _wrap_om_hierarchy_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_48 arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_om_order_advice_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_49 arg3, swig_type_50 arg4, swig_type_51 arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_om_order_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_type_52 arg3, swig_type_53 arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_50933833141ee076(void);
-extern swig_intgo _wrap_om_launch_format_from_name_omswig_50933833141ee076(swig_type_54 arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_launch_plan_omswig_50933833141ee076(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_55 arg5, swig_intgo arg6, swig_type_56 arg7, swig_voidp arg8, swig_voidp arg9);
-extern swig_intgo _wrap_om_launch_check_omswig_50933833141ee076(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4, swig_type_57 arg5, swig_voidp arg6, swig_voidp arg7, swig_voidp arg8);
+typedef _gostring_ swig_type_58;
+typedef _gostring_ swig_type_59;
+typedef _gostring_ swig_type_60;
+typedef _gostring_ swig_type_61;
+typedef _gostring_ swig_type_62;
+typedef _gostring_ swig_type_63;
+typedef _gostring_ swig_type_64;
+extern void _wrap_Swig_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_omswig_489bbaa3fbd32d70(swig_intgo arg1);
+extern void _wrap_delete_Mesh_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern uintptr_t _wrap_new_Mesh_omswig_489bbaa3fbd32d70(swig_type_1 arg1, swig_type_2 arg2, swig_voidp arg3);
+extern void _wrap_delete_Dims_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern uintptr_t _wrap_new_Dims_omswig_489bbaa3fbd32d70(swig_voidp arg1);
+extern void _wrap_delete_Preset_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_3 _wrap_om_version_string_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_om_version_number_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_OK_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_PARSE_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_IO_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_489bbaa3fbd32d70(void);
+extern swig_type_4 _wrap_om_status_string_omswig_489bbaa3fbd32d70(swig_intgo arg1);
+extern swig_type_5 _wrap_om_status_name_omswig_489bbaa3fbd32d70(swig_intgo arg1);
+extern swig_intgo _wrap_om_mesh_new_checked_omswig_489bbaa3fbd32d70(swig_type_6 arg1, swig_type_7 arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_om_mesh_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_ndim_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_8 _wrap_om_mesh_name_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_dim_size_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_size_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_size_of_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_9 arg2);
+extern swig_intgo _wrap_om_mesh_index_of_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_10 arg2);
+extern swig_intgo _wrap_om_mesh_get_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_11 arg2, swig_voidp arg3, swig_voidp arg4);
+extern _Bool _wrap_om_mesh_equal_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2);
+extern swig_type_12 _wrap_om_mesh_hash_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_mesh_to_json_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_json_omswig_489bbaa3fbd32d70(swig_type_13 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_load_json_omswig_489bbaa3fbd32d70(swig_type_14 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_spec_omswig_489bbaa3fbd32d70(swig_type_15 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_to_spec_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_OM_DIM_DP_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_DIM_TP_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_DIM_CP_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_DIM_EP_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_DIM_PP_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_om_dims_new_omswig_489bbaa3fbd32d70(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_om_dims_copy_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern void _wrap_om_dims_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_16 _wrap_om_dim_field_name_omswig_489bbaa3fbd32d70(swig_intgo arg1);
+extern swig_type_17 _wrap_om_dim_axis_name_omswig_489bbaa3fbd32d70(swig_intgo arg1);
+extern swig_type_18 _wrap_om_flag_field_name_omswig_489bbaa3fbd32d70(swig_intgo arg1);
+extern swig_intgo _wrap_om_dims_get_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_dims_set_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern _Bool _wrap_om_dims_get_flag_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_dims_set_flag_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, _Bool arg3, swig_voidp arg4);
+extern _Bool _wrap_om_dims_equal_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2);
+extern swig_intgo _wrap_om_dims_to_json_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_dims_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_from_dims_in_order_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_19 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_axis_order_normalize_omswig_489bbaa3fbd32d70(swig_type_20 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_offline_mesh_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_build_runtime_mesh_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_21 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_order_normalize_omswig_489bbaa3fbd32d70(swig_type_22 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_world_size_from_env_omswig_489bbaa3fbd32d70(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_from_yaml_omswig_489bbaa3fbd32d70(swig_type_23 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_dims_load_yaml_omswig_489bbaa3fbd32d70(swig_type_24 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_dims_resolve_world_size_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_dp_given_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_parse_yaml_omswig_489bbaa3fbd32d70(swig_type_25 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_dims_read_yaml_omswig_489bbaa3fbd32d70(swig_type_26 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_mesh_rank_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_27 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_axis_indices_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_28 arg2, swig_type_29 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_coordinate_of_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_type_30 arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_mesh_group_shape_named_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_31 arg2, swig_voidp arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_groups_named_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_32 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_33 arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_group_index_named_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_34 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_group_of_named_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_35 arg2, swig_intgo arg3, swig_type_36 arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_locality_named_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_37 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_mesh_validate_plan_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_mesh_plan_axes_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_mesh_reslice_experts_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_validate_axes_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_plan_dim_names_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_expert_mesh_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_new_omswig_489bbaa3fbd32d70(swig_type_38 arg1, swig_type_39 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_load_yaml_omswig_489bbaa3fbd32d70(swig_type_40 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_om_preset_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_41 _wrap_om_preset_name_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_preset_world_size_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_preset_view_count_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_42 _wrap_om_preset_view_name_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_count_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_43 _wrap_om_preset_group_list_name_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_44 arg2, swig_type_45 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_to_json_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_preset_check_omswig_489bbaa3fbd32d70(swig_type_46 arg1, swig_type_47 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(swig_type_48 arg1, swig_intgo arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_delete_Hierarchy_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern void _wrap_delete_Locality_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_hierarchy_from_spec_omswig_489bbaa3fbd32d70(swig_type_49 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_hierarchy_from_json_omswig_489bbaa3fbd32d70(swig_type_50 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_hierarchy_from_hostfile_omswig_489bbaa3fbd32d70(swig_type_51 arg1, swig_voidp arg2, swig_voidp arg3);
+extern void _wrap_om_hierarchy_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_hierarchy_levels_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_type_52 _wrap_om_hierarchy_level_name_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_hierarchy_ranks_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_hierarchy_level_index_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_type_53 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_intgo _wrap_om_hierarchy_domain_of_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_hierarchy_domain_label_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_hierarchy_to_json_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_54 arg3, swig_voidp arg4, swig_voidp arg5);
+extern void _wrap_om_locality_free_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_locality_groups_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_locality_levels_omswig_489bbaa3fbd32d70(uintptr_t arg1);
+extern swig_intgo _wrap_om_locality_get_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_intgo _wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_55 arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_om_order_advice_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_56 arg3, swig_type_57 arg4, swig_type_58 arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_om_order_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_type_59 arg3, swig_type_60 arg4, swig_voidp arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_489bbaa3fbd32d70(void);
+extern swig_intgo _wrap_om_launch_format_from_name_omswig_489bbaa3fbd32d70(swig_type_61 arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_launch_plan_omswig_489bbaa3fbd32d70(uintptr_t arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_62 arg5, swig_intgo arg6, swig_type_63 arg7, swig_voidp arg8, swig_voidp arg9);
+extern swig_intgo _wrap_om_launch_check_omswig_489bbaa3fbd32d70(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4, swig_type_64 arg5, swig_voidp arg6, swig_voidp arg7, swig_voidp arg8);
 #undef intgo
 */
 import "C"
@@ -251,13 +276,13 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_50933833141ee076(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_489bbaa3fbd32d70(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
@@ -272,7 +297,7 @@ func (p SwigcptrMesh) SwigIsMesh() {
 
 func DeleteMesh(arg1 Mesh) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_delete_Mesh_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_delete_Mesh_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 func NewMesh(arg1 []string, arg2 []int, arg3 *Error) (_swig_ret Mesh) {
@@ -283,7 +308,7 @@ func NewMesh(arg1 []string, arg2 []int, arg3 *Error) (_swig_ret Mesh) {
 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (Mesh)(SwigcptrMesh(C._wrap_new_Mesh_omswig_50933833141ee076(*(*C.swig_type_1)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_2)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))))
+	swig_r = (Mesh)(SwigcptrMesh(C._wrap_new_Mesh_omswig_489bbaa3fbd32d70(*(*C.swig_type_1)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_2)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
 	}
@@ -309,13 +334,13 @@ func (p SwigcptrDims) SwigIsDims() {
 
 func DeleteDims(arg1 Dims) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_delete_Dims_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_delete_Dims_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 func NewDims(arg1 *Error) (_swig_ret Dims) {
 	var swig_r Dims
 	_swig_i_0 := arg1
-	swig_r = (Dims)(SwigcptrDims(C._wrap_new_Dims_omswig_50933833141ee076(C.swig_voidp(_swig_i_0))))
+	swig_r = (Dims)(SwigcptrDims(C._wrap_new_Dims_omswig_489bbaa3fbd32d70(C.swig_voidp(_swig_i_0))))
 	return swig_r
 }
 
@@ -324,9 +349,28 @@ type Dims interface {
 	SwigIsDims()
 }
 
+type SwigcptrPreset uintptr
+
+func (p SwigcptrPreset) Swigcptr() uintptr {
+	return (uintptr)(p)
+}
+
+func (p SwigcptrPreset) SwigIsPreset() {
+}
+
+func DeletePreset(arg1 Preset) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_delete_Preset_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
+}
+
+type Preset interface {
+	Swigcptr() uintptr
+	SwigIsPreset()
+}
+
 func Om_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_om_version_string_omswig_50933833141ee076()
+	swig_r_p := C._wrap_om_version_string_omswig_489bbaa3fbd32d70()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -335,154 +379,154 @@ func Om_version_string() (_swig_ret string) {
 
 func Om_version_number() (_swig_ret int) {
 	var swig_r int
-	swig_r = (int)(C._wrap_om_version_number_omswig_50933833141ee076())
+	swig_r = (int)(C._wrap_om_version_number_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 type Enum_SS_om_status int
 func _swig_getOM_OK() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_OK Enum_SS_om_status = _swig_getOM_OK()
 func _swig_getOM_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_INVALID_ARGUMENT Enum_SS_om_status = _swig_getOM_ERR_INVALID_ARGUMENT()
 func _swig_getOM_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_OUT_OF_RANGE Enum_SS_om_status = _swig_getOM_ERR_OUT_OF_RANGE()
 func _swig_getOM_ERR_PARSE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_PARSE Enum_SS_om_status = _swig_getOM_ERR_PARSE()
 func _swig_getOM_ERR_IO() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_IO Enum_SS_om_status = _swig_getOM_ERR_IO()
 func _swig_getOM_ERR_NO_MEMORY() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_NO_MEMORY Enum_SS_om_status = _swig_getOM_ERR_NO_MEMORY()
 func _swig_getOM_ERR_LENGTH_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_LENGTH_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_LENGTH_MISMATCH()
 func _swig_getOM_ERR_DUPLICATE_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_DUPLICATE_NAME Enum_SS_om_status = _swig_getOM_ERR_DUPLICATE_NAME()
 func _swig_getOM_ERR_EMPTY_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_EMPTY_NAME Enum_SS_om_status = _swig_getOM_ERR_EMPTY_NAME()
 func _swig_getOM_ERR_BAD_SIZE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_BAD_SIZE Enum_SS_om_status = _swig_getOM_ERR_BAD_SIZE()
 func _swig_getOM_ERR_MESH_TOO_LARGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_MESH_TOO_LARGE Enum_SS_om_status = _swig_getOM_ERR_MESH_TOO_LARGE()
 func _swig_getOM_ERR_INVALID_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_INVALID_NAME Enum_SS_om_status = _swig_getOM_ERR_INVALID_NAME()
 func _swig_getOM_ERR_BUFFER_TOO_SMALL() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_BUFFER_TOO_SMALL Enum_SS_om_status = _swig_getOM_ERR_BUFFER_TOO_SMALL()
 func _swig_getOM_ERR_UNKNOWN_AXIS() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_AXIS_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_AXIS_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_UNKNOWN_AXIS Enum_SS_om_status = _swig_getOM_ERR_UNKNOWN_AXIS()
 func _swig_getOM_ERR_RANK_COLLISION() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_RANK_COLLISION Enum_SS_om_status = _swig_getOM_ERR_RANK_COLLISION()
 func _swig_getOM_ERR_OUTSIDE_WORLD() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_OUTSIDE_WORLD Enum_SS_om_status = _swig_getOM_ERR_OUTSIDE_WORLD()
 func _swig_getOM_ERR_AXIS_ORDER() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_AXIS_ORDER Enum_SS_om_status = _swig_getOM_ERR_AXIS_ORDER()
 func _swig_getOM_ERR_SIZE_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_SIZE_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_SIZE_MISMATCH()
 func _swig_getOM_ERR_UNALIGNED() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_UNALIGNED Enum_SS_om_status = _swig_getOM_ERR_UNALIGNED()
 func _swig_getOM_ERR_VIEW_CONFLICT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_ERR_VIEW_CONFLICT Enum_SS_om_status = _swig_getOM_ERR_VIEW_CONFLICT()
 func _swig_getOM_ERR_UNKNOWN_VIEW() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_VIEW_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_VIEW_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
@@ -492,7 +536,7 @@ const OM_ERROR_MESSAGE_SIZE int = 256
 func Om_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_string_omswig_50933833141ee076(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_string_omswig_489bbaa3fbd32d70(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -502,7 +546,7 @@ func Om_status_string(arg1 int) (_swig_ret string) {
 func Om_status_name(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_name_omswig_50933833141ee076(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_name_omswig_489bbaa3fbd32d70(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -519,7 +563,7 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *uintptr, arg4 *Error) 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_new_checked_omswig_50933833141ee076(*(*C.swig_type_6)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_new_checked_omswig_489bbaa3fbd32d70(*(*C.swig_type_6)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_7)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
 	}
@@ -531,13 +575,13 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *uintptr, arg4 *Error) 
 
 func Om_mesh_free(arg1 Mesh) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_om_mesh_free_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_om_mesh_free_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 func Om_mesh_ndim(arg1 Mesh) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -545,7 +589,7 @@ func Om_mesh_name(arg1 Mesh, arg2 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_mesh_name_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_name_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -556,14 +600,14 @@ func Om_mesh_dim_size(arg1 Mesh, arg2 int) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_size(arg1 Mesh) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (int)(C._wrap_om_mesh_size_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_mesh_size_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -571,7 +615,7 @@ func Om_mesh_size_of(arg1 Mesh, arg2 string) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_9)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -582,7 +626,7 @@ func Om_mesh_index_of(arg1 Mesh, arg2 string) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -595,7 +639,7 @@ func Om_mesh_get(arg1 Mesh, arg2 string, arg3 *uintptr, arg4 *Error) (_swig_ret 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_get_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_get_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -606,14 +650,14 @@ func Om_mesh_equal(arg1 Mesh, arg2 Mesh) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := getSwigcptr(arg2)
-	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_hash(arg1 Mesh) (_swig_ret uint64) {
 	var swig_r uint64
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -622,7 +666,7 @@ func Om_mesh_to_json(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_to_json_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_to_json_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -636,7 +680,19 @@ func Om_mesh_from_json(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_json_omswig_50933833141ee076(*(*C.swig_type_13)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_json_omswig_489bbaa3fbd32d70(*(*C.swig_type_13)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
+func Om_mesh_load_json(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_mesh_load_json_omswig_489bbaa3fbd32d70(*(*C.swig_type_14)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -648,7 +704,7 @@ func Om_mesh_from_spec(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_50933833141ee076(*(*C.swig_type_14)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_from_spec_omswig_489bbaa3fbd32d70(*(*C.swig_type_15)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -660,7 +716,7 @@ func Om_mesh_to_spec(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_mesh_to_spec_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_mesh_to_spec_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -672,35 +728,35 @@ func Om_mesh_to_spec(arg1 Mesh, arg2 *string, arg3 *Error) (_swig_ret int) {
 type Enum_SS_om_dim int
 func _swig_getOM_DIM_DP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_DIM_DP Enum_SS_om_dim = _swig_getOM_DIM_DP()
 func _swig_getOM_DIM_TP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_DIM_TP Enum_SS_om_dim = _swig_getOM_DIM_TP()
 func _swig_getOM_DIM_CP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_DIM_CP Enum_SS_om_dim = _swig_getOM_DIM_CP()
 func _swig_getOM_DIM_EP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_DIM_EP Enum_SS_om_dim = _swig_getOM_DIM_EP()
 func _swig_getOM_DIM_PP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
@@ -708,14 +764,14 @@ var OM_DIM_PP Enum_SS_om_dim = _swig_getOM_DIM_PP()
 type Enum_SS_om_flag int
 func _swig_getOM_FLAG_SEQUENCE_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_FLAG_SEQUENCE_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_SEQUENCE_PARALLEL()
 func _swig_getOM_FLAG_LOSS_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
@@ -724,7 +780,7 @@ func Om_dims_new(arg1 *uintptr, arg2 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_new_omswig_50933833141ee076(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_new_omswig_489bbaa3fbd32d70(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
@@ -733,19 +789,19 @@ func Om_dims_copy(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_dims_copy_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_dims_copy_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
 func Om_dims_free(arg1 Dims) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_om_dims_free_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_om_dims_free_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_field_name_omswig_50933833141ee076(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_field_name_omswig_489bbaa3fbd32d70(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -755,7 +811,7 @@ func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_axis_name_omswig_50933833141ee076(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_axis_name_omswig_489bbaa3fbd32d70(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -765,7 +821,7 @@ func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_flag_field_name(arg1 Enum_SS_om_flag) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_flag_field_name_omswig_50933833141ee076(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_flag_field_name_omswig_489bbaa3fbd32d70(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -776,7 +832,7 @@ func Om_dims_get(arg1 Dims, arg2 Enum_SS_om_dim) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_get_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_get_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -786,7 +842,7 @@ func Om_dims_set(arg1 Dims, arg2 Enum_SS_om_dim, arg3 int, arg4 *Error) (_swig_r
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_set_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_set_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	return swig_r
 }
 
@@ -794,7 +850,7 @@ func Om_dims_get_flag(arg1 Dims, arg2 Enum_SS_om_flag) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -804,7 +860,7 @@ func Om_dims_set_flag(arg1 Dims, arg2 Enum_SS_om_flag, arg3 bool, arg4 *Error) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_set_flag_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_set_flag_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	return swig_r
 }
 
@@ -812,7 +868,7 @@ func Om_dims_equal(arg1 Dims, arg2 Dims) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := getSwigcptr(arg2)
-	swig_r = (bool)(C._wrap_om_dims_equal_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_equal_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1)))
 	return swig_r
 }
 
@@ -821,7 +877,7 @@ func Om_dims_to_json(arg1 Dims, arg2 *string, arg3 *Error) (_swig_ret int) {
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_dims_to_json_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_dims_to_json_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -830,12 +886,51 @@ func Om_dims_to_json(arg1 Dims, arg2 *string, arg3 *Error) (_swig_ret int) {
 	return swig_r
 }
 
+func Om_mesh_from_dims(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_mesh_from_dims_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	return swig_r
+}
+
+func Om_mesh_from_dims_in_order(arg1 Dims, arg2 string, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_mesh_from_dims_in_order_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_19)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	return swig_r
+}
+
+func Om_axis_order_normalize(arg1 string, arg2 *string, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_axis_order_normalize_omswig_489bbaa3fbd32d70(*(*C.swig_type_20)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+
+	if len(*arg2) > 0 {
+		*arg2 = swigCopyString(*arg2)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
 func Om_build_offline_mesh(arg1 Dims, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_build_offline_mesh_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_build_offline_mesh_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
@@ -845,7 +940,7 @@ func Om_build_runtime_mesh(arg1 Dims, arg2 string, arg3 *uintptr, arg4 *Error) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_18)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_build_runtime_mesh_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_21)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -857,7 +952,7 @@ func Om_order_normalize(arg1 string, arg2 *string, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_order_normalize_omswig_50933833141ee076(*(*C.swig_type_19)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_order_normalize_omswig_489bbaa3fbd32d70(*(*C.swig_type_22)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -874,7 +969,7 @@ func Om_world_size_from_env(arg1 *int, arg2 *bool, arg3 *Error) (_swig_ret int) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_world_size_from_env_omswig_50933833141ee076(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_world_size_from_env_omswig_489bbaa3fbd32d70(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	return swig_r
 }
 
@@ -884,7 +979,7 @@ func Om_dims_from_yaml(arg1 []byte, arg2 int, arg3 *uintptr, arg4 *Error) (_swig
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_50933833141ee076(*(*C.swig_type_20)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_from_yaml_omswig_489bbaa3fbd32d70(*(*C.swig_type_23)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -897,35 +992,51 @@ func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *uintptr, arg4 *Error) (_swig
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_50933833141ee076(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_load_yaml_omswig_489bbaa3fbd32d70(*(*C.swig_type_24)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
 	return swig_r
 }
 
-func Om_mesh_axes(arg1 Mesh, arg2 string, arg3 *uint64, arg4 *Error) (_swig_ret int) {
+func Om_dims_resolve_world_size(arg1 Dims, arg2 int, arg3 *Error) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_axes_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_22)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_resolve_world_size_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	return swig_r
+}
+
+func Om_dims_dp_given(arg1 Dims, arg2 *bool, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_dims_dp_given_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	return swig_r
+}
+
+func Om_dims_parse_yaml(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_dims_parse_yaml_omswig_489bbaa3fbd32d70(*(*C.swig_type_25)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
-		Swig_escape_val = arg2
+		Swig_escape_val = arg1
 	}
 	return swig_r
 }
 
-func Om_mesh_coordinate(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_ret int) {
+func Om_dims_read_yaml(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret int) {
 	var swig_r int
-	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_coordinate_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_23)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_dims_read_yaml_omswig_489bbaa3fbd32d70(*(*C.swig_type_26)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
-		Swig_escape_val = arg3
+		Swig_escape_val = arg1
 	}
 	return swig_r
 }
@@ -936,74 +1047,10 @@ func Om_mesh_rank(arg1 Mesh, arg2 []int, arg3 *int, arg4 *Error) (_swig_ret int)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_rank_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_24)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_rank_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
-	return swig_r
-}
-
-func Om_mesh_group_shape(arg1 Mesh, arg2 uint64, arg3 *int, arg4 *int, arg5 *Error) (_swig_ret int) {
-	var swig_r int
-	_swig_i_0 := getSwigcptr(arg1)
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_shape_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_type_25(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
-	return swig_r
-}
-
-func Om_mesh_groups(arg1 Mesh, arg2 uint64, arg3 int, arg4 int, arg5 []int, arg6 *Error) (_swig_ret int) {
-	var swig_r int
-	_swig_i_0 := getSwigcptr(arg1)
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_mesh_groups_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_type_26(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_27)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
-	if Swig_escape_always_false {
-		Swig_escape_val = arg5
-	}
-	return swig_r
-}
-
-func Om_mesh_group_index(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *Error) (_swig_ret int) {
-	var swig_r int
-	_swig_i_0 := getSwigcptr(arg1)
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_index_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_type_28(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
-	return swig_r
-}
-
-func Om_mesh_group_of(arg1 Mesh, arg2 uint64, arg3 int, arg4 []int, arg5 *Error) (_swig_ret int) {
-	var swig_r int
-	_swig_i_0 := getSwigcptr(arg1)
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_of_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_type_29(_swig_i_1), C.swig_intgo(_swig_i_2), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
-	if Swig_escape_always_false {
-		Swig_escape_val = arg4
-	}
-	return swig_r
-}
-
-func Om_mesh_locality(arg1 Mesh, arg2 uint64, arg3 int, arg4 *int, arg5 *int, arg6 *int, arg7 *Error) (_swig_ret int) {
-	var swig_r int
-	_swig_i_0 := getSwigcptr(arg1)
-	_swig_i_1 := arg2
-	_swig_i_2 := arg3
-	_swig_i_3 := arg4
-	_swig_i_4 := arg5
-	_swig_i_5 := arg6
-	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_mesh_locality_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_type_31(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 	return swig_r
 }
 
@@ -1016,7 +1063,7 @@ func Om_mesh_axis_indices(arg1 Mesh, arg2 []string, arg3 []int, arg4 *Error) (_s
 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_axis_indices_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_axis_indices_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_28)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_29)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1032,7 +1079,7 @@ func Om_mesh_coordinate_of(arg1 Mesh, arg2 int, arg3 []int, arg4 *Error) (_swig_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_mesh_coordinate_of_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_mesh_coordinate_of_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_30)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
 	}
@@ -1049,7 +1096,7 @@ func Om_mesh_group_shape_named(arg1 Mesh, arg2 []string, arg3 *int, arg4 *int, a
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_shape_named_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_35)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_shape_named_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_31)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1067,7 +1114,7 @@ func Om_mesh_groups_named(arg1 Mesh, arg2 []string, arg3 int, arg4 int, arg5 []i
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_mesh_groups_named_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_mesh_groups_named_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_32)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1087,7 +1134,7 @@ func Om_mesh_group_index_named(arg1 Mesh, arg2 []string, arg3 int, arg4 *int, ar
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_index_named_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_index_named_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_34)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1104,7 +1151,7 @@ func Om_mesh_group_of_named(arg1 Mesh, arg2 []string, arg3 int, arg4 []int, arg5
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_mesh_group_of_named_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_39)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_40)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_mesh_group_of_named_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_35)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_36)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -1126,10 +1173,49 @@ func Om_mesh_locality_named(arg1 Mesh, arg2 []string, arg3 int, arg4 *int, arg5 
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_mesh_locality_named_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_41)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_mesh_locality_named_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_37)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
+	return swig_r
+}
+
+func Om_mesh_validate_plan(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_mesh_validate_plan_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	return swig_r
+}
+
+func Om_mesh_plan_axes(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *string, arg6 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	_swig_i_5 := arg6
+	swig_r = (int)(C._wrap_om_mesh_plan_axes_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+
+	if len(*arg5) > 0 {
+		*arg5 = swigCopyString(*arg5)
+	}
+
+	return swig_r
+}
+
+func Om_mesh_reslice_experts(arg1 Mesh, arg2 int, arg3 int, arg4 *uintptr, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_mesh_reslice_experts_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
@@ -1140,7 +1226,7 @@ func Om_validate_axes(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *Error) (_sw
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_validate_axes_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_validate_axes_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
@@ -1152,7 +1238,7 @@ func Om_plan_dim_names(arg1 Mesh, arg2 int, arg3 int, arg4 int, arg5 *string, ar
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_plan_dim_names_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_plan_dim_names_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
 
 	if len(*arg5) > 0 {
 		*arg5 = swigCopyString(*arg5)
@@ -1168,7 +1254,172 @@ func Om_expert_mesh(arg1 Mesh, arg2 int, arg3 int, arg4 *uintptr, arg5 *Error) (
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_expert_mesh_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_expert_mesh_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	return swig_r
+}
+
+func Om_preset_new(arg1 string, arg2 []string, arg3 int, arg4 *uintptr, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_new_omswig_489bbaa3fbd32d70(*(*C.swig_type_38)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_39)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_preset_load_yaml(arg1 string, arg2 int, arg3 *uintptr, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_preset_load_yaml_omswig_489bbaa3fbd32d70(*(*C.swig_type_40)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	return swig_r
+}
+
+func Om_preset_free(arg1 Preset) {
+	_swig_i_0 := getSwigcptr(arg1)
+	C._wrap_om_preset_free_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
+}
+
+func Om_preset_name(arg1 Preset) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r_p := C._wrap_om_preset_name_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_world_size(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_world_size_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_view_count(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_view_count_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_view_name(arg1 Preset, arg2 int) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_view_name_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_group_list_count(arg1 Preset) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	swig_r = (int)(C._wrap_om_preset_group_list_count_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
+	return swig_r
+}
+
+func Om_preset_group_list_name(arg1 Preset, arg2 int) (_swig_ret string) {
+	var swig_r string
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_group_list_name_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+	var swig_r_1 string
+ swig_r_1 = swigCopyString(swig_r) 
+	return swig_r_1
+}
+
+func Om_preset_group_list(arg1 Preset, arg2 string, arg3 []int, arg4 *int, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_44)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_45)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	if Swig_escape_always_false {
+		Swig_escape_val = arg2
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = arg3
+	}
+	return swig_r
+}
+
+func Om_preset_to_json(arg1 Preset, arg2 *string, arg3 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := getSwigcptr(arg1)
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	swig_r = (int)(C._wrap_om_preset_to_json_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+
+	if len(*arg2) > 0 {
+		*arg2 = swigCopyString(*arg2)
+	}
+
+	return swig_r
+}
+
+func Om_preset_check(arg1 string, arg2 []string, arg3 int, arg4 *string, arg5 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	var _swig_i_1 string
+
+	_swig_i_1 = packNames(arg2)
+
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	_swig_i_4 := arg5
+	swig_r = (int)(C._wrap_om_preset_check_omswig_489bbaa3fbd32d70(*(*C.swig_type_46)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_47)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+
+	if len(*arg4) > 0 {
+		*arg4 = swigCopyString(*arg4)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
+	if Swig_escape_always_false {
+		Swig_escape_val = _swig_i_1
+	}
+	return swig_r
+}
+
+func Om_preset_check_yaml(arg1 string, arg2 int, arg3 *string, arg4 *Error) (_swig_ret int) {
+	var swig_r int
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (int)(C._wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(*(*C.swig_type_48)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+
+	if len(*arg3) > 0 {
+		*arg3 = swigCopyString(*arg3)
+	}
+
+	if Swig_escape_always_false {
+		Swig_escape_val = arg1
+	}
 	return swig_r
 }
 
@@ -1183,7 +1434,7 @@ func (p SwigcptrHierarchy) SwigIsHierarchy() {
 
 func DeleteHierarchy(arg1 Hierarchy) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_delete_Hierarchy_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_delete_Hierarchy_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 type Hierarchy interface {
@@ -1202,7 +1453,7 @@ func (p SwigcptrLocality) SwigIsLocality() {
 
 func DeleteLocality(arg1 Locality) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_delete_Locality_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_delete_Locality_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 type Locality interface {
@@ -1215,7 +1466,7 @@ func Om_hierarchy_from_spec(arg1 string, arg2 *uintptr, arg3 *Error) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_spec_omswig_50933833141ee076(*(*C.swig_type_42)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_spec_omswig_489bbaa3fbd32d70(*(*C.swig_type_49)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1227,7 +1478,7 @@ func Om_hierarchy_from_json(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_json_omswig_50933833141ee076(*(*C.swig_type_43)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_json_omswig_489bbaa3fbd32d70(*(*C.swig_type_50)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1239,7 +1490,7 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_from_hostfile_omswig_50933833141ee076(*(*C.swig_type_44)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_from_hostfile_omswig_489bbaa3fbd32d70(*(*C.swig_type_51)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1248,13 +1499,13 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *uintptr, arg3 *Error) (_swig_
 
 func Om_hierarchy_free(arg1 Hierarchy) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_om_hierarchy_free_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_om_hierarchy_free_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 func Om_hierarchy_levels(arg1 Hierarchy) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (int)(C._wrap_om_hierarchy_levels_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_hierarchy_levels_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1262,7 +1513,7 @@ func Om_hierarchy_level_name(arg1 Hierarchy, arg2 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_hierarchy_level_name_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_level_name_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1273,14 +1524,14 @@ func Om_hierarchy_ranks_per_domain(arg1 Hierarchy, arg2 int) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_hierarchy_ranks_per_domain_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_hierarchy_ranks_per_domain_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_hierarchy_ranks(arg1 Hierarchy) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (int)(C._wrap_om_hierarchy_ranks_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_hierarchy_ranks_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1290,7 +1541,7 @@ func Om_hierarchy_level_index(arg1 Hierarchy, arg2 string, arg3 *int, arg4 *Erro
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r = (int)(C._wrap_om_hierarchy_level_index_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), *(*C.swig_type_46)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
+	swig_r = (int)(C._wrap_om_hierarchy_level_index_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), *(*C.swig_type_53)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
 	}
@@ -1304,7 +1555,7 @@ func Om_hierarchy_domain_of(arg1 Hierarchy, arg2 int, arg3 int, arg4 *int, arg5 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_hierarchy_domain_of_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_hierarchy_domain_of_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
@@ -1315,7 +1566,7 @@ func Om_hierarchy_domain_label(arg1 Hierarchy, arg2 int, arg3 int, arg4 *string,
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_hierarchy_domain_label_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_hierarchy_domain_label_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 
 	if len(*arg4) > 0 {
 		*arg4 = swigCopyString(*arg4)
@@ -1329,7 +1580,7 @@ func Om_hierarchy_to_json(arg1 Hierarchy, arg2 *string, arg3 *Error) (_swig_ret 
 	_swig_i_0 := getSwigcptr(arg1)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_hierarchy_to_json_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_hierarchy_to_json_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 
 	if len(*arg2) > 0 {
 		*arg2 = swigCopyString(*arg2)
@@ -1341,56 +1592,56 @@ func Om_hierarchy_to_json(arg1 Hierarchy, arg2 *string, arg3 *Error) (_swig_ret 
 type Enum_SS_om_locality_field int
 func _swig_getOM_LOCALITY_GROUPS_INSIDE() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LOCALITY_GROUPS_INSIDE Enum_SS_om_locality_field = _swig_getOM_LOCALITY_GROUPS_INSIDE()
 func _swig_getOM_LOCALITY_GROUPS_CROSSING() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LOCALITY_GROUPS_CROSSING Enum_SS_om_locality_field = _swig_getOM_LOCALITY_GROUPS_CROSSING()
 func _swig_getOM_LOCALITY_MAX_DOMAINS() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_MAX_DOMAINS_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_MAX_DOMAINS_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LOCALITY_MAX_DOMAINS Enum_SS_om_locality_field = _swig_getOM_LOCALITY_MAX_DOMAINS()
 func _swig_getOM_LOCALITY_PPN_MIN() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MIN_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MIN_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LOCALITY_PPN_MIN Enum_SS_om_locality_field = _swig_getOM_LOCALITY_PPN_MIN()
 func _swig_getOM_LOCALITY_PPN_MAX() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MAX_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MAX_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LOCALITY_PPN_MAX Enum_SS_om_locality_field = _swig_getOM_LOCALITY_PPN_MAX()
 func _swig_getOM_LOCALITY_WORST_GROUP() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_WORST_GROUP_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_WORST_GROUP_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LOCALITY_WORST_GROUP Enum_SS_om_locality_field = _swig_getOM_LOCALITY_WORST_GROUP()
 func _swig_getOM_LOCALITY_FIRST_CROSSING() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_FIRST_CROSSING_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_FIRST_CROSSING_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LOCALITY_FIRST_CROSSING Enum_SS_om_locality_field = _swig_getOM_LOCALITY_FIRST_CROSSING()
 func _swig_getOM_LOCALITY_CROSSING_RANK() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_CROSSING_RANK_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_CROSSING_RANK_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
@@ -1405,7 +1656,7 @@ func Om_hierarchy_locality(arg1 Mesh, arg2 Hierarchy, arg3 []string, arg4 *uintp
 
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_hierarchy_locality_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_47)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_54)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_2
 	}
@@ -1414,20 +1665,20 @@ func Om_hierarchy_locality(arg1 Mesh, arg2 Hierarchy, arg3 []string, arg4 *uintp
 
 func Om_locality_free(arg1 Locality) {
 	_swig_i_0 := getSwigcptr(arg1)
-	C._wrap_om_locality_free_omswig_50933833141ee076(C.uintptr_t(_swig_i_0))
+	C._wrap_om_locality_free_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0))
 }
 
 func Om_locality_groups(arg1 Locality) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (int)(C._wrap_om_locality_groups_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_locality_groups_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
 func Om_locality_levels(arg1 Locality) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := getSwigcptr(arg1)
-	swig_r = (int)(C._wrap_om_locality_levels_omswig_50933833141ee076(C.uintptr_t(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_locality_levels_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0)))
 	return swig_r
 }
 
@@ -1438,7 +1689,7 @@ func Om_locality_get(arg1 Locality, arg2 int, arg3 Enum_SS_om_locality_field, ar
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r = (int)(C._wrap_om_locality_get_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
+	swig_r = (int)(C._wrap_om_locality_get_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4)))
 	return swig_r
 }
 
@@ -1450,7 +1701,7 @@ func Om_hierarchy_check(arg1 Mesh, arg2 Hierarchy, arg3 string, arg4 *string, ar
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r = (int)(C._wrap_om_hierarchy_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_48)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
+	swig_r = (int)(C._wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_55)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5)))
 
 	if len(*arg4) > 0 {
 		*arg4 = swigCopyString(*arg4)
@@ -1471,7 +1722,7 @@ func Om_order_advice(arg1 Dims, arg2 Hierarchy, arg3 string, arg4 string, arg5 s
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_order_advice_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_49)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_50)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_51)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_order_advice_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_56)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_57)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_58)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 
 	if len(*arg6) > 0 {
 		*arg6 = swigCopyString(*arg6)
@@ -1498,7 +1749,7 @@ func Om_order_check(arg1 Dims, arg2 Hierarchy, arg3 string, arg4 string, arg5 *s
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r = (int)(C._wrap_om_order_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_52)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_53)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
+	swig_r = (int)(C._wrap_om_order_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), *(*C.swig_type_59)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_60)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6)))
 
 	if len(*arg5) > 0 {
 		*arg5 = swigCopyString(*arg5)
@@ -1516,21 +1767,21 @@ func Om_order_check(arg1 Dims, arg2 Hierarchy, arg3 string, arg4 string, arg5 *s
 type Enum_SS_om_launch_format int
 func _swig_getOM_LAUNCH_TORCHRUN() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_TORCHRUN_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_TORCHRUN_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LAUNCH_TORCHRUN Enum_SS_om_launch_format = _swig_getOM_LAUNCH_TORCHRUN()
 func _swig_getOM_LAUNCH_SLURM() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_SLURM_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_SLURM_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
 var OM_LAUNCH_SLURM Enum_SS_om_launch_format = _swig_getOM_LAUNCH_SLURM()
 func _swig_getOM_LAUNCH_OPENMPI() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_OPENMPI_omswig_50933833141ee076())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_OPENMPI_omswig_489bbaa3fbd32d70())
 	return swig_r
 }
 
@@ -1540,7 +1791,7 @@ func Om_launch_format_from_name(arg1 string, arg2 *Enum_SS_om_launch_format, arg
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r = (int)(C._wrap_om_launch_format_from_name_omswig_50933833141ee076(*(*C.swig_type_54)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
+	swig_r = (int)(C._wrap_om_launch_format_from_name_omswig_489bbaa3fbd32d70(*(*C.swig_type_61)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2)))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg1
 	}
@@ -1561,7 +1812,7 @@ func Om_launch_plan(arg1 Mesh, arg2 int, arg3 int, arg4 Enum_SS_om_launch_format
 
 	_swig_i_7 := arg8
 	_swig_i_8 := arg9
-	swig_r = (int)(C._wrap_om_launch_plan_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_55)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_56)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7), C.swig_voidp(_swig_i_8)))
+	swig_r = (int)(C._wrap_om_launch_plan_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_62)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_63)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7), C.swig_voidp(_swig_i_8)))
 
 	if len(*arg8) > 0 {
 		*arg8 = swigCopyString(*arg8)
@@ -1586,7 +1837,7 @@ func Om_launch_check(arg1 Mesh, arg2 Hierarchy, arg3 int, arg4 int, arg5 string,
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
 	_swig_i_7 := arg8
-	swig_r = (int)(C._wrap_om_launch_check_omswig_50933833141ee076(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_57)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6), C.swig_voidp(_swig_i_7)))
+	swig_r = (int)(C._wrap_om_launch_check_omswig_489bbaa3fbd32d70(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_64)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6), C.swig_voidp(_swig_i_7)))
 
 	if len(*arg6) > 0 {
 		*arg6 = swigCopyString(*arg6)

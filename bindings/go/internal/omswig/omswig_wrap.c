@@ -238,13 +238,14 @@ SWIGINTERN struct om_dims *new_om_dims(om_error *err){
             return NULL;
         return dims;
     }
+SWIGINTERN void delete_om_preset(struct om_preset *self){ om_preset_free(self); }
 SWIGINTERN void delete_om_hierarchy(struct om_hierarchy *self){ om_hierarchy_free(self); }
 SWIGINTERN void delete_om_locality(struct om_locality *self){ om_locality_free(self); }
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_50933833141ee076(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_489bbaa3fbd32d70(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -254,7 +255,7 @@ void _wrap_Swig_free_omswig_50933833141ee076(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_50933833141ee076(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -267,7 +268,7 @@ void *_wrap_Swig_malloc_omswig_50933833141ee076(intgo _swig_go_0) {
 }
 
 
-void _wrap_delete_Mesh_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
+void _wrap_delete_Mesh_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
   struct om_mesh *arg1 = (struct om_mesh *) 0 ;
   
   arg1 = *(struct om_mesh **)&_swig_go_0; 
@@ -277,7 +278,7 @@ void _wrap_delete_Mesh_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
 }
 
 
-struct om_mesh *_wrap_new_Mesh_omswig_50933833141ee076(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
+struct om_mesh *_wrap_new_Mesh_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -320,7 +321,7 @@ struct om_mesh *_wrap_new_Mesh_omswig_50933833141ee076(_gostring_ _swig_go_0, _g
 }
 
 
-void _wrap_delete_Dims_omswig_50933833141ee076(struct om_dims *_swig_go_0) {
+void _wrap_delete_Dims_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0) {
   struct om_dims *arg1 = (struct om_dims *) 0 ;
   
   arg1 = *(struct om_dims **)&_swig_go_0; 
@@ -330,7 +331,7 @@ void _wrap_delete_Dims_omswig_50933833141ee076(struct om_dims *_swig_go_0) {
 }
 
 
-struct om_dims *_wrap_new_Dims_omswig_50933833141ee076(om_error *_swig_go_0) {
+struct om_dims *_wrap_new_Dims_omswig_489bbaa3fbd32d70(om_error *_swig_go_0) {
   om_error *arg1 = (om_error *) 0 ;
   struct om_dims *result = 0 ;
   struct om_dims *_swig_go_result;
@@ -343,7 +344,17 @@ struct om_dims *_wrap_new_Dims_omswig_50933833141ee076(om_error *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_50933833141ee076() {
+void _wrap_delete_Preset_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  struct om_preset *arg1 = (struct om_preset *) 0 ;
+  
+  arg1 = *(struct om_preset **)&_swig_go_0; 
+  
+  delete_om_preset(arg1);
+  
+}
+
+
+_gostring_ _wrap_om_version_string_omswig_489bbaa3fbd32d70() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -354,7 +365,7 @@ _gostring_ _wrap_om_version_string_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_om_version_number_omswig_50933833141ee076() {
+intgo _wrap_om_version_number_omswig_489bbaa3fbd32d70() {
   int result;
   intgo _swig_go_result;
   
@@ -365,7 +376,7 @@ intgo _wrap_om_version_number_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_OK_omswig_50933833141ee076() {
+intgo _wrap_OM_OK_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -377,7 +388,7 @@ intgo _wrap_OM_OK_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -389,7 +400,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -401,7 +412,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_PARSE_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -413,7 +424,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_IO_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -425,7 +436,7 @@ intgo _wrap_OM_ERR_IO_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -437,7 +448,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -449,7 +460,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -461,7 +472,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -473,7 +484,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -485,7 +496,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -497,7 +508,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -509,7 +520,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -521,7 +532,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -533,7 +544,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -545,7 +556,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -557,7 +568,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -569,7 +580,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -581,7 +592,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -593,7 +604,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -605,7 +616,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_50933833141ee076() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_489bbaa3fbd32d70() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -617,7 +628,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_50933833141ee076() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_50933833141ee076(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -630,7 +641,7 @@ _gostring_ _wrap_om_status_string_omswig_50933833141ee076(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_50933833141ee076(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -643,7 +654,7 @@ _gostring_ _wrap_om_status_name_omswig_50933833141ee076(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_new_checked_omswig_50933833141ee076(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_new_checked_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -688,7 +699,7 @@ intgo _wrap_om_mesh_new_checked_omswig_50933833141ee076(_gostring_ _swig_go_0, _
 }
 
 
-void _wrap_om_mesh_free_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = *(om_mesh **)&_swig_go_0; 
@@ -698,7 +709,7 @@ void _wrap_om_mesh_free_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -711,7 +722,7 @@ intgo _wrap_om_mesh_ndim_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_50933833141ee076(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -726,7 +737,7 @@ _gostring_ _wrap_om_mesh_name_omswig_50933833141ee076(struct om_mesh *_swig_go_0
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_50933833141ee076(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -741,7 +752,7 @@ intgo _wrap_om_mesh_dim_size_omswig_50933833141ee076(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_size_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -754,7 +765,7 @@ intgo _wrap_om_mesh_size_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -774,7 +785,7 @@ intgo _wrap_om_mesh_size_of_omswig_50933833141ee076(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -794,7 +805,7 @@ intgo _wrap_om_mesh_index_of_omswig_50933833141ee076(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_get_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_get_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -818,7 +829,7 @@ intgo _wrap_om_mesh_get_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gos
 }
 
 
-bool _wrap_om_mesh_equal_omswig_50933833141ee076(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -833,7 +844,7 @@ bool _wrap_om_mesh_equal_omswig_50933833141ee076(struct om_mesh *_swig_go_0, str
 }
 
 
-long long _wrap_om_mesh_hash_omswig_50933833141ee076(struct om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -846,7 +857,7 @@ long long _wrap_om_mesh_hash_omswig_50933833141ee076(struct om_mesh *_swig_go_0)
 }
 
 
-intgo _wrap_om_mesh_to_json_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_json_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -872,7 +883,7 @@ intgo _wrap_om_mesh_to_json_omswig_50933833141ee076(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_om_mesh_from_json_omswig_50933833141ee076(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_json_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -893,7 +904,29 @@ intgo _wrap_om_mesh_from_json_omswig_50933833141ee076(_goslice_ _swig_go_0, om_m
 }
 
 
-intgo _wrap_om_mesh_from_spec_omswig_50933833141ee076(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_load_json_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  om_mesh **arg2 = (om_mesh **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (om_mesh **)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_mesh_load_json((char const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_from_spec_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -915,7 +948,7 @@ intgo _wrap_om_mesh_from_spec_omswig_50933833141ee076(_gostring_ _swig_go_0, om_
 }
 
 
-intgo _wrap_om_mesh_to_spec_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_to_spec_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -941,7 +974,7 @@ intgo _wrap_om_mesh_to_spec_omswig_50933833141ee076(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_50933833141ee076() {
+intgo _wrap_OM_DIM_DP_omswig_489bbaa3fbd32d70() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -953,7 +986,7 @@ intgo _wrap_OM_DIM_DP_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_50933833141ee076() {
+intgo _wrap_OM_DIM_TP_omswig_489bbaa3fbd32d70() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -965,7 +998,7 @@ intgo _wrap_OM_DIM_TP_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_50933833141ee076() {
+intgo _wrap_OM_DIM_CP_omswig_489bbaa3fbd32d70() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -977,7 +1010,7 @@ intgo _wrap_OM_DIM_CP_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_50933833141ee076() {
+intgo _wrap_OM_DIM_EP_omswig_489bbaa3fbd32d70() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -989,7 +1022,7 @@ intgo _wrap_OM_DIM_EP_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_50933833141ee076() {
+intgo _wrap_OM_DIM_PP_omswig_489bbaa3fbd32d70() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1001,7 +1034,7 @@ intgo _wrap_OM_DIM_PP_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_50933833141ee076() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_489bbaa3fbd32d70() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1013,7 +1046,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_50933833141ee076() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_489bbaa3fbd32d70() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1025,7 +1058,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_om_dims_new_omswig_50933833141ee076(om_dims **_swig_go_0, om_error *_swig_go_1) {
+intgo _wrap_om_dims_new_omswig_489bbaa3fbd32d70(om_dims **_swig_go_0, om_error *_swig_go_1) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_status result;
@@ -1040,7 +1073,7 @@ intgo _wrap_om_dims_new_omswig_50933833141ee076(om_dims **_swig_go_0, om_error *
 }
 
 
-intgo _wrap_om_dims_copy_omswig_50933833141ee076(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_copy_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1057,7 +1090,7 @@ intgo _wrap_om_dims_copy_omswig_50933833141ee076(struct om_dims *_swig_go_0, om_
 }
 
 
-void _wrap_om_dims_free_omswig_50933833141ee076(struct om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = *(om_dims **)&_swig_go_0; 
@@ -1067,7 +1100,7 @@ void _wrap_om_dims_free_omswig_50933833141ee076(struct om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_50933833141ee076(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1080,7 +1113,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_50933833141ee076(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_50933833141ee076(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1093,7 +1126,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_50933833141ee076(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_50933833141ee076(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1106,7 +1139,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_50933833141ee076(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_50933833141ee076(struct om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1121,7 +1154,7 @@ intgo _wrap_om_dims_get_omswig_50933833141ee076(struct om_dims *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_set_omswig_50933833141ee076(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1140,7 +1173,7 @@ intgo _wrap_om_dims_set_omswig_50933833141ee076(struct om_dims *_swig_go_0, intg
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_50933833141ee076(struct om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1155,7 +1188,7 @@ bool _wrap_om_dims_get_flag_omswig_50933833141ee076(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_dims_set_flag_omswig_50933833141ee076(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_set_flag_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1174,7 +1207,7 @@ intgo _wrap_om_dims_set_flag_omswig_50933833141ee076(struct om_dims *_swig_go_0,
 }
 
 
-bool _wrap_om_dims_equal_omswig_50933833141ee076(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1189,7 +1222,7 @@ bool _wrap_om_dims_equal_omswig_50933833141ee076(struct om_dims *_swig_go_0, str
 }
 
 
-intgo _wrap_om_dims_to_json_omswig_50933833141ee076(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_dims_to_json_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1215,7 +1248,79 @@ intgo _wrap_om_dims_to_json_omswig_50933833141ee076(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_build_offline_mesh_omswig_50933833141ee076(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_mesh_from_dims_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  om_mesh **arg2 = (om_mesh **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_dims **)&_swig_go_0; 
+  arg2 = (om_mesh **)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_mesh_from_dims((struct om_dims const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_from_dims_in_order_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  char *arg2 = (char *) 0 ;
+  om_mesh **arg3 = (om_mesh **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_dims **)&_swig_go_0; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  arg3 = (om_mesh **)_swig_go_2; 
+  arg4 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_mesh_from_dims_in_order((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
+  _swig_go_result = (intgo)result; 
+  free(arg2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_axis_order_normalize_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  char **arg2 = (char **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  char *str2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = &str2; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_axis_order_normalize((char const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  
+  if (str2 != NULL) {
+    size_t len = strlen(str2);
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
+    om_string_free(str2);
+  }
+  
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_build_offline_mesh_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1232,7 +1337,7 @@ intgo _wrap_om_build_offline_mesh_omswig_50933833141ee076(struct om_dims *_swig_
 }
 
 
-intgo _wrap_om_build_runtime_mesh_omswig_50933833141ee076(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_build_runtime_mesh_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1256,7 +1361,7 @@ intgo _wrap_om_build_runtime_mesh_omswig_50933833141ee076(struct om_dims *_swig_
 }
 
 
-intgo _wrap_om_order_normalize_omswig_50933833141ee076(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_order_normalize_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1287,7 +1392,7 @@ intgo _wrap_om_order_normalize_omswig_50933833141ee076(_gostring_ _swig_go_0, _g
 }
 
 
-intgo _wrap_om_world_size_from_env_omswig_50933833141ee076(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_world_size_from_env_omswig_489bbaa3fbd32d70(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1304,7 +1409,7 @@ intgo _wrap_om_world_size_from_env_omswig_50933833141ee076(intgo *_swig_go_0, bo
 }
 
 
-intgo _wrap_om_dims_from_yaml_omswig_50933833141ee076(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_from_yaml_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1327,7 +1432,7 @@ intgo _wrap_om_dims_from_yaml_omswig_50933833141ee076(_goslice_ _swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_load_yaml_omswig_50933833141ee076(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_dims_load_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1351,54 +1456,84 @@ intgo _wrap_om_dims_load_yaml_omswig_50933833141ee076(_gostring_ _swig_go_0, int
 }
 
 
-intgo _wrap_om_mesh_axes_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, long long *_swig_go_2, om_error *_swig_go_3) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  char *arg2 = (char *) 0 ;
-  uint64_t *arg3 = (uint64_t *) 0 ;
+intgo _wrap_om_dims_resolve_world_size_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1, om_error *_swig_go_2) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  int64_t arg2 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_dims **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_dims_resolve_world_size(arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_dims_dp_given_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  bool *arg2 = (bool *) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_dims **)&_swig_go_0; 
+  arg2 = (bool *)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_dims_dp_given((struct om_dims const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_dims_parse_yaml_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  size_t arg2 ;
+  om_dims **arg3 = (om_dims **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
   
-  arg2 = (char *)malloc(_swig_go_1.n + 1);
-  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
-  arg2[_swig_go_1.n] = '\0';
+  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg2 = (size_t)_swig_go_0.len;
   
-  arg3 = (uint64_t *)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
+  arg3 = (om_dims **)_swig_go_1; 
+  arg4 = (om_error *)_swig_go_2; 
   
-  result = (om_status)om_mesh_axes((struct om_mesh const *)arg1,(char const *)arg2,arg3,arg4);
+  result = (om_status)om_dims_parse_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result = (intgo)result; 
-  free(arg2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_coordinate_omswig_50933833141ee076(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  int64_t arg2 ;
-  int64_t *arg3 = (int64_t *) 0 ;
-  size_t arg4 ;
-  om_error *arg5 = (om_error *) 0 ;
+intgo _wrap_om_dims_read_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+  char *arg1 = (char *) 0 ;
+  om_dims **arg2 = (om_dims **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
   om_status result;
   intgo _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (int64_t)_swig_go_1; 
   
-  arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
-  arg4 = (size_t)_swig_go_2.len;
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
   
-  arg5 = (om_error *)_swig_go_3; 
+  arg2 = (om_dims **)_swig_go_1; 
+  arg3 = (om_error *)_swig_go_2; 
   
-  result = (om_status)om_mesh_coordinate((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
+  result = (om_status)om_dims_read_yaml((char const *)arg1,arg2,arg3);
   _swig_go_result = (intgo)result; 
+  free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_rank_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_rank_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1421,134 +1556,7 @@ intgo _wrap_om_mesh_rank_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _go
 }
 
 
-intgo _wrap_om_mesh_group_shape_omswig_50933833141ee076(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t *arg3 = (int64_t *) 0 ;
-  int64_t *arg4 = (int64_t *) 0 ;
-  om_error *arg5 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t *)_swig_go_2; 
-  arg4 = (int64_t *)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
-  
-  result = (om_status)om_mesh_group_shape((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_groups_omswig_50933833141ee076(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t arg3 ;
-  int64_t arg4 ;
-  int32_t *arg5 = (int32_t *) 0 ;
-  size_t arg6 ;
-  om_error *arg7 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t)_swig_go_2; 
-  arg4 = (int64_t)_swig_go_3; 
-  
-  arg5 = _swig_go_4.array != NULL ? (int32_t *)_swig_go_4.array : (int32_t *)omgo_empty_i64;
-  arg6 = (size_t)_swig_go_4.len;
-  
-  arg7 = (om_error *)_swig_go_5; 
-  
-  result = (om_status)om_mesh_groups((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6,arg7);
-  _swig_go_result = (intgo)result; 
-  
-  if (result == OM_OK)
-  omgo_widen(arg5, arg6);
-  
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_group_index_omswig_50933833141ee076(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t arg3 ;
-  int64_t *arg4 = (int64_t *) 0 ;
-  om_error *arg5 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t)_swig_go_2; 
-  arg4 = (int64_t *)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
-  
-  result = (om_status)om_mesh_group_index((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_group_of_omswig_50933833141ee076(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t arg3 ;
-  int32_t *arg4 = (int32_t *) 0 ;
-  size_t arg5 ;
-  om_error *arg6 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t)_swig_go_2; 
-  
-  arg4 = _swig_go_3.array != NULL ? (int32_t *)_swig_go_3.array : (int32_t *)omgo_empty_i64;
-  arg5 = (size_t)_swig_go_3.len;
-  
-  arg6 = (om_error *)_swig_go_4; 
-  
-  result = (om_status)om_mesh_group_of((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
-  
-  if (result == OM_OK)
-  omgo_widen(arg4, arg5);
-  
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_locality_omswig_50933833141ee076(struct om_mesh *_swig_go_0, long long _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
-  om_mesh *arg1 = (om_mesh *) 0 ;
-  uint64_t arg2 ;
-  int64_t arg3 ;
-  int64_t *arg4 = (int64_t *) 0 ;
-  int64_t *arg5 = (int64_t *) 0 ;
-  int64_t *arg6 = (int64_t *) 0 ;
-  om_error *arg7 = (om_error *) 0 ;
-  om_status result;
-  intgo _swig_go_result;
-  
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = (uint64_t)_swig_go_1; 
-  arg3 = (int64_t)_swig_go_2; 
-  arg4 = (int64_t *)_swig_go_3; 
-  arg5 = (int64_t *)_swig_go_4; 
-  arg6 = (int64_t *)_swig_go_5; 
-  arg7 = (om_error *)_swig_go_6; 
-  
-  result = (om_status)om_mesh_locality((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6,arg7);
-  _swig_go_result = (intgo)result; 
-  return _swig_go_result;
-}
-
-
-intgo _wrap_om_mesh_axis_indices_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_axis_indices_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1604,7 +1612,7 @@ intgo _wrap_om_mesh_axis_indices_omswig_50933833141ee076(struct om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_mesh_coordinate_of_omswig_50933833141ee076(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_mesh_coordinate_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1638,7 +1646,7 @@ intgo _wrap_om_mesh_coordinate_of_omswig_50933833141ee076(struct om_mesh *_swig_
 }
 
 
-intgo _wrap_om_mesh_group_shape_named_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_shape_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1681,7 +1689,7 @@ intgo _wrap_om_mesh_group_shape_named_omswig_50933833141ee076(struct om_mesh *_s
 }
 
 
-intgo _wrap_om_mesh_groups_named_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_mesh_groups_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1741,7 +1749,7 @@ intgo _wrap_om_mesh_groups_named_omswig_50933833141ee076(struct om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_mesh_group_index_named_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_index_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1784,7 +1792,7 @@ intgo _wrap_om_mesh_group_index_named_omswig_50933833141ee076(struct om_mesh *_s
 }
 
 
-intgo _wrap_om_mesh_group_of_named_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_group_of_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1842,7 +1850,7 @@ intgo _wrap_om_mesh_group_of_named_omswig_50933833141ee076(struct om_mesh *_swig
 }
 
 
-intgo _wrap_om_mesh_locality_named_omswig_50933833141ee076(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+intgo _wrap_om_mesh_locality_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1889,7 +1897,81 @@ intgo _wrap_om_mesh_locality_named_omswig_50933833141ee076(struct om_mesh *_swig
 }
 
 
-intgo _wrap_om_validate_axes_omswig_50933833141ee076(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_mesh_validate_plan_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  int64_t arg3 ;
+  int64_t arg4 ;
+  om_error *arg5 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (int64_t)_swig_go_2; 
+  arg4 = (int64_t)_swig_go_3; 
+  arg5 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_validate_plan((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_plan_axes_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  int64_t arg3 ;
+  int64_t arg4 ;
+  char **arg5 = (char **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char *str5 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (int64_t)_swig_go_2; 
+  arg4 = (int64_t)_swig_go_3; 
+  arg5 = &str5; 
+  arg6 = (om_error *)_swig_go_5; 
+  
+  result = (om_status)om_mesh_plan_axes((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  
+  if (str5 != NULL) {
+    size_t len = strlen(str5);
+    if (len > 0)
+    *_swig_go_4 = Swig_AllocateString(str5, len);
+    om_string_free(str5);
+  }
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_mesh_reslice_experts_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  int64_t arg3 ;
+  om_mesh **arg4 = (om_mesh **) 0 ;
+  om_error *arg5 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (int64_t)_swig_go_2; 
+  arg4 = (om_mesh **)_swig_go_3; 
+  arg5 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_mesh_reslice_experts((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_validate_axes_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1910,7 +1992,7 @@ intgo _wrap_om_validate_axes_omswig_50933833141ee076(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_plan_dim_names_omswig_50933833141ee076(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_plan_dim_names_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1942,7 +2024,7 @@ intgo _wrap_om_plan_dim_names_omswig_50933833141ee076(struct om_mesh *_swig_go_0
 }
 
 
-intgo _wrap_om_expert_mesh_omswig_50933833141ee076(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_expert_mesh_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1963,7 +2045,328 @@ intgo _wrap_om_expert_mesh_omswig_50933833141ee076(struct om_mesh *_swig_go_0, i
 }
 
 
-void _wrap_delete_Hierarchy_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0) {
+intgo _wrap_om_preset_new_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3, om_error *_swig_go_4) {
+  char *arg1 = (char *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  om_preset **arg5 = (om_preset **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = (om_preset **)_swig_go_3; 
+  arg6 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_preset_new((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  free(arg1); 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_load_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2, om_error *_swig_go_3) {
+  char *arg1 = (char *) 0 ;
+  int64_t arg2 ;
+  om_preset **arg3 = (om_preset **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (om_preset **)_swig_go_2; 
+  arg4 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_preset_load_yaml((char const *)arg1,arg2,arg3,arg4);
+  _swig_go_result = (intgo)result; 
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
+void _wrap_om_preset_free_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  om_preset_free(arg1);
+  
+}
+
+
+_gostring_ _wrap_om_preset_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  result = (char *)om_preset_name((struct om_preset const *)arg1);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_world_size_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  result = (int64_t)om_preset_world_size((struct om_preset const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_view_count_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  result = om_preset_view_count((struct om_preset const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_preset_view_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, intgo _swig_go_1) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  size_t arg2 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (char *)om_preset_view_name((struct om_preset const *)arg1,arg2);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_group_list_count_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  result = om_preset_group_list_count((struct om_preset const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_preset_group_list_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, intgo _swig_go_1) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  size_t arg2 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (char *)om_preset_group_list_name((struct om_preset const *)arg1,arg2);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  char *arg2 = (char *) 0 ;
+  int32_t *arg3 = (int32_t *) 0 ;
+  size_t arg4 ;
+  size_t *arg5 = (size_t *) 0 ;
+  size_t *arg6 = (size_t *) 0 ;
+  om_error *arg7 = (om_error *) 0 ;
+  size_t needed3 = 0 ;
+  size_t buflen3 = 0 ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  
+  buflen3 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
+  arg3 = _swig_go_2.array != NULL ? (int32_t *)_swig_go_2.array : (int32_t *)omgo_empty_i64;
+  arg4 = buflen3;
+  arg5 = &needed3;
+  
+  arg6 = (size_t *)_swig_go_3; 
+  arg7 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_preset_group_list((struct om_preset const *)arg1,(char const *)arg2,arg3,arg4,arg5,arg6,arg7);
+  _swig_go_result = (intgo)result; 
+  
+  if (1 && result == OM_OK)
+  omgo_widen(arg3, needed3 < buflen3 ? needed3 : buflen3);
+  if (_swig_go_2.len > 0)
+  ((int64_t *)_swig_go_2.array)[buflen3] = (int64_t)needed3;
+  
+  free(arg2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_to_json_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  char **arg2 = (char **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  char *str2 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  arg1 = *(om_preset **)&_swig_go_0; 
+  arg2 = &str2; 
+  arg3 = (om_error *)_swig_go_2; 
+  
+  result = (om_status)om_preset_to_json((struct om_preset const *)arg1,arg2,arg3);
+  _swig_go_result = (intgo)result; 
+  
+  if (str2 != NULL) {
+    size_t len = strlen(str2);
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
+    om_string_free(str2);
+  }
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_check_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3, om_error *_swig_go_4) {
+  char *arg1 = (char *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  int64_t arg4 ;
+  char **arg5 = (char **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  char *str5 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = (int64_t)_swig_go_2; 
+  arg5 = &str5; 
+  arg6 = (om_error *)_swig_go_4; 
+  
+  result = (om_status)om_preset_check((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result = (intgo)result; 
+  
+  if (str5 != NULL) {
+    size_t len = strlen(str5);
+    if (len > 0)
+    *_swig_go_3 = Swig_AllocateString(str5, len);
+    om_string_free(str5);
+  }
+  
+  free(arg1); 
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2, om_error *_swig_go_3) {
+  char *arg1 = (char *) 0 ;
+  int64_t arg2 ;
+  char **arg3 = (char **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  char *str3 = NULL ;
+  om_status result;
+  intgo _swig_go_result;
+  
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = &str3; 
+  arg4 = (om_error *)_swig_go_3; 
+  
+  result = (om_status)om_preset_check_yaml((char const *)arg1,arg2,arg3,arg4);
+  _swig_go_result = (intgo)result; 
+  
+  if (str3 != NULL) {
+    size_t len = strlen(str3);
+    if (len > 0)
+    *_swig_go_2 = Swig_AllocateString(str3, len);
+    om_string_free(str3);
+  }
+  
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
+void _wrap_delete_Hierarchy_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0) {
   struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
   
   arg1 = *(struct om_hierarchy **)&_swig_go_0; 
@@ -1973,7 +2376,7 @@ void _wrap_delete_Hierarchy_omswig_50933833141ee076(struct om_hierarchy *_swig_g
 }
 
 
-void _wrap_delete_Locality_omswig_50933833141ee076(struct om_locality *_swig_go_0) {
+void _wrap_delete_Locality_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0) {
   struct om_locality *arg1 = (struct om_locality *) 0 ;
   
   arg1 = *(struct om_locality **)&_swig_go_0; 
@@ -1983,7 +2386,7 @@ void _wrap_delete_Locality_omswig_50933833141ee076(struct om_locality *_swig_go_
 }
 
 
-intgo _wrap_om_hierarchy_from_spec_omswig_50933833141ee076(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_hierarchy_from_spec_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2005,7 +2408,7 @@ intgo _wrap_om_hierarchy_from_spec_omswig_50933833141ee076(_gostring_ _swig_go_0
 }
 
 
-intgo _wrap_om_hierarchy_from_json_omswig_50933833141ee076(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_hierarchy_from_json_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -2026,7 +2429,7 @@ intgo _wrap_om_hierarchy_from_json_omswig_50933833141ee076(_goslice_ _swig_go_0,
 }
 
 
-intgo _wrap_om_hierarchy_from_hostfile_omswig_50933833141ee076(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_hierarchy_from_hostfile_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -2047,7 +2450,7 @@ intgo _wrap_om_hierarchy_from_hostfile_omswig_50933833141ee076(_goslice_ _swig_g
 }
 
 
-void _wrap_om_hierarchy_free_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = *(om_hierarchy **)&_swig_go_0; 
@@ -2057,7 +2460,7 @@ void _wrap_om_hierarchy_free_omswig_50933833141ee076(struct om_hierarchy *_swig_
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2070,7 +2473,7 @@ intgo _wrap_om_hierarchy_levels_omswig_50933833141ee076(struct om_hierarchy *_sw
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2085,7 +2488,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_50933833141ee076(struct om_hiera
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -2100,7 +2503,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_50933833141ee076(struct om_hier
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2113,7 +2516,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_50933833141ee076(struct om_hierarchy *_swi
 }
 
 
-intgo _wrap_om_hierarchy_level_index_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
+intgo _wrap_om_hierarchy_level_index_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -2137,7 +2540,7 @@ intgo _wrap_om_hierarchy_level_index_omswig_50933833141ee076(struct om_hierarchy
 }
 
 
-intgo _wrap_om_hierarchy_domain_of_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_hierarchy_domain_of_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -2158,7 +2561,7 @@ intgo _wrap_om_hierarchy_domain_of_omswig_50933833141ee076(struct om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_domain_label_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_hierarchy_domain_label_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3, om_error *_swig_go_4) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -2188,7 +2591,7 @@ intgo _wrap_om_hierarchy_domain_label_omswig_50933833141ee076(struct om_hierarch
 }
 
 
-intgo _wrap_om_hierarchy_to_json_omswig_50933833141ee076(struct om_hierarchy *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_hierarchy_to_json_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2214,7 +2617,7 @@ intgo _wrap_om_hierarchy_to_json_omswig_50933833141ee076(struct om_hierarchy *_s
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_50933833141ee076() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_489bbaa3fbd32d70() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2226,7 +2629,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_50933833141ee076() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_489bbaa3fbd32d70() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2238,7 +2641,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_50933833141ee076() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_489bbaa3fbd32d70() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2250,7 +2653,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_50933833141ee076() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_489bbaa3fbd32d70() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2262,7 +2665,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_50933833141ee076() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_489bbaa3fbd32d70() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2274,7 +2677,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_50933833141ee076() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_489bbaa3fbd32d70() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2286,7 +2689,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_50933833141ee076() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_489bbaa3fbd32d70() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2298,7 +2701,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_50933833141ee076() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_489bbaa3fbd32d70() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2310,7 +2713,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_om_hierarchy_locality_omswig_50933833141ee076(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3, om_error *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -2353,7 +2756,7 @@ intgo _wrap_om_hierarchy_locality_omswig_50933833141ee076(struct om_mesh *_swig_
 }
 
 
-void _wrap_om_locality_free_omswig_50933833141ee076(struct om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = *(om_locality **)&_swig_go_0; 
@@ -2363,7 +2766,7 @@ void _wrap_om_locality_free_omswig_50933833141ee076(struct om_locality *_swig_go
 }
 
 
-intgo _wrap_om_locality_groups_omswig_50933833141ee076(struct om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2376,7 +2779,7 @@ intgo _wrap_om_locality_groups_omswig_50933833141ee076(struct om_locality *_swig
 }
 
 
-intgo _wrap_om_locality_levels_omswig_50933833141ee076(struct om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2389,7 +2792,7 @@ intgo _wrap_om_locality_levels_omswig_50933833141ee076(struct om_locality *_swig
 }
 
 
-intgo _wrap_om_locality_get_omswig_50933833141ee076(struct om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+intgo _wrap_om_locality_get_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -2410,7 +2813,7 @@ intgo _wrap_om_locality_get_omswig_50933833141ee076(struct om_locality *_swig_go
 }
 
 
-intgo _wrap_om_hierarchy_check_omswig_50933833141ee076(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4, om_error *_swig_go_5) {
+intgo _wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4, om_error *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -2447,7 +2850,7 @@ intgo _wrap_om_hierarchy_check_omswig_50933833141ee076(struct om_mesh *_swig_go_
 }
 
 
-intgo _wrap_om_order_advice_omswig_50933833141ee076(struct om_dims *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, om_error *_swig_go_6) {
+intgo _wrap_om_order_advice_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, om_error *_swig_go_6) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -2496,7 +2899,7 @@ intgo _wrap_om_order_advice_omswig_50933833141ee076(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_order_check_omswig_50933833141ee076(struct om_dims *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+intgo _wrap_om_order_check_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -2540,7 +2943,7 @@ intgo _wrap_om_order_check_omswig_50933833141ee076(struct om_dims *_swig_go_0, s
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_50933833141ee076() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_489bbaa3fbd32d70() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -2552,7 +2955,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_50933833141ee076() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_489bbaa3fbd32d70() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -2564,7 +2967,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_50933833141ee076() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_489bbaa3fbd32d70() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -2576,7 +2979,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_50933833141ee076() {
 }
 
 
-intgo _wrap_om_launch_format_from_name_omswig_50933833141ee076(_gostring_ _swig_go_0, om_launch_format *_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_om_launch_format_from_name_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_launch_format *_swig_go_1, om_error *_swig_go_2) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2598,7 +3001,7 @@ intgo _wrap_om_launch_format_from_name_omswig_50933833141ee076(_gostring_ _swig_
 }
 
 
-intgo _wrap_om_launch_plan_omswig_50933833141ee076(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7, om_error *_swig_go_8) {
+intgo _wrap_om_launch_plan_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7, om_error *_swig_go_8) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2663,7 +3066,7 @@ intgo _wrap_om_launch_plan_omswig_50933833141ee076(struct om_mesh *_swig_go_0, i
 }
 
 
-intgo _wrap_om_launch_check_omswig_50933833141ee076(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6, om_error *_swig_go_7) {
+intgo _wrap_om_launch_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6, om_error *_swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;

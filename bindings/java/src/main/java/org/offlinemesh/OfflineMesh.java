@@ -27,11 +27,11 @@ import java.util.function.Function;
  * a {@code null} argument throws {@link NullPointerException} naming the
  * parameter.
  *
- * <p>Axis sets: the topology methods take axis names as varargs, and each
- * item may itself be a comma-separated list, so {@code groups("dp", "cp")}
- * and {@code groups("dp,cp")} are the same; no names is the empty set (one
- * single-rank group per rank). Groups and members are listed in mesh order,
- * whatever the order of the names.
+ * <p>Axis sets: the topology methods take axis names as varargs, in any
+ * order (groups and members are listed in mesh order), with no limit on
+ * their number; no names is the empty set (one single-rank group per rank).
+ * A name the mesh lacks is {@link Status#UNKNOWN_AXIS}, one given twice
+ * {@link Status#DUPLICATE_NAME}.
  */
 public final class OfflineMesh implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
