@@ -433,11 +433,16 @@ variant "a field added to the opaque struct om_dims" pass
 restore src/internal.h
 edit include/offline_mesh/version.h.in '^OM_END_DECLS$' 'OM_API int om_test_added(void);\n\nOM_END_DECLS'
 printf '\nint om_test_added(void) { return 7; }\n' >> "$mut/src/version.c"
-# The map names every 1.0 symbol and lets the newest node take the rest.
-variant "a function added (lands in the newest node)" pass
+# The map names every 1.0 symbol and lets node 1.1 take the rest; 1.1 is
+# released too (abi/offline_mesh-1.1.abi), so new API needs a new node.
+variant "a function added without a new version node" fail \
+    "FAIL: om_test_added: added to the released node OFFLINE_MESH_1.1"
 edit src/offline_mesh.map '^    om_world_size_from_env;$' '    om_world_size_from_env;\n    om_test_added;'
 variant "a function added to the released node OFFLINE_MESH_1.0" fail \
     "FAIL: om_test_added: added to the released node OFFLINE_MESH_1.0"
+restore src/offline_mesh.map
+printf '\nOFFLINE_MESH_1.2 {\n  global:\n    om_test_added;\n} OFFLINE_MESH_1.1;\n' >> "$mut/src/offline_mesh.map"
+variant "a function added in node OFFLINE_MESH_1.2" pass
 restore include/offline_mesh/version.h.in src/version.c src/offline_mesh.map
 
 echo "install tests: $passed passed, $failed failed"
