@@ -138,7 +138,9 @@ lacks() {
     if contents "$1" | grep -qE "$2"; then bad "$1 holds $2"; else ok "$1 does not hold $2"; fi
 }
 L="/usr/lib/$multiarch"
-has liboffline-mesh1 "$L/liboffline_mesh\.so\.1\.0\.0"
+# The real file carries the project version (meson.build), e.g. .so.1.1.0.
+project_version=$(sed -n "s/^  version: '\([0-9.]*\)',\$/\1/p" "$repo/meson.build")
+has liboffline-mesh1 "$L/liboffline_mesh\.so\.${project_version//./\\.}"
 has liboffline-mesh1 "$L/liboffline_mesh\.so\.1"
 lacks liboffline-mesh1 "(\.so|\.a|\.h|\.pc)\$"
 has liboffline-mesh-dev "/usr/include/offline_mesh\.h"
