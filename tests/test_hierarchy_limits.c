@@ -1,5 +1,5 @@
 /* Hierarchies, placement rules and order advice at their limits: the
- * level, field and rule-length caps, NULL arguments of every call, long
+ * level and rule-length caps, NULL arguments of every call, long
  * level lists in messages, preference rules and levels whose names are
  * not in sorted order (test_hierarchy.c has the main cases).
  * SPDX-License-Identifier: MIT */
@@ -9,13 +9,7 @@
 
 #include "om_test.h"
 
-static om_hierarchy *spec(const char *text)
-{
-    om_hierarchy *h = NULL;
-    om_error err;
-    OM_EXPECT_OK(om_hierarchy_from_spec(text, &h, &err), &err);
-    return h;
-}
+static om_hierarchy *spec(const char *text) { return om_test_hierarchy(text); }
 
 /* "l0=1,l1=2,..." with `n` levels. */
 static void many_levels(char *buf, size_t cap, int n)
@@ -100,53 +94,6 @@ static void test_long_level_list(void)
                   OM_ERR_INVALID_ARGUMENT, "unknown level \"rack\" (levels: "
                   "level_0_abcdefghijklmnopqrstuvwxyz0123, level_1_", "...)");
     om_hierarchy_free(h);
-}
-
-static void expect_hostfile_error(const char *text, om_status want,
-                                  const char *needle, unsigned line)
-{
-    om_hierarchy *h = (om_hierarchy *)&h;
-    om_error err;
-    om_status st = om_hierarchy_from_hostfile(text, strlen(text), &h, &err);
-    om_test_record(st == want && h == NULL && strstr(err.message, needle),
-                   __FILE__, line, "%s: got status %d, \"%s\"; want %d, \"%s\"",
-                   text, st, st ? err.message : "", want, needle);
-}
-
-static void test_hostfile_limits(void)
-{
-    char line[512];
-    size_t o = (size_t)snprintf(line, sizeof line, "a slots=1");
-    for (int i = 0; i < 17; i++)
-        o += (size_t)snprintf(line + o, sizeof line - o, " l%d=x", i);
-    snprintf(line + o, sizeof line - o, "\n");
-    expect_hostfile_error(line, OM_ERR_PARSE, "hostfile line 1: more than 16 levels",
-                          __LINE__);
-    o = (size_t)snprintf(line, sizeof line, "a slots=1");
-    for (int i = 0; i < 19; i++)
-        o += (size_t)snprintf(line + o, sizeof line - o, " f%d", i);
-    expect_hostfile_error(line, OM_ERR_PARSE, "hostfile line 1 has too many fields",
-                          __LINE__);
-    /* Many hosts (the duplicate check's table grows): every one kept, in
-     * file order, and a duplicate far down still found. */
-    enum { HOSTS = 5000 };
-    char *text = malloc(HOSTS * 24 + 32);
-    o = 0;
-    for (int i = 0; i < HOSTS; i++)
-        o += (size_t)sprintf(text + o, "node%d slots=2\n", i);
-    om_hierarchy *h = NULL;
-    om_error err;
-    OM_EXPECT_OK(om_hierarchy_from_hostfile(text, o, &h, &err), &err);
-    OM_EXPECT_INT(om_hierarchy_ranks(h), 2 * HOSTS);
-    char *label = NULL;
-    OM_EXPECT_OK(om_hierarchy_domain_label(h, 0, 4321, &label, &err), &err);
-    OM_EXPECT_STR(label, "node4321");
-    om_string_free(label);
-    om_hierarchy_free(h);
-    sprintf(text + o, "node17 slots=2\n");
-    expect_hostfile_error(text, OM_ERR_INVALID_ARGUMENT,
-                          "lists host \"node17\" twice (lines 18 and 5001)", __LINE__);
-    free(text);
 }
 
 static void test_json_shapes(void)
@@ -273,7 +220,6 @@ int main(int argc, char **argv)
         {"spec: 64 levels, blanks", test_spec_limits},
         {"NULL arguments", test_null_arguments},
         {"long level list in a message", test_long_level_list},
-        {"hostfile: levels, fields, 5000 hosts", test_hostfile_limits},
         {"JSON: levels and ranks not arrays", test_json_shapes},
         {"rules: blank, too long, too many axes", test_rule_limits},
         {"advice: prefer, level names, limits", test_advice_prefer},
