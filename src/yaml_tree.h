@@ -45,6 +45,11 @@ typedef struct {
 om_status omi_yaml_compose(const char *text, size_t length, omi_tree *tree,
                            om_error *err);
 
+/* (yaml_encoding.c) OM_ERR_PARSE naming the encoding when `text` is UTF-32
+ * or UTF-16 without a byte-order mark (which libyaml would report as
+ * control characters at byte 0); OM_OK otherwise. */
+om_status omi_yaml_check_encoding(const char *text, size_t length, om_error *err);
+
 /* Releases what omi_yaml_compose() built. A zeroed tree is fine. */
 void omi_tree_free(omi_tree *tree);
 

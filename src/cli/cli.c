@@ -117,6 +117,13 @@ int omcli_main(int argc, char **argv, FILE *out, FILE *err)
             return cli_error(&io, CLI_FAILED, "cannot write the output");
         return rc;
     }
+    char known[512];
+    size_t o = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "",
+                              commands[i].name);
+    cli_quoted q;
     return cli_error(&io, CLI_USAGE,
-                     "unknown command \"%.60s\"; try 'offline-mesh --help'", name);
+                     "unknown command %s (commands: %s); try 'offline-mesh --help'",
+                     cli_quote(&q, name), known);
 }

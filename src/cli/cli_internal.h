@@ -87,18 +87,30 @@ typedef struct {
     FILE *err;
 } cli_io;
 
-/* Prints "offline-mesh: error: <message>" and returns `code`. */
+/* Prints "offline-mesh: error: <message>" (one line: any control character
+ * or byte that is not UTF-8 left in it is escaped as omu_quote() spells it)
+ * and returns `code`. Values the user gave go in through cli_quote(). */
 int cli_error(const cli_io *io, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* A value the user gave, spelled for a message as the library spells it
+ * (omu_quote: in double quotes, escaped, shortened after a whole
+ * character). The text lives in `q`; one cli_quoted per value. */
+typedef struct {
+    char text[96];
+} cli_quoted;
+const char *cli_quote(cli_quoted *q, const char *value);
 /* Reports a library failure (exit status 1). */
 int cli_lib_error(const cli_io *io, const om_error *e);
 
 /* Parses argv[first..argc) for a command accepting `allowed` options. */
 int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
               int first, unsigned allowed, cli_options *opt);
+
+/* Writes "--a, --b" for the options in `allowed` into buf; returns how many. */
+size_t cli_option_names(unsigned allowed, char *buf, size_t size);
 
 /* The mesh a command works on: CONFIG.yaml [--world-size] [--order] or
  * --mesh SPEC (name=size,... or a mesh JSON file). `dims_out` (may be NULL)

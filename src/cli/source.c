@@ -62,17 +62,23 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
     if (opt->view || opt->world || opt->preset || opt->nparams)
         return cli_load_view(io, opt, mesh);
     if (opt->mesh) {
-        if (opt->config && opt->config_after_dims)
+        cli_quoted q, q_dims, q_joined;
+        if (opt->config && opt->config_after_dims) {
+            char joined[256];
+            snprintf(joined, sizeof joined, "%s,%s", opt->config_after_dims,
+                     opt->config);
             return cli_error(io, CLI_USAGE,
-                             "stray \"%.60s\" after --dims %.60s: an axis set is "
-                             "one comma-separated value (--dims %.60s,%.60s); "
-                             "with --mesh there is no CONFIG.yaml",
-                             opt->config, opt->config_after_dims,
-                             opt->config_after_dims, opt->config);
+                             "stray %s after --dims %s: an axis set is one "
+                             "comma-separated value (--dims %s); with --mesh "
+                             "there is no CONFIG.yaml",
+                             cli_quote(&q, opt->config),
+                             cli_quote(&q_dims, opt->config_after_dims),
+                             cli_quote(&q_joined, joined));
+        }
         if (opt->config)
             return cli_error(io, CLI_USAGE,
                              "--mesh cannot be combined with a CONFIG.yaml "
-                             "(got \"%.60s\")", opt->config);
+                             "(got %s)", cli_quote(&q, opt->config));
         if (opt->world_size || opt->order)
             return cli_error(io, CLI_USAGE,
                              "--mesh cannot be combined with --world-size or "

@@ -349,12 +349,12 @@ def test_out_of_range_values_exit_1(args, fragment):
 def test_stray_argument_after_dims_is_named(tmp_path):
     # "--dims dp tp": the stray "tp" is neither a config nor silently dropped.
     fails(2, "groups", "--mesh", "dp=2,tp=2", "--dims", "dp", "tp",
-          match='stray "tp" after --dims dp: an axis set is one comma-separated '
-                'value (--dims dp,tp)')
+          match='stray "tp" after --dims "dp": an axis set is one comma-separated '
+                'value (--dims "dp,tp")')
     config = tmp_path / "c.yaml"
     config.write_text("accelerator: {tp_size: 2}\n")
     fails(2, "groups", str(config), "--world-size", "4", "--dims", "dp", "tp",
-          match='extra "tp" after --dims dp')
+          match='extra "tp" after --dims "dp"')
 
 
 def test_mesh_file_names(tmp_path):
