@@ -113,7 +113,7 @@ def test_every_config_command(config, command):
 def test_strict_without_a_config_is_refused():
     r = run("order", "dp,tp", "--strict")
     assert r.returncode == 2
-    assert r.stderr == "offline-mesh: error: unknown option \"--strict\" for 'order'\n"
+    assert r.stderr == "offline-mesh: error: unknown option \"--strict\": 'order' takes no options\n"
     r = run("dims", "x.yaml", "--strict=yes")
     assert r.returncode == 2
     assert r.stderr == "offline-mesh: error: --strict takes no value\n"
