@@ -160,6 +160,9 @@ int cli_cmd_dims(const cli_io *io, int argc, char **argv);
 int cli_cmd_mesh(const cli_io *io, int argc, char **argv);
 int cli_cmd_order(const cli_io *io, int argc, char **argv);
 int cli_cmd_check(const cli_io *io, int argc, char **argv);
+/* The one stderr line of a check whose verdict (on stdout) failed, for
+ * check and check --preset alike; returns CLI_FAILED. */
+int cli_check_failed(const cli_io *io);
 int cli_cmd_groups(const cli_io *io, int argc, char **argv);
 int cli_cmd_coord(const cli_io *io, int argc, char **argv);
 int cli_cmd_dump(const cli_io *io, int argc, char **argv);
