@@ -196,6 +196,9 @@ OM_HANDLE(om_world, World)
  * bindings through om_dims_resolve_world_size() (explicit value or 0) and
  * its messages, which name the source. The count constants are the length
  * of each language's enum values(). */
+/* A language that maps enum out-parameters (`enum SWIGTYPE *`) defines
+ * OM_BIND_WORLD_SIZE_SOURCE and binds them all (Go). */
+#ifndef OM_BIND_WORLD_SIZE_SOURCE
 %ignore om_world_size_source;
 %ignore OM_WORLD_SIZE_SOURCE_COUNT;
 %ignore OM_WORLD_SIZE_UNRESOLVED;
@@ -210,6 +213,7 @@ OM_HANDLE(om_world, World)
 %ignore om_world_size_resolve;
 %ignore om_dims_apply_world_size;
 %ignore om_dims_world_size;
+#endif
 %ignore OM_DIM_COUNT;
 %ignore OM_FLAG_COUNT;
 
