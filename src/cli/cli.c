@@ -12,13 +12,13 @@ typedef struct {
     const char *options; /* what --help lists, space-separated (help.c) */
 } command;
 
-#define SOURCE "CONFIG.yaml --world-size --order --mesh"
+#define SOURCE "CONFIG.yaml --strict --world-size --order --mesh"
 #define VIEW_SOURCE "--view --world --preset --param"
 
 static const command commands[] = {
     {"dims", cli_cmd_dims, "dims CONFIG.yaml [--world-size N]",
      "parallel dims projected from the config's accelerator section",
-     "CONFIG.yaml --world-size"},
+     "CONFIG.yaml --strict --world-size"},
     {"mesh", cli_cmd_mesh,
      "mesh (CONFIG.yaml [--world-size N] [--order AXES] | --mesh SPEC)",
      "the offline mesh (or the runtime mesh in --order)", SOURCE},
@@ -30,13 +30,13 @@ static const command commands[] = {
     {"experts", cli_cmd_experts,
      "experts (CONFIG.yaml [--world-size N] | --mesh SPEC) [--ep N] [--num-experts E]",
      "extended expert-parallel layout: EP and EDP groups",
-     "CONFIG.yaml --world-size --mesh --ep --num-experts"},
+     "CONFIG.yaml --strict --world-size --mesh --ep --num-experts"},
     {"check", cli_cmd_check_any,
      "check CONFIG.yaml [--world-size N] [--num-experts E]\n"
      "       offline-mesh check --preset NAME [--param KEY=VALUE]... [--world-size N]",
      "planner preflight as a JSON verdict listing every broken rule (exit 1\n"
      "when one breaks); with --preset: every framework rule and view consistency",
-     "CONFIG.yaml --world-size --num-experts --preset --param"},
+     "CONFIG.yaml --strict --world-size --num-experts --preset --param"},
     {"locality", cli_cmd_locality,
      "locality SOURCE (--ranks-per-host K | --hierarchy LEVELS [--require AXES:LEVEL,...] [--examples]) [--dims AXES]...",
      "how many groups stay inside one host (or each domain of LEVELS)",
@@ -49,7 +49,7 @@ static const command commands[] = {
     {"views", cli_cmd_views,
      "views --preset NAME [--param KEY=VALUE]... [--world-size N] | views CONFIG.yaml [--world-size N]",
      "every view and named group of a framework preset (torchtitan, megatron, ...)",
-     "--preset --param CONFIG.yaml --world-size"},
+     "--preset --param CONFIG.yaml --strict --world-size"},
     {"launch", cli_cmd_launch,
      "launch SOURCE --nnodes N --nproc-per-node P [--format torchrun|slurm|openmpi] [--master-addr HOST --master-port PORT] [--hosts LIST|HOSTFILE] [--hierarchy LEVELS] [--require AXES:LEVEL,...]",
      "per-node launch plan with each process's launcher environment",
@@ -58,7 +58,7 @@ static const command commands[] = {
     {"advise", cli_cmd_advise,
      "advise CONFIG.yaml [--world-size N] --hierarchy LEVELS [--require AXES:LEVEL,...] [--prefer AXES:LEVEL,...] [--priority tp>ep>cp>pp>dp] [--order ORDER]",
      "runtime axis orders ranked by crossings per level (or what one order breaks)",
-     "CONFIG.yaml --world-size --hierarchy --require --prefer --priority --order"},
+     "CONFIG.yaml --strict --world-size --hierarchy --require --prefer --priority --order"},
     {"show", cli_cmd_show,
      "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg] [--hierarchy LEVELS]",
      "a picture of the ranks, their groups and hosts (terminal or SVG)",

@@ -114,8 +114,10 @@ int cli_cmd_check(const cli_io *io, int argc, char **argv)
         return cli_error(io, CLI_USAGE, "a CONFIG.yaml argument is required");
     om_error e;
     om_dims *dims = NULL;
-    if (om_dims_read_yaml(opt.config, &dims, &e) != OM_OK)
-        return cli_lib_error(io, &e);
+    /* Warnings on stderr (or, with --strict, the error): cli_read_config. */
+    rc = cli_read_config(io, &opt, &dims);
+    if (rc != CLI_OK)
+        return rc;
 
     verdict v = {{0}, 0, false};
     om_mesh *mesh = NULL, *experts = NULL;

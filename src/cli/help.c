@@ -22,6 +22,9 @@ static const option_help entries[] = {
      "keys, instead of --preset"},
     {NULL, "CONFIG.yaml", "", "training config; its accelerator: section gives "
      "the sizes (this or --mesh)"},
+    {NULL, "--strict", "", "make the config's warnings (unknown accelerator "
+     "key, missing section, a mesh JSON as config) errors, exit 1 (default: "
+     "warnings on stderr, exit 0)"},
     {NULL, "--world-size", "N", "number of ranks (default: WORLD_SIZE, "
      "OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS, the first set, else 1)"},
     {"advise", "--order", "ORDER", "judge this one runtime order only: the "

@@ -112,7 +112,7 @@ def test_check_takes_no_mesh():
     r = run("check", "--mesh", "dp=2")
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == ("offline-mesh: error: unknown option \"--mesh\" for 'check' "
-                        "(it takes --world-size, --num-experts)\n")
+                        "(it takes --world-size, --num-experts, --strict)\n")
 
 
 def test_check_preset_fails_the_same_way():
