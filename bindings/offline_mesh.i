@@ -308,3 +308,10 @@ OM_HANDLE(om_locality, Locality)
 %include "offline_mesh/view.h"
 %include "offline_mesh/world.h"
 #endif
+
+/* Strict config reading (issue 15, config.h): diagnostics returned to the
+ * caller, by the languages that define OM_BIND_CONFIG (Go). */
+#if defined(OM_CONVENTIONS) && defined(OM_BIND_CONFIG)
+OM_HANDLE(om_diagnostics, Diagnostics)
+%include "offline_mesh/config.h"
+#endif

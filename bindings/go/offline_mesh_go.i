@@ -27,6 +27,7 @@
 #define OM_CONVENTIONS
 #define OM_BIND_PLANNING
 #define OM_BIND_WORLD_SIZE_SOURCE
+#define OM_BIND_CONFIG
 
 %include <stdint.i>
 
@@ -56,7 +57,8 @@ static void omgo_widen(void *buf, size_t n) {
 #define OMGO_FREE_OF(p) ((uint64_t)(uintptr_t)_Generic((p), \
     om_mesh *: om_mesh_free, om_dims *: om_dims_free, \
     om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
-    om_locality *: om_locality_free, om_world *: om_world_free))
+    om_locality *: om_locality_free, om_world *: om_world_free, \
+    om_diagnostics *: om_diagnostics_free))
 %}
 
 %inline %{
@@ -98,6 +100,7 @@ OMGO_HANDLE(om_preset)
 OMGO_HANDLE(om_hierarchy)
 OMGO_HANDLE(om_locality)
 OMGO_HANDLE(om_world)
+OMGO_HANDLE(om_diagnostics)
 %typemap(gotype) SWIGTYPE **OM_NEW "*Handle"
 %typemap(imtype) SWIGTYPE **OM_NEW "*[2]uint64"
 %typemap(goin) SWIGTYPE **OM_NEW %{ $result = &$input.c; defer $input.track() %}

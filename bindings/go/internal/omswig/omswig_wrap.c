@@ -218,7 +218,8 @@ static void omgo_widen(void *buf, size_t n) {
 #define OMGO_FREE_OF(p) ((uint64_t)(uintptr_t)_Generic((p), \
     om_mesh *: om_mesh_free, om_dims *: om_dims_free, \
     om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
-    om_locality *: om_locality_free, om_world *: om_world_free))
+    om_locality *: om_locality_free, om_world *: om_world_free, \
+    om_diagnostics *: om_diagnostics_free))
 
 
 /* Frees a handle's object with the destructor OMGO_FREE_OF recorded. */
@@ -235,11 +236,12 @@ SWIGINTERN void delete_om_preset(struct om_preset *self){ om_preset_free(self); 
 SWIGINTERN void delete_om_hierarchy(struct om_hierarchy *self){ om_hierarchy_free(self); }
 SWIGINTERN void delete_om_locality(struct om_locality *self){ om_locality_free(self); }
 SWIGINTERN void delete_om_world(struct om_world *self){ om_world_free(self); }
+SWIGINTERN void delete_om_diagnostics(struct om_diagnostics *self){ om_diagnostics_free(self); }
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_b60eb38c06c0214c(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_17baf48059fe794d(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -249,7 +251,7 @@ void _wrap_Swig_free_omswig_b60eb38c06c0214c(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_17baf48059fe794d(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -262,7 +264,7 @@ void *_wrap_Swig_malloc_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_b60eb38c06c0214c(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_17baf48059fe794d(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -274,7 +276,7 @@ void _wrap_omgo_release_omswig_b60eb38c06c0214c(long long _swig_go_0, long long 
 }
 
 
-void _wrap_delete_Mesh_omswig_b60eb38c06c0214c(struct om_mesh *_swig_go_0) {
+void _wrap_delete_Mesh_omswig_17baf48059fe794d(struct om_mesh *_swig_go_0) {
   struct om_mesh *arg1 = (struct om_mesh *) 0 ;
   
   arg1 = *(struct om_mesh **)&_swig_go_0; 
@@ -284,7 +286,7 @@ void _wrap_delete_Mesh_omswig_b60eb38c06c0214c(struct om_mesh *_swig_go_0) {
 }
 
 
-void _wrap_delete_Dims_omswig_b60eb38c06c0214c(struct om_dims *_swig_go_0) {
+void _wrap_delete_Dims_omswig_17baf48059fe794d(struct om_dims *_swig_go_0) {
   struct om_dims *arg1 = (struct om_dims *) 0 ;
   
   arg1 = *(struct om_dims **)&_swig_go_0; 
@@ -294,7 +296,7 @@ void _wrap_delete_Dims_omswig_b60eb38c06c0214c(struct om_dims *_swig_go_0) {
 }
 
 
-void _wrap_delete_Preset_omswig_b60eb38c06c0214c(struct om_preset *_swig_go_0) {
+void _wrap_delete_Preset_omswig_17baf48059fe794d(struct om_preset *_swig_go_0) {
   struct om_preset *arg1 = (struct om_preset *) 0 ;
   
   arg1 = *(struct om_preset **)&_swig_go_0; 
@@ -304,7 +306,7 @@ void _wrap_delete_Preset_omswig_b60eb38c06c0214c(struct om_preset *_swig_go_0) {
 }
 
 
-void _wrap_delete_Hierarchy_omswig_b60eb38c06c0214c(struct om_hierarchy *_swig_go_0) {
+void _wrap_delete_Hierarchy_omswig_17baf48059fe794d(struct om_hierarchy *_swig_go_0) {
   struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
   
   arg1 = *(struct om_hierarchy **)&_swig_go_0; 
@@ -314,7 +316,7 @@ void _wrap_delete_Hierarchy_omswig_b60eb38c06c0214c(struct om_hierarchy *_swig_g
 }
 
 
-void _wrap_delete_Locality_omswig_b60eb38c06c0214c(struct om_locality *_swig_go_0) {
+void _wrap_delete_Locality_omswig_17baf48059fe794d(struct om_locality *_swig_go_0) {
   struct om_locality *arg1 = (struct om_locality *) 0 ;
   
   arg1 = *(struct om_locality **)&_swig_go_0; 
@@ -324,7 +326,7 @@ void _wrap_delete_Locality_omswig_b60eb38c06c0214c(struct om_locality *_swig_go_
 }
 
 
-void _wrap_delete_World_omswig_b60eb38c06c0214c(struct om_world *_swig_go_0) {
+void _wrap_delete_World_omswig_17baf48059fe794d(struct om_world *_swig_go_0) {
   struct om_world *arg1 = (struct om_world *) 0 ;
   
   arg1 = *(struct om_world **)&_swig_go_0; 
@@ -334,7 +336,7 @@ void _wrap_delete_World_omswig_b60eb38c06c0214c(struct om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_b60eb38c06c0214c() {
+_gostring_ _wrap_om_version_string_omswig_17baf48059fe794d() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -345,7 +347,7 @@ _gostring_ _wrap_om_version_string_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_om_version_number_omswig_b60eb38c06c0214c() {
+intgo _wrap_om_version_number_omswig_17baf48059fe794d() {
   int result;
   intgo _swig_go_result;
   
@@ -356,7 +358,7 @@ intgo _wrap_om_version_number_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_OK_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_OK_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -368,7 +370,7 @@ intgo _wrap_OM_OK_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -380,7 +382,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -392,7 +394,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_PARSE_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -404,7 +406,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_IO_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -416,7 +418,7 @@ intgo _wrap_OM_ERR_IO_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -428,7 +430,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -440,7 +442,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -452,7 +454,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -464,7 +466,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -476,7 +478,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -488,7 +490,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -500,7 +502,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -512,7 +514,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -524,7 +526,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -536,7 +538,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -548,7 +550,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -560,7 +562,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -572,7 +574,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -584,7 +586,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -596,7 +598,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_17baf48059fe794d() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -608,7 +610,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_b60eb38c06c0214c() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_17baf48059fe794d(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -621,7 +623,7 @@ _gostring_ _wrap_om_status_string_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_17baf48059fe794d(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -634,7 +636,7 @@ _gostring_ _wrap_om_status_name_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_17baf48059fe794d(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -691,7 +693,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_b60eb38c06c0214c(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -701,7 +703,7 @@ void _wrap_om_mesh_free_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -714,7 +716,7 @@ intgo _wrap_om_mesh_ndim_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -729,7 +731,7 @@ _gostring_ _wrap_om_mesh_name_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -744,7 +746,7 @@ intgo _wrap_om_mesh_dim_size_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -757,7 +759,7 @@ intgo _wrap_om_mesh_size_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -777,7 +779,7 @@ intgo _wrap_om_mesh_size_of_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -797,7 +799,7 @@ intgo _wrap_om_mesh_index_of_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -833,7 +835,7 @@ _gostring_ _wrap_om_mesh_get_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_17baf48059fe794d(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -848,7 +850,7 @@ bool _wrap_om_mesh_equal_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -861,7 +863,7 @@ long long _wrap_om_mesh_hash_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -895,7 +897,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_17baf48059fe794d(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -928,7 +930,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_17baf48059fe794d(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -962,7 +964,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_17baf48059fe794d(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -996,7 +998,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1030,7 +1032,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_DIM_DP_omswig_17baf48059fe794d() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1042,7 +1044,7 @@ intgo _wrap_OM_DIM_DP_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_DIM_TP_omswig_17baf48059fe794d() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1054,7 +1056,7 @@ intgo _wrap_OM_DIM_TP_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_DIM_CP_omswig_17baf48059fe794d() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1066,7 +1068,7 @@ intgo _wrap_OM_DIM_CP_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_DIM_EP_omswig_17baf48059fe794d() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1078,7 +1080,7 @@ intgo _wrap_OM_DIM_EP_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_DIM_PP_omswig_17baf48059fe794d() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1090,7 +1092,7 @@ intgo _wrap_OM_DIM_PP_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_17baf48059fe794d() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1102,7 +1104,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_17baf48059fe794d() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1114,7 +1116,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_17baf48059fe794d() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1126,7 +1128,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_17baf48059fe794d() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1138,7 +1140,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_17baf48059fe794d() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1150,7 +1152,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_17baf48059fe794d() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1162,7 +1164,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_17baf48059fe794d() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1174,7 +1176,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_17baf48059fe794d() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1186,7 +1188,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_17baf48059fe794d() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1198,7 +1200,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_b60eb38c06c0214c() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_b60eb38c06c0214c(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_17baf48059fe794d(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1225,7 +1227,7 @@ _gostring_ _wrap_om_dims_new_omswig_b60eb38c06c0214c(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_17baf48059fe794d(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1254,7 +1256,7 @@ _gostring_ _wrap_om_dims_copy_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_b60eb38c06c0214c(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_17baf48059fe794d(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1264,7 +1266,7 @@ void _wrap_om_dims_free_omswig_b60eb38c06c0214c(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_17baf48059fe794d(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1277,7 +1279,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_17baf48059fe794d(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1290,7 +1292,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_17baf48059fe794d(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1303,7 +1305,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_17baf48059fe794d(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1318,7 +1320,7 @@ intgo _wrap_om_dims_get_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_17baf48059fe794d(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1345,7 +1347,7 @@ _gostring_ _wrap_om_dims_set_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_17baf48059fe794d(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1360,7 +1362,7 @@ bool _wrap_om_dims_get_flag_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_17baf48059fe794d(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1387,7 +1389,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_17baf48059fe794d(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1402,7 +1404,7 @@ bool _wrap_om_dims_equal_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_17baf48059fe794d(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1436,7 +1438,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_17baf48059fe794d(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1465,7 +1467,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_17baf48059fe794d(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1501,7 +1503,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_b60eb38c06c0214c(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_17baf48059fe794d(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1540,7 +1542,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_b60eb38c06c0214c(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_17baf48059fe794d(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1569,7 +1571,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_b60eb38c06c0214c(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_17baf48059fe794d(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1605,7 +1607,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_b60eb38c06c0214c(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_17baf48059fe794d(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1644,7 +1646,7 @@ _gostring_ _wrap_om_order_normalize_omswig_b60eb38c06c0214c(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_b60eb38c06c0214c(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_17baf48059fe794d(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1669,7 +1671,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_b60eb38c06c0214c(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_17baf48059fe794d(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1704,7 +1706,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_17baf48059fe794d(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1740,7 +1742,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_17baf48059fe794d(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1753,7 +1755,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_b60eb38c06c0214c(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_b60eb38c06c0214c(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_17baf48059fe794d(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1766,7 +1768,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_b60eb38c06c0214c(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_b60eb38c06c0214c(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_17baf48059fe794d(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1795,7 +1797,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_b60eb38c06c0214c(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_17baf48059fe794d(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1822,7 +1824,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_b60eb38c06c0214c(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_17baf48059fe794d(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1847,7 +1849,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_b60eb38c06c0214c(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_17baf48059fe794d(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1876,7 +1878,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_b60eb38c06c0214c(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_17baf48059fe794d(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1901,7 +1903,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_17baf48059fe794d(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1934,7 +1936,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_17baf48059fe794d(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1968,7 +1970,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1999,7 +2001,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2063,7 +2065,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_b60eb38c06c0214c(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2105,7 +2107,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_b60eb38c06c0214c(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2156,7 +2158,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_b60eb38c06c0214c(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2224,7 +2226,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_b60eb38c06c0214c(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2275,7 +2277,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_b60eb38c06c0214c(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2341,7 +2343,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_b60eb38c06c0214c(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2396,7 +2398,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_b60eb38c06c0214c(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2425,7 +2427,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_b60eb38c06c0214c(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2465,7 +2467,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2498,7 +2500,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_b60eb38c06c0214c(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2527,7 +2529,7 @@ _gostring_ _wrap_om_validate_axes_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2567,7 +2569,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2600,7 +2602,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_17baf48059fe794d(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2660,7 +2662,7 @@ _gostring_ _wrap_om_preset_new_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_17baf48059fe794d(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2696,7 +2698,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_b60eb38c06c0214c(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_17baf48059fe794d(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2706,7 +2708,7 @@ void _wrap_om_preset_free_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_17baf48059fe794d(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2719,7 +2721,7 @@ _gostring_ _wrap_om_preset_name_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_17baf48059fe794d(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2732,7 +2734,7 @@ intgo _wrap_om_preset_world_size_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_17baf48059fe794d(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2745,7 +2747,7 @@ intgo _wrap_om_preset_view_count_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_b60eb38c06c0214c(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_17baf48059fe794d(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2760,7 +2762,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_b60eb38c06c0214c(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_b60eb38c06c0214c(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_17baf48059fe794d(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2773,7 +2775,7 @@ intgo _wrap_om_preset_group_list_count_omswig_b60eb38c06c0214c(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_b60eb38c06c0214c(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_17baf48059fe794d(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2788,7 +2790,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_b60eb38c06c0214c(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_b60eb38c06c0214c(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_17baf48059fe794d(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2837,7 +2839,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_b60eb38c06c0214c(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_b60eb38c06c0214c(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_17baf48059fe794d(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2866,7 +2868,7 @@ _gostring_ _wrap_om_preset_world_omswig_b60eb38c06c0214c(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_b60eb38c06c0214c(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_17baf48059fe794d(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2900,7 +2902,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_b60eb38c06c0214c(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_17baf48059fe794d(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2965,7 +2967,7 @@ _gostring_ _wrap_om_preset_check_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_17baf48059fe794d(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -3006,7 +3008,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_b60eb38c06c0214c(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_17baf48059fe794d(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3040,7 +3042,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_b60eb38c06c0214c(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_17baf48059fe794d(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3073,7 +3075,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_b60eb38c06c0214c(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_17baf48059fe794d(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3106,7 +3108,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_b60eb38c06c0214c(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3116,7 +3118,7 @@ void _wrap_om_hierarchy_free_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3129,7 +3131,7 @@ intgo _wrap_om_hierarchy_levels_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3144,7 +3146,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_b60eb38c06c0214c(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3159,7 +3161,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_b60eb38c06c0214c(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3172,7 +3174,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3204,7 +3206,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_b60eb38c06c0214c(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3233,7 +3235,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_b60eb38c06c0214c(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3271,7 +3273,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_b60eb38c06c0214c(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_b60eb38c06c0214c(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_17baf48059fe794d(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3305,7 +3307,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_b60eb38c06c0214c(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_17baf48059fe794d() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3317,7 +3319,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_17baf48059fe794d() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3329,7 +3331,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_17baf48059fe794d() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3341,7 +3343,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_17baf48059fe794d() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3353,7 +3355,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_17baf48059fe794d() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3365,7 +3367,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_17baf48059fe794d() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3377,7 +3379,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_17baf48059fe794d() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3389,7 +3391,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_17baf48059fe794d() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3401,7 +3403,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_b60eb38c06c0214c() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_17baf48059fe794d(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3456,7 +3458,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_b60eb38c06c0214c(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_b60eb38c06c0214c(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_17baf48059fe794d(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3466,7 +3468,7 @@ void _wrap_om_locality_free_omswig_b60eb38c06c0214c(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_b60eb38c06c0214c(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_17baf48059fe794d(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3479,7 +3481,7 @@ intgo _wrap_om_locality_groups_omswig_b60eb38c06c0214c(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_b60eb38c06c0214c(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_17baf48059fe794d(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3492,7 +3494,7 @@ intgo _wrap_om_locality_levels_omswig_b60eb38c06c0214c(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_b60eb38c06c0214c(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_17baf48059fe794d(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3521,7 +3523,7 @@ _gostring_ _wrap_om_locality_get_omswig_b60eb38c06c0214c(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_17baf48059fe794d(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3566,7 +3568,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_17baf48059fe794d(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3623,7 +3625,7 @@ _gostring_ _wrap_om_order_advice_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_17baf48059fe794d(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3675,7 +3677,7 @@ _gostring_ _wrap_om_order_check_omswig_b60eb38c06c0214c(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_17baf48059fe794d() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3687,7 +3689,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_17baf48059fe794d() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3699,7 +3701,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_b60eb38c06c0214c() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_b60eb38c06c0214c() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_17baf48059fe794d() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3711,7 +3713,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_b60eb38c06c0214c() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_17baf48059fe794d(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3743,7 +3745,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_b60eb38c06c0214c(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3816,7 +3818,7 @@ _gostring_ _wrap_om_launch_plan_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_17baf48059fe794d(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3865,7 +3867,7 @@ _gostring_ _wrap_om_launch_check_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_17baf48059fe794d(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3930,7 +3932,7 @@ _gostring_ _wrap_om_view_new_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_17baf48059fe794d(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4001,7 +4003,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -4014,7 +4016,7 @@ bool _wrap_om_view_is_plain_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4027,7 +4029,7 @@ intgo _wrap_om_view_offset_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -4042,7 +4044,7 @@ intgo _wrap_om_view_mode_count_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4084,7 +4086,7 @@ _gostring_ _wrap_om_view_modes_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4097,7 +4099,7 @@ intgo _wrap_om_view_instance_count_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4110,7 +4112,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_b60eb38c06c0214c(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4150,7 +4152,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_b60eb38c06c0214c(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4163,7 +4165,7 @@ intgo _wrap_om_view_rank_count_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_17baf48059fe794d(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4176,7 +4178,7 @@ intgo _wrap_om_view_extent_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_17baf48059fe794d(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4191,7 +4193,7 @@ bool _wrap_om_view_holds_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4251,7 +4253,7 @@ _gostring_ _wrap_om_view_flatten_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4317,7 +4319,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4370,7 +4372,7 @@ _gostring_ _wrap_om_view_slice_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_17baf48059fe794d(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4404,7 +4406,7 @@ _gostring_ _wrap_om_view_to_json_omswig_b60eb38c06c0214c(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_17baf48059fe794d(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4437,7 +4439,7 @@ _gostring_ _wrap_om_view_from_json_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_b60eb38c06c0214c(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_17baf48059fe794d(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4496,7 +4498,7 @@ _gostring_ _wrap_om_world_new_omswig_b60eb38c06c0214c(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_b60eb38c06c0214c(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_17baf48059fe794d(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4506,7 +4508,7 @@ void _wrap_om_world_free_omswig_b60eb38c06c0214c(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_b60eb38c06c0214c(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_17baf48059fe794d(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4519,7 +4521,7 @@ intgo _wrap_om_world_size_omswig_b60eb38c06c0214c(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_b60eb38c06c0214c(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_17baf48059fe794d(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4532,7 +4534,7 @@ intgo _wrap_om_world_view_count_omswig_b60eb38c06c0214c(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_b60eb38c06c0214c(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_17baf48059fe794d(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4547,7 +4549,7 @@ _gostring_ _wrap_om_world_view_name_omswig_b60eb38c06c0214c(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_b60eb38c06c0214c(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_17baf48059fe794d(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4567,7 +4569,7 @@ intgo _wrap_om_world_view_index_omswig_b60eb38c06c0214c(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_b60eb38c06c0214c(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_17baf48059fe794d(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4603,7 +4605,7 @@ _gostring_ _wrap_om_world_view_omswig_b60eb38c06c0214c(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_b60eb38c06c0214c(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_17baf48059fe794d(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4623,7 +4625,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_b60eb38c06c0214c(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_b60eb38c06c0214c(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_17baf48059fe794d(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4676,7 +4678,7 @@ _gostring_ _wrap_om_world_slice_omswig_b60eb38c06c0214c(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_b60eb38c06c0214c(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_17baf48059fe794d(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4710,7 +4712,7 @@ _gostring_ _wrap_om_world_to_json_omswig_b60eb38c06c0214c(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_17baf48059fe794d(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4743,7 +4745,7 @@ _gostring_ _wrap_om_world_from_json_omswig_b60eb38c06c0214c(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_b60eb38c06c0214c(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_17baf48059fe794d(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4769,6 +4771,267 @@ _gostring_ _wrap_om_world_load_json_omswig_b60eb38c06c0214c(_gostring_ _swig_go_
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
     int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
+void _wrap_delete_Diagnostics_omswig_17baf48059fe794d(struct om_diagnostics *_swig_go_0) {
+  struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
+  
+  arg1 = *(struct om_diagnostics **)&_swig_go_0; 
+  
+  delete_om_diagnostics(arg1);
+  
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_17baf48059fe794d() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_UNKNOWN_KEY;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_17baf48059fe794d() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_NO_ACCELERATOR;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_17baf48059fe794d() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_EMPTY_ACCELERATOR;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_17baf48059fe794d() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_EMPTY_CONFIG;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_17baf48059fe794d() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_MESH_JSON;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_diagnostics_new_omswig_17baf48059fe794d(om_diagnostics **_swig_go_0) {
+  om_diagnostics **arg1 = (om_diagnostics **) 0 ;
+  om_error *arg2 = (om_error *) 0 ;
+  om_diagnostics *obj1 = NULL ;
+  om_error e2 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e2.status = OM_OK; e2.message[0] = '\0'; arg2 = &e2; 
+  arg1 = &obj1; 
+  
+  result = (om_status)om_diagnostics_new(arg1,arg2);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj1 != NULL) {
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(obj1); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e2.status != OM_OK ? (int)e2.status : (int)result, e2.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+void _wrap_om_diagnostics_free_omswig_17baf48059fe794d(om_diagnostics *_swig_go_0) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  om_diagnostics_free(arg1);
+  
+}
+
+
+intgo _wrap_om_diagnostics_count_omswig_17baf48059fe794d(om_diagnostics *_swig_go_0) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = om_diagnostics_count((struct om_diagnostics const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_diagnostics_message_omswig_17baf48059fe794d(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  size_t arg2 ;
+  char **arg3 = (char **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  char *str3 = NULL ;
+  om_error e4 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = &str3; 
+  
+  result = (om_status)om_diagnostics_message((struct om_diagnostics const *)arg1,arg2,arg3,arg4);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (str3 != NULL) {
+    size_t len = strlen(str3);
+    if (len > 0)
+    *_swig_go_2 = Swig_AllocateString(str3, len);
+    om_string_free(str3);
+  }
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_diagnostics_kind_omswig_17baf48059fe794d(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  size_t arg2 ;
+  int result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (int)om_diagnostics_kind((struct om_diagnostics const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_diagnostics_line_omswig_17baf48059fe794d(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  size_t arg2 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (int64_t)om_diagnostics_line((struct om_diagnostics const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_17baf48059fe794d(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+  char *arg1 = (char *) 0 ;
+  size_t arg2 ;
+  bool arg3 ;
+  om_diagnostics *arg4 = (om_diagnostics *) 0 ;
+  om_dims **arg5 = (om_dims **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  om_dims *obj5 = NULL ;
+  om_error e6 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  
+  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg2 = (size_t)_swig_go_0.len;
+  
+  arg3 = (bool)_swig_go_1; 
+  arg4 = _swig_go_2 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_2)[0] : NULL; 
+  arg5 = &obj5; 
+  
+  result = (om_status)om_dims_parse_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj5 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_17baf48059fe794d(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+  char *arg1 = (char *) 0 ;
+  bool arg2 ;
+  om_diagnostics *arg3 = (om_diagnostics *) 0 ;
+  om_dims **arg4 = (om_dims **) 0 ;
+  om_error *arg5 = (om_error *) 0 ;
+  om_dims *obj4 = NULL ;
+  om_error e5 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (bool)_swig_go_1; 
+  arg3 = _swig_go_2 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_2)[0] : NULL; 
+  arg4 = &obj4; 
+  
+  result = (om_status)om_dims_read_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj4 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
