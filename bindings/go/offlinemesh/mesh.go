@@ -152,7 +152,15 @@ func (m *Mesh) Shape() []int {
 }
 
 // NDim is the number of axes (0 for the empty mesh).
-func (m *Mesh) NDim() int { return len(m.Names()) }
+func (m *Mesh) NDim() int { return len(m.names0()) }
+
+// names0 is the Go copy of the names without copying it (nil for nil).
+func (m *Mesh) names0() []string {
+	if m == nil {
+		return nil
+	}
+	return m.names
+}
 
 // Size is the number of ranks of one instance, the product of the sizes (1
 // for the empty mesh, 0 for nil).
@@ -168,7 +176,7 @@ func (m *Mesh) Size() int {
 }
 
 // Index is the position of axis dim, or -1 when the mesh has no such axis.
-func (m *Mesh) Index(dim string) int { return slices.Index(m.Names(), dim) }
+func (m *Mesh) Index(dim string) int { return slices.Index(m.names0(), dim) }
 
 // SizeOf is the size of axis dim, or 1 when the mesh has no such axis (a
 // planner asks for "tp" on a mesh without tp).
@@ -186,7 +194,7 @@ func (m *Mesh) SizeOf(dim string) int {
 func (m *Mesh) Sub(dims ...string) *Mesh {
 	var names []string
 	var shape []int
-	for i, n := range m.Names() {
+	for i, n := range m.names0() {
 		if slices.Contains(dims, n) {
 			names, shape = append(names, n), append(shape, m.shape[i])
 		}

@@ -60,11 +60,7 @@ func (p *Preset) GroupLists() []string {
 func (p *Preset) GroupList(name string) ([][]int, error) {
 	var size int
 	all, err := bulk(nil, p.WorldSize(), func(b []int) error { return omswig.Om_preset_group_list(p.h, name, b, &size) })
-	out := make([][]int, len(all)/max(size, 1))
-	for g := range out {
-		out[g] = all[g*size : (g+1)*size : (g+1)*size]
-	}
-	return orNil(out, err)
+	return split(all, size, err)
 }
 
 // World returns the views as a World, each under the name it has among the
