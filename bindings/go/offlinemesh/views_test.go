@@ -2,6 +2,7 @@ package offlinemesh
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -395,4 +396,23 @@ func TestMoreErrorPaths(t *testing.T) {
 	wantErr(t, err, ErrOutOfRange)
 	_, err = CheckOrder(ParallelDims{DP: 2, TP: 4}, h, "tp,dp", "tp:rack")
 	wantErr(t, err, ErrInvalidArgument, "rack")
+}
+
+func TestPrinting(t *testing.T) {
+	m := mustMesh(t, []string{"dp", "tp"}, []int{2, 4})
+	want := `{"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}`
+	var nilMesh *Mesh
+	if fmt.Sprint(m) != want || fmt.Sprint(nilMesh) != "<nil>" {
+		t.Fatalf("mesh prints %v / %v", m, nilMesh)
+	}
+	h, _ := ParseHierarchy("host=4")
+	loc, err := h.Locality(m, "tp")
+	if err != nil || fmt.Sprint(loc[0]) != "LevelLocality{Level:host Groups:2 GroupsInside:2 GroupsCrossing:0 MaxDomains:1 PPNMin:4 PPNMax:4 WorstGroup:0 FirstCrossing:-1 CrossingRank:-1}" {
+		t.Fatalf("locality prints %v (%v)", loc, err)
+	}
+	for _, s := range []fmt.Stringer{h, WorldSizeExplicit, UnknownKey, ErrParse} {
+		if p := fmt.Sprint(s); strings.Contains(p, "0x") || p == "" {
+			t.Errorf("%T prints %q", s, p)
+		}
+	}
 }
