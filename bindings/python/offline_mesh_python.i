@@ -135,6 +135,30 @@ static const char *om_py_cstr(PyObject *obj, const char *what)
     return text;
 }
 
+/* Item i of a list of str (strings) or int, into slot i of `array`; the
+ * item's name (what[i]) is formatted only for a message. */
+static int om_py_item(PyObject *item, const char *what, size_t i, int strings,
+                      void *array)
+{
+    char name[64];
+    int overflow = 0;
+
+    if (strings && PyUnicode_Check(item)) {
+        Py_ssize_t n;
+        const char *text = PyUnicode_AsUTF8AndSize(item, &n);
+        if (text && (size_t)n == strlen(text))
+            return ((const char **)array)[i] = text, 0;
+    } else if (!strings && PyLong_CheckExact(item)) {
+        ((int64_t *)array)[i] = PyLong_AsLongLongAndOverflow(item, &overflow);
+        if (!overflow && !PyErr_Occurred())
+            return 0;
+    }
+    PyErr_Clear();
+    snprintf(name, sizeof name, "%s[%zu]", what, i);
+    return strings ? (((const char **)array)[i] = om_py_cstr(item, name)) ? 0 : -1
+                   : om_py_int(item, name, (int64_t *)array + i);
+}
+
 /* A list of str or int (a tuple, list or other non-text sequence) as a C
  * array: `small` when it fits, else PyMem (om_py_free_array). The items
  * tuple is kept in *items for the strings' lifetime. */
@@ -142,7 +166,6 @@ static void *om_py_array(PyObject *obj, const char *what, int strings,
                          void *small, size_t nsmall, PyObject **items,
                          size_t *n)
 {
-    char item_name[64];
     void *array;
 
     if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj) ||
@@ -158,10 +181,8 @@ static void *om_py_array(PyObject *obj, const char *what, int strings,
     if (!array)
         return PyErr_NoMemory();
     for (size_t i = 0; i < *n; i++) {
-        PyObject *item = PyTuple_GET_ITEM(*items, (Py_ssize_t)i);
-        snprintf(item_name, sizeof item_name, "%s[%zu]", what, i);
-        if (strings ? !(((const char **)array)[i] = om_py_cstr(item, item_name))
-                    : om_py_int(item, item_name, (int64_t *)array + i) < 0) {
+        if (om_py_item(PyTuple_GET_ITEM(*items, (Py_ssize_t)i), what, i, strings,
+                       array) < 0) {
             if (array != small)
                 PyMem_Free(array);
             return NULL;
@@ -180,8 +201,8 @@ static void om_py_free_array(const void *array, const void *small,
 
 /* ---- meshes: every om_mesh becomes an offline_mesh.OfflineMesh ----------
  * The package registers the class (_set_mesh_class); its slots
- * mesh_dim_names, mesh_shape and _handle are set through their descriptors,
- * so no Python code runs per mesh. */
+ * mesh_dim_names, mesh_shape and _handle (the owning Mesh handle) are set
+ * through their descriptors, so no Python code runs per mesh. */
 static PyTypeObject *om_py_mesh_class;
 static PyObject *om_py_slots[3];
 
@@ -224,44 +245,22 @@ done:
     return obj;
 }
 
-/* The library mesh of an OfflineMesh, made on first use for sub-meshes
- * (whose tuples are known to be valid). */
+/* The library mesh of an OfflineMesh. */
 static om_mesh *om_py_mesh_of(PyObject *obj, const char *what)
 {
-    PyObject *handle, *names, *shape, *made = NULL;
+    PyObject *handle = NULL;
     void *mesh = NULL;
 
-    if (!om_py_mesh_class || !PyObject_TypeCheck(obj, om_py_mesh_class))
-        return PyErr_Format(PyExc_TypeError, "%s must be an OfflineMesh, not "
-                            "%.100s", what, Py_TYPE(obj)->tp_name), NULL;
-    handle = Py_TYPE(om_py_slots[2])->tp_descr_get(om_py_slots[2], obj, NULL);
-    if (handle == Py_None) {
-        names = PyObject_GetAttrString(obj, "mesh_dim_names");
-        shape = names ? PyObject_GetAttrString(obj, "mesh_shape") : NULL;
-        made = shape ? PyObject_CallFunctionObjArgs(
-                           (PyObject *)om_py_mesh_class, names, shape, NULL)
-                     : NULL;
-        Py_XDECREF(names);
-        Py_XDECREF(shape);
-        Py_DECREF(handle);
-        handle = made ? Py_TYPE(om_py_slots[2])->tp_descr_get(om_py_slots[2],
-                                                              made, NULL)
-                      : NULL;
-        if (handle && Py_TYPE(om_py_slots[2])->tp_descr_set(om_py_slots[2],
-                                                            obj, handle) < 0)
-            Py_CLEAR(handle);
-        Py_XDECREF(made);
-    }
-    if (!handle) {
-        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s is not initialised", what);
-        }
-        return NULL;
-    }
-    if (!SWIG_IsOK(SWIG_ConvertPtr(handle, &mesh, SWIGTYPE_p_om_mesh, 0)))
-        PyErr_Format(PyExc_TypeError, "%s has no library mesh", what);
-    Py_DECREF(handle); /* the OfflineMesh keeps it */
+    if (om_py_mesh_class && PyObject_TypeCheck(obj, om_py_mesh_class))
+        handle = Py_TYPE(om_py_slots[2])->tp_descr_get(om_py_slots[2], obj, NULL);
+    else
+        PyErr_Format(PyExc_TypeError, "%s must be an OfflineMesh, not %.100s",
+                     what, Py_TYPE(obj)->tp_name);
+    if (handle && !SWIG_IsOK(SWIG_ConvertPtr(handle, &mesh, SWIGTYPE_p_om_mesh, 0)))
+        PyErr_Format(PyExc_TypeError, "%s is not initialised", what);
+    Py_XDECREF(handle); /* the OfflineMesh keeps it */
+    if (!mesh && PyErr_ExceptionMatches(PyExc_AttributeError))
+        PyErr_Clear(), PyErr_Format(PyExc_TypeError, "%s is not initialised", what);
     return (om_mesh *)mesh;
 }
 
@@ -563,13 +562,6 @@ static PyObject *_set_mesh_class(PyObject *cls)
     }
     Py_XSETREF(om_py_mesh_class, (PyTypeObject *)Py_NewRef(cls));
     Py_RETURN_NONE;
-}
-
-/* An OfflineMesh of tuples known to make a valid mesh (sub-meshes); its
- * library mesh is made on first use. */
-static PyObject *_sub_mesh(PyObject *names, PyObject *shape)
-{
-    return om_py_mesh_object(names, shape, Py_None);
 }
 
 /* A Dims handle with the fields of a ParallelDimsSpec (dp_size None: dp

@@ -98,9 +98,6 @@ class _Fields:
     __slots__ = ("mesh_dim_names", "mesh_shape", "_handle", "_sizes", "_plain")
 
 
-_FROZEN = dataclasses.FrozenInstanceError
-
-
 class OfflineMesh(_Fields, metaclass=_Meta):
     """OfflineMesh(mesh_dim_names=(), mesh_shape=())
 
@@ -163,19 +160,17 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if key.__class__ is str and self.is_plain:
             names = self.mesh_dim_names
             if key in names:
-                return _core._sub_mesh((key,), (self.mesh_shape[names.index(key)],))
+                return OfflineMesh((key,), (self.mesh_shape[names.index(key)],))
             return _EMPTY
         keys = [key] if isinstance(key, str) else key
         if not isinstance(keys, (tuple, list)) or not all(isinstance(k, str) for k in keys):
-            raise TypeError("OfflineMesh indices must be str axis names or tuples of "
-                            f"them, not {type(key).__name__}")
+            raise TypeError(f"OfflineMesh indices must be str axis names or tuples of them, not {type(key).__name__}")
         if len(set(keys)) != len(keys):
             raise ValueError(f"an axis is named twice in {tuple(keys)!r}")
         if not self.is_plain:
-            return _EMPTY if len(keys) == 1 and keys[0] not in self.mesh_dim_names \
-                else _core.om_view_slice(self, keys)
+            return _EMPTY if len(keys) == 1 and keys[0] not in self.mesh_dim_names else self.slice(keys)
         pairs = [(n, s) for n, s in zip(self.mesh_dim_names, self.mesh_shape) if n in keys]
-        return _core._sub_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
+        return OfflineMesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
 
     def _key(self) -> tuple:
         if self.is_plain:
@@ -192,15 +187,14 @@ class OfflineMesh(_Fields, metaclass=_Meta):
 
     def __repr__(self) -> str:
         if self.is_plain:
-            return (f"OfflineMesh(mesh_dim_names={self.mesh_dim_names!r}, "
-                    f"mesh_shape={self.mesh_shape!r})")
+            return f"OfflineMesh(mesh_dim_names={self.mesh_dim_names!r}, mesh_shape={self.mesh_shape!r})"
         return f"OfflineMesh.from_view_json({self.to_view_json()!r})"
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise _FROZEN(f"cannot assign to field {name!r}")
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
-        raise _FROZEN(f"cannot delete field {name!r}")
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __reduce__(self) -> Tuple[Any, tuple]:
         if self.is_plain:
@@ -258,8 +252,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         table = _core.om_mesh_groups_named(self, _axes(dims), 0, count)
         return _rows(memoryview(table).cast("i"), size)
 
-    def groups_buffer(self, dims: Dims, start: int = 0,
-                      count: Optional[int] = None) -> memoryview:
+    def groups_buffer(self, dims: Dims, start: int = 0, count: Optional[int] = None) -> memoryview:
         """The table of groups() in bulk: a read-only memoryview of C int32
         shaped (ngroups, group_size), filled in one call with no Python int
         per rank (numpy.asarray() views it); start/count select groups
@@ -289,8 +282,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
     # ---- views (VIEWS.md 1) ----
 
     @staticmethod
-    def strided(names: Sequence[str], sizes: Sequence[int], strides: Sequence[int],
-                offset: int = 0) -> OfflineMesh:
+    def strided(names: Sequence[str], sizes: Sequence[int], strides: Sequence[int], offset: int = 0) -> OfflineMesh:
         """The view whose axis i has sizes[i] and strides[i], ranks from offset."""
         return _core.om_view_new(names, sizes, strides, offset)
 
@@ -300,8 +292,8 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         """The view with per axis its (size, stride) modes, slowest first,
         and the (size, stride) modes that enumerate its instances."""
         flat = [x for modes in layout for pair in modes for x in pair]
-        return _core.om_view_new_modes(names, [len(m) for m in layout], flat,
-                                       [x for pair in instances for x in pair], offset)
+        inst = [x for pair in instances for x in pair]
+        return _core.om_view_new_modes(names, [len(m) for m in layout], flat, inst, offset)
 
     @property
     def is_plain(self) -> bool:
@@ -309,7 +301,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         try:
             return self._plain
         except AttributeError:
-            plain = self._handle is None or _core.om_view_is_plain(self)
+            plain = _core.om_view_is_plain(self)
             _Fields._plain.__set__(self, plain)  # type: ignore[attr-defined]
             return plain
 
@@ -319,28 +311,16 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         a size-1 axis has none)."""
         return tuple(_pairs(_core.om_view_modes(self, i)) for i in range(self.ndim))
 
-    @property
-    def offset(self) -> int:
-        return _core.om_view_offset(self)
+    offset = property(_core.om_view_offset, doc="The rank offset of the view.")
 
     @property
     def instance_modes(self) -> Pairs:
         """The (size, stride) modes enumerating the instances of a family."""
         return _pairs(_core.om_view_instance_modes(self))
 
-    @property
-    def instance_count(self) -> int:
-        return _core.om_view_instance_count(self)
-
-    @property
-    def rank_count(self) -> int:
-        """Ranks of all instances together."""
-        return _core.om_view_rank_count(self)
-
-    @property
-    def extent(self) -> int:
-        """One past the largest rank the view holds."""
-        return _core.om_view_extent(self)
+    instance_count = property(_core.om_view_instance_count, doc="Instances of the family.")
+    rank_count = property(_core.om_view_rank_count, doc="Ranks of all instances together.")
+    extent = property(_core.om_view_extent, doc="One past the largest rank the view holds.")
 
     def holds(self, rank: int) -> bool:
         return _core.om_view_holds(self, rank)
@@ -423,7 +403,7 @@ class World:
     def views(self) -> Tuple[str, ...]:
         """The view names, in construction order."""
         h = self._handle
-        return tuple(_core.om_world_view_name(h, i) for i in range(_core.om_world_view_count(h)))
+        return tuple(_core.om_world_view_name(h, i) for i in range(len(self)))
 
     def __len__(self) -> int:
         return _core.om_world_view_count(self._handle)
@@ -499,10 +479,8 @@ _FLAGS = [getattr(_core, n) for n in dir(_core) if n.startswith("OM_FLAG_")]
 def _spec_from(dims: Any, projected: bool = False) -> ParallelDimsSpec:
     """The ParallelDimsSpec of a library Dims handle (dp None when not given
     in a pure projection)."""
-    fields: Dict[str, Any] = {_core.om_dim_field_name(d): _core.om_dims_get(dims, d)
-                              for d in _DIMS}
-    fields.update({_core.om_flag_field_name(f): _core.om_dims_get_flag(dims, f)
-                   for f in _FLAGS})
+    fields: Dict[str, Any] = {_core.om_dim_field_name(d): _core.om_dims_get(dims, d) for d in _DIMS}
+    fields.update({_core.om_flag_field_name(f): _core.om_dims_get_flag(dims, f) for f in _FLAGS})
     if projected and not _core.om_dims_dp_given(dims):
         fields["dp_size"] = None
     return ParallelDimsSpec(**fields)
@@ -545,8 +523,7 @@ def apply_world_size(spec: Any, world_size: Optional[int] = None) -> ResolvedDim
     return ResolvedDims(_spec_from(dims), size, WorldSizeSource(source))
 
 
-def load_parallel_dims(path: PathLike, world_size: Optional[int] = None, *,
-                       resolve: bool = True) -> ParallelDimsSpec:
+def load_parallel_dims(path: PathLike, world_size: Optional[int] = None, *, resolve: bool = True) -> ParallelDimsSpec:
     """Projects the ``accelerator:`` section of the training YAML at path,
     then applies the world size (apply_world_size()). resolve=False gives
     the pure projection (dp_size None when the file does not give it).
@@ -555,8 +532,7 @@ def load_parallel_dims(path: PathLike, world_size: Optional[int] = None, *,
     return apply_world_size(spec, world_size).spec if resolve else spec
 
 
-def parse_parallel_dims(yaml_text: Union[str, bytes], world_size: Optional[int] = None,
-                        *, resolve: bool = True) -> ParallelDimsSpec:
+def parse_parallel_dims(yaml_text: Union[str, bytes], world_size: Optional[int] = None, *, resolve: bool = True) -> ParallelDimsSpec:
     """As load_parallel_dims() for YAML text (str or UTF-8 bytes)."""
     spec = _spec_from(_core.om_dims_parse_yaml(yaml_text), projected=True)
     return apply_world_size(spec, world_size).spec if resolve else spec
@@ -584,29 +560,25 @@ class HostLocality(NamedTuple):
     max_hosts: int
 
 
-def validate_axes(mesh: OfflineMesh, tp_size: int = 1, cp_size: int = 1,
-                  ep_size: int = 1) -> None:
+def validate_axes(mesh: OfflineMesh, tp_size: int = 1, cp_size: int = 1, ep_size: int = 1) -> None:
     """Checks a plan's sizes against the mesh (tp/cp > 1 must be axes of
     that size; ep only when the mesh has it); OfflineMeshError otherwise."""
     _core.om_mesh_validate_plan(mesh, tp_size, cp_size, ep_size)
 
 
-def plan_dim_names(mesh: OfflineMesh, tp_size: int = 1, cp_size: int = 1,
-                   ep_size: int = 1) -> Tuple[str, ...]:
+def plan_dim_names(mesh: OfflineMesh, tp_size: int = 1, cp_size: int = 1, ep_size: int = 1) -> Tuple[str, ...]:
     """The mesh's names, in mesh order, that are tp, cp or ep with a plan
     size > 1."""
     names = _core.om_mesh_plan_axes(mesh, tp_size, cp_size, ep_size)
     return tuple(names.split(",")) if names else ()
 
 
-def expert_layout(mesh: OfflineMesh, ep_size: int,
-                  num_experts: Optional[int] = None) -> ExpertLayout:
+def expert_layout(mesh: OfflineMesh, ep_size: int, num_experts: Optional[int] = None) -> ExpertLayout:
     """The mesh's dense region (non-pp axes) re-sliced as (edp, ep_size)."""
     if num_experts is not None and _index(num_experts, "num_experts") < 1:
         raise ValueError(f"num_experts must be >= 1 or None, got {num_experts}")
     layout = _core.om_mesh_reslice_experts(mesh, ep_size, num_experts or 0)
-    return ExpertLayout(layout.size("edp"), layout.size("ep"), layout.groups("ep"),
-                        layout.groups("edp"), layout)
+    return ExpertLayout(layout.size("edp"), layout.size("ep"), layout.groups("ep"), layout.groups("edp"), layout)
 
 
 def host_locality(mesh: OfflineMesh, dims: Dims, ranks_per_host: int) -> HostLocality:
@@ -616,8 +588,7 @@ def host_locality(mesh: OfflineMesh, dims: Dims, ranks_per_host: int) -> HostLoc
 
 # ---- hierarchies, presets, launch plans -----------------------------------------
 
-_LOCALITY = sorted((getattr(_core, n), n[len("OM_LOCALITY_"):].lower())
-                   for n in dir(_core) if n.startswith("OM_LOCALITY_"))
+_LOCALITY = sorted(getattr(_core, n) for n in dir(_core) if n.startswith("OM_LOCALITY_"))
 
 
 class LevelLocality(NamedTuple):
@@ -688,7 +659,7 @@ class Hierarchy:
     def locality(self, mesh: OfflineMesh, dims: Dims) -> List[LevelLocality]:
         """Per level, the locality of the groups over dims of mesh."""
         report = _core.om_hierarchy_locality(mesh, self._handle, _axes(dims))
-        return [LevelLocality(name, *(_core.om_locality_get(report, i, f) for f, _ in _LOCALITY))
+        return [LevelLocality(name, *(_core.om_locality_get(report, i, f) for f in _LOCALITY))
                 for i, name in enumerate(self.levels)]
 
     def check(self, mesh: OfflineMesh, rules: str) -> List[str]:
@@ -712,8 +683,7 @@ class Preset:
 
     __slots__ = ("_handle",)
 
-    def __init__(self, name: str, params: Optional[Dict[str, Any]] = None,
-                 world_size: int = 0) -> None:
+    def __init__(self, name: str, params: Optional[Dict[str, Any]] = None, world_size: int = 0) -> None:
         self._handle = _core.om_preset_new(name, _params(params), world_size)
 
     @classmethod
@@ -739,8 +709,7 @@ class Preset:
     @property
     def group_lists(self) -> Tuple[str, ...]:
         h = self._handle
-        return tuple(_core.om_preset_group_list_name(h, i)
-                     for i in range(_core.om_preset_group_list_count(h)))
+        return tuple(_core.om_preset_group_list_name(h, i) for i in range(_core.om_preset_group_list_count(h)))
 
     def group_list(self, name: str) -> List[Tuple[int, ...]]:
         """The named group list, in the framework's order."""
@@ -759,8 +728,7 @@ class Preset:
         return f"Preset({self.name!r}, world_size={self.world_size})"
 
 
-def check_preset(name: str, params: Optional[Dict[str, Any]] = None,
-                 world_size: int = 0) -> Dict[str, Any]:
+def check_preset(name: str, params: Optional[Dict[str, Any]] = None, world_size: int = 0) -> Dict[str, Any]:
     """Every rule of the preset at once: {"ok", "preset", "violations"}."""
     return json.loads(_core.om_preset_check(name, _params(params), world_size))
 
@@ -774,20 +742,18 @@ def _hierarchy(hierarchy: Optional[Hierarchy]) -> Any:
     return hierarchy._handle if hierarchy is not None else None
 
 
-def launch_plan(mesh: OfflineMesh, nnodes: int, nproc_per_node: int,
-                launcher: str = "torchrun", master_addr: Optional[str] = None,
-                master_port: int = 0, hosts: Optional[Sequence[str]] = None) -> Dict[str, Any]:
+def launch_plan(mesh: OfflineMesh, nnodes: int, nproc_per_node: int, launcher: str = "torchrun",
+                master_addr: Optional[str] = None, master_port: int = 0,
+                hosts: Optional[Sequence[str]] = None) -> Dict[str, Any]:
     """The per-node launch plan (ranks and launcher environment)."""
-    return json.loads(_core.om_launch_plan(
-        mesh, nnodes, nproc_per_node, _core.om_launch_format_from_name(launcher),
-        master_addr, master_port, list(hosts or ())))
+    fmt = _core.om_launch_format_from_name(launcher)
+    return json.loads(_core.om_launch_plan(mesh, nnodes, nproc_per_node, fmt, master_addr, master_port, hosts or ()))
 
 
 def launch_check(mesh: OfflineMesh, nnodes: int, nproc_per_node: int,
                  hierarchy: Optional[Hierarchy] = None, rules: Optional[str] = None) -> List[str]:
     """Admission check of a job: every violation, one line each."""
-    return _core.om_launch_check(mesh, _hierarchy(hierarchy), nnodes, nproc_per_node,
-                                 rules)[0].splitlines()
+    return _core.om_launch_check(mesh, _hierarchy(hierarchy), nnodes, nproc_per_node, rules)[0].splitlines()
 
 
 def order_advice(spec: Any, hierarchy: Optional[Hierarchy] = None, require: Optional[str] = None,
