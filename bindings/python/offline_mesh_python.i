@@ -53,6 +53,7 @@
 
 #if PY_VERSION_HEX < 0x030A0000
 #define Py_NewRef(obj) (Py_INCREF(obj), (PyObject *)(obj))
+#define Py_XNewRef(obj) (Py_XINCREF(obj), (PyObject *)(obj))
 #endif
 
 /* Raises offline_mesh._errors.error(status, message). */
@@ -76,23 +77,24 @@ static void om_py_raise(const om_error *err)
     Py_XDECREF(exc);
 }
 
-/* Out-values collect in a list; the "ret" typemap of om_status makes it
- * None, the value, or a tuple. Steals `value`. */
-static int om_py_push(PyObject *outputs, PyObject *value)
+/* Out-values collect in *result: the value, or a list of several that the
+ * "ret" typemap of om_status makes a tuple (no output value is a list).
+ * Steals `value`. */
+static int om_py_push(PyObject **result, PyObject *value)
 {
-    int rc = value ? PyList_Append(outputs, value) : -1;
+    int rc = value ? 0 : -1;
+
+    if (value && !*result)
+        return *result = value, 0;
+    if (value && !PyList_CheckExact(*result)) {
+        PyObject *list = PyList_New(1);
+        if (list)
+            PyList_SET_ITEM(list, 0, *result), *result = list;
+        rc = list ? 0 : -1;
+    }
+    rc = rc == 0 ? PyList_Append(*result, value) : -1;
     Py_XDECREF(value);
     return rc;
-}
-
-static PyObject *om_py_outputs(PyObject *list)
-{
-    Py_ssize_t n = PyList_GET_SIZE(list);
-    PyObject *result = n == 0 ? Py_NewRef(Py_None)
-                       : n == 1 ? Py_NewRef(PyList_GET_ITEM(list, 0))
-                                : PyList_AsTuple(list);
-    Py_DECREF(list);
-    return result;
 }
 
 /* An int (or __index__, as numpy integers), never a bool. */
@@ -102,6 +104,11 @@ static int om_py_int(PyObject *obj, const char *what, int64_t *out)
     int overflow = 0;
     long long value;
 
+    if (PyLong_CheckExact(obj)) {
+        value = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (!overflow && !(value == -1 && PyErr_Occurred()))
+            return *out = (int64_t)value, 0;
+    }
     if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
                      Py_TYPE(obj)->tp_name);
@@ -135,14 +142,18 @@ static const char *om_py_cstr(PyObject *obj, const char *what)
     return text;
 }
 
-/* Item i of a list of str (strings) or int, into slot i of `array`; the
- * item's name (what[i]) is formatted only for a message. */
-static int om_py_item(PyObject *item, const char *what, size_t i, int strings,
+static om_mesh *om_py_mesh_of(PyObject *obj, const char *what);
+
+/* Item i of a list of int (kind 0), str (1) or OfflineMesh (2), into slot i
+ * of `array`; the item's name (what[i]) is formatted only for a message. */
+static int om_py_item(PyObject *item, const char *what, size_t i, int kind,
                       void *array)
 {
     char name[64];
-    int overflow = 0;
+    int overflow = 0, strings = kind == 1;
 
+    if (kind == 2)
+        return (((const om_mesh **)array)[i] = om_py_mesh_of(item, what)) ? 0 : -1;
     if (strings && PyUnicode_Check(item)) {
         Py_ssize_t n;
         const char *text = PyUnicode_AsUTF8AndSize(item, &n);
@@ -159,10 +170,10 @@ static int om_py_item(PyObject *item, const char *what, size_t i, int strings,
                    : om_py_int(item, name, (int64_t *)array + i);
 }
 
-/* A list of str or int (a tuple, list or other non-text sequence) as a C
- * array: `small` when it fits, else PyMem (om_py_free_array). The items
- * tuple is kept in *items for the strings' lifetime. */
-static void *om_py_array(PyObject *obj, const char *what, int strings,
+/* A list of int, str or OfflineMesh (kind, as om_py_item; a tuple, list or
+ * other non-text sequence) as a C array: `small` when it fits, else PyMem
+ * (om_py_free_array). *items keeps the strings alive. */
+static void *om_py_array(PyObject *obj, const char *what, int kind,
                          void *small, size_t nsmall, PyObject **items,
                          size_t *n)
 {
@@ -177,11 +188,11 @@ static void *om_py_array(PyObject *obj, const char *what, int strings,
         return NULL;
     *n = (size_t)PyTuple_GET_SIZE(*items);
     array = *n <= nsmall ? small
-            : PyMem_Calloc(*n, strings ? sizeof(char *) : sizeof(int64_t));
+            : PyMem_Calloc(*n, kind ? sizeof(void *) : sizeof(int64_t));
     if (!array)
         return PyErr_NoMemory();
     for (size_t i = 0; i < *n; i++) {
-        if (om_py_item(PyTuple_GET_ITEM(*items, (Py_ssize_t)i), what, i, strings,
+        if (om_py_item(PyTuple_GET_ITEM(*items, (Py_ssize_t)i), what, i, kind,
                        array) < 0) {
             if (array != small)
                 PyMem_Free(array);
@@ -221,6 +232,20 @@ static PyObject *om_py_mesh_object(PyObject *names, PyObject *shape,
     return obj;
 }
 
+/* A str for a name the library keeps, the common ones made once. */
+static PyObject *om_py_name(const char *name)
+{
+    static const char *const common[] = {"dp", "cp", "tp", "pp", "ep", "edp"};
+    static PyObject *made[sizeof common / sizeof *common];
+
+    for (size_t i = 0; i < sizeof common / sizeof *common; i++) {
+        if (strcmp(name, common[i]) == 0)
+            return Py_XNewRef(made[i] ? made[i]
+                              : (made[i] = PyUnicode_InternFromString(name)));
+    }
+    return PyUnicode_FromString(name);
+}
+
 /* The OfflineMesh of a new library mesh (the handle is stolen). */
 static PyObject *om_py_wrap_mesh(PyObject *handle, const om_mesh *mesh)
 {
@@ -229,7 +254,7 @@ static PyObject *om_py_wrap_mesh(PyObject *handle, const om_mesh *mesh)
     PyObject *shape = PyTuple_New((Py_ssize_t)ndim), *obj = NULL;
 
     for (size_t i = 0; names && shape && i < ndim; i++) {
-        PyObject *name = PyUnicode_InternFromString(om_mesh_name(mesh, i));
+        PyObject *name = om_py_name(om_mesh_name(mesh, i));
         PyObject *size = PyLong_FromLongLong(om_mesh_dim_size(mesh, i));
         PyTuple_SET_ITEM(names, (Py_ssize_t)i, name);
         PyTuple_SET_ITEM(shape, (Py_ssize_t)i, size);
@@ -245,7 +270,8 @@ done:
     return obj;
 }
 
-/* The library mesh of an OfflineMesh. */
+/* The library mesh of an OfflineMesh; a sub-mesh (made by _sub_mesh from
+ * tuples known to be valid) gets it on first use. */
 static om_mesh *om_py_mesh_of(PyObject *obj, const char *what)
 {
     PyObject *handle = NULL;
@@ -256,6 +282,19 @@ static om_mesh *om_py_mesh_of(PyObject *obj, const char *what)
     else
         PyErr_Format(PyExc_TypeError, "%s must be an OfflineMesh, not %.100s",
                      what, Py_TYPE(obj)->tp_name);
+    if (handle == Py_None) {
+        PyObject *names = Py_TYPE(om_py_slots[0])->tp_descr_get(om_py_slots[0], obj, NULL);
+        PyObject *shape = Py_TYPE(om_py_slots[1])->tp_descr_get(om_py_slots[1], obj, NULL);
+        PyObject *made = names && shape ? PyObject_CallFunctionObjArgs(
+            (PyObject *)om_py_mesh_class, names, shape, NULL) : NULL;
+        Py_XDECREF(names);
+        Py_XDECREF(shape);
+        Py_SETREF(handle, made ? Py_TYPE(om_py_slots[2])->tp_descr_get(
+            om_py_slots[2], made, NULL) : NULL);
+        Py_XDECREF(made);
+        if (handle && Py_TYPE(om_py_slots[2])->tp_descr_set(om_py_slots[2], obj, handle) < 0)
+            Py_CLEAR(handle);
+    }
     if (handle && !SWIG_IsOK(SWIG_ConvertPtr(handle, &mesh, SWIGTYPE_p_om_mesh, 0)))
         PyErr_Format(PyExc_TypeError, "%s is not initialised", what);
     Py_XDECREF(handle); /* the OfflineMesh keeps it */
@@ -268,6 +307,7 @@ static om_mesh *om_py_mesh_of(PyObject *obj, const char *what)
  * checked here, values by om_dims_set(). dp_size None: dp not given. */
 static om_dims *om_py_dims(PyObject *spec)
 {
+    static PyObject *keys[OM_DIM_COUNT + OM_FLAG_COUNT];
     om_dims *dims = NULL;
     om_error err;
     int i, n = OM_DIM_COUNT + OM_FLAG_COUNT;
@@ -279,7 +319,8 @@ static om_dims *om_py_dims(PyObject *spec)
         int flag = i >= OM_DIM_COUNT;
         const char *field = flag ? om_flag_field_name((om_flag)(i - OM_DIM_COUNT))
                                  : om_dim_field_name((om_dim)i);
-        PyObject *value = PyObject_GetAttrString(spec, field);
+        PyObject *key = keys[i] ? keys[i] : (keys[i] = PyUnicode_InternFromString(field));
+        PyObject *value = key ? PyObject_GetAttr(spec, key) : NULL;
         int64_t size = 0;
         int rc = value ? 0 : -1;
 
@@ -308,8 +349,12 @@ static om_dims *om_py_dims(PyObject *spec)
 %}
 
 /* ---- status and error ------------------------------------------------------ */
-%typemap(out) om_status %{ $result = PyList_New(0); if (!$result) SWIG_fail; %}
-%typemap(ret) om_status %{ (void)$1; $result = om_py_outputs($result); %}
+%typemap(out) om_status %{ $result = NULL; %}
+%typemap(ret) om_status %{
+    (void)$1;
+    if (!$result || PyList_CheckExact($result))
+        Py_XSETREF($result, $result ? PyList_AsTuple($result) : Py_NewRef(Py_None));
+%}
 
 %typemap(in, numinputs=0) om_error *OM_ERROR (om_error temp) %{ $1 = &temp; %}
 /* cleared in "check", after every "in": a retry (OM_BUFFER) jumps back
@@ -330,14 +375,14 @@ static om_dims *om_py_dims(PyObject *spec)
         PyObject *handle = SWIG_NewPointerObj(*$1, $*1_descriptor, SWIG_POINTER_OWN);
         if ($*1_descriptor == SWIGTYPE_p_om_mesh)
             handle = om_py_wrap_mesh(handle, (const om_mesh *)*$1);
-        if (om_py_push($result, handle) < 0)
+        if (om_py_push(&$result, handle) < 0)
             SWIG_fail;
     }
 %}
 
 %typemap(in, numinputs=0) char **OM_STRING (char *temp = NULL) %{ $1 = &temp; %}
 %typemap(argout) char **OM_STRING %{
-    if (*$1 && om_py_push($result, PyUnicode_FromString(*$1)) < 0)
+    if (*$1 && om_py_push(&$result, PyUnicode_FromString(*$1)) < 0)
         SWIG_fail;
 %}
 %typemap(freearg) char **OM_STRING %{ om_string_free(*$1); %}
@@ -345,7 +390,7 @@ static om_dims *om_py_dims(PyObject *spec)
 %define OM_PY_OUTPUT(TYPE, CONVERT)
 %typemap(in, numinputs=0) TYPE *OM_OUTPUT ($*1_ltype temp = 0) %{ $1 = &temp; %}
 %typemap(argout) TYPE *OM_OUTPUT %{
-    if (result == OM_OK && om_py_push($result, CONVERT(*$1)) < 0)
+    if (result == OM_OK && om_py_push(&$result, CONVERT(*$1)) < 0)
         SWIG_fail;
 %}
 %enddef
@@ -382,7 +427,7 @@ om_py_retry$argnum:;
         Py_CLEAR($result);
         goto om_py_retry$argnum;
     }
-    if (result == OM_OK && om_py_push($result, RESULT) < 0)
+    if (result == OM_OK && om_py_push(&$result, RESULT) < 0)
         SWIG_fail;
 %}
 %typemap(freearg) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
@@ -459,32 +504,21 @@ OM_PY_BUFFER(int64_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromS
         SWIG_fail;
 %}
 %typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN),
-                  (const int64_t *OM_INTS, size_t OM_INTS_LEN) %{
+                  (const int64_t *OM_INTS, size_t OM_INTS_LEN),
+                  (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{
     if ($1) om_py_free_array($1, small$argnum, NULL);
     Py_XDECREF(items$argnum);
 %}
 %typemap(argout) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN),
-                 (const int64_t *OM_INTS, size_t OM_INTS_LEN) ""
+                 (const int64_t *OM_INTS, size_t OM_INTS_LEN),
+                 (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) ""
 
 /* a list of OfflineMesh: the views of a world */
-%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) (PyObject *items = NULL) %{
-    if (!(items = PySequence_Tuple($input)))
+%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
+    (PyObject *items = NULL, const om_mesh *small[8]) %{
+    if (!($1 = om_py_array($input, "$1_name", 2, small, 8, &items, &$2)))
         SWIG_fail;
-    $2 = (size_t)PyTuple_GET_SIZE(items);
-    if (!($1 = PyMem_Calloc($2 + 1, sizeof *$1))) {
-        PyErr_NoMemory();
-        SWIG_fail;
-    }
-    for (size_t i = 0; i < $2; i++)
-        if (!(((om_mesh const **)$1)[i] = om_py_mesh_of(PyTuple_GET_ITEM(items, (Py_ssize_t)i), "views[i]")))
-            SWIG_fail;
 %}
-%typemap(freearg) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{
-    PyMem_Free((void *)$1);
-    Py_XDECREF(items$argnum);
-%}
-%typemap(argout) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) ""
-
 %typemap(in) const om_mesh * %{ if (!($1 = om_py_mesh_of($input, "$1_name"))) SWIG_fail; %}
 
 %typemap(in) const om_dims * (void *handle = NULL, om_dims *temp = NULL) %{
@@ -564,6 +598,13 @@ static PyObject *_set_mesh_class(PyObject *cls)
     Py_RETURN_NONE;
 }
 
+/* An OfflineMesh of tuples known to make a valid mesh (sub-meshes); its
+ * library mesh is made on first use. */
+static PyObject *_sub_mesh(PyObject *names, PyObject *shape)
+{
+    return om_py_mesh_object(names, shape, Py_None);
+}
+
 /* A Dims handle with the fields of a ParallelDimsSpec (dp_size None: dp
  * not given), for the world-size step. */
 static PyObject *_dims_of(PyObject *spec)
@@ -586,3 +627,32 @@ static long _alloc_fail_after(long n) { return omi_alloc_fail_after(n); }
 #endif
 
 %include "offline_mesh.i"
+
+/* The planner's two mesh builders, with the original's keyword names:
+ * the package exports these functions themselves (no Python frame). */
+%feature("kwargs") _build_offline_mesh;
+%feature("kwargs") _build_runtime_mesh;
+%feature("docstring") _build_offline_mesh "build_offline_mesh(spec) -> OfflineMesh
+
+The offline mesh of a ParallelDimsSpec (or any object with its seven fields):
+axes dp, cp, tp in that order, each present when its size is >= 1 (0 means
+\"not declared\"); pp appended last when pp_size > 1; ep never an axis.
+TypeError for wrong field types, OfflineMeshError for invalid values.";
+%feature("docstring") _build_runtime_mesh "build_runtime_mesh(spec, order) -> OfflineMesh
+
+The mesh of spec in a runtime axis order, as a live trainer lays out its
+ranks: \"pp,dp,cp,tp\" lists axes slowest first (PyTorch, JAX, MPI),
+\"tp-cp-ep-dp-pp\" fastest first (Megatron). Axes the offline mesh lacks
+(pp at size 1, ep) are skipped.";
+
+%inline %{
+static om_status _build_offline_mesh(const om_dims *spec, om_mesh **out, om_error *err)
+{
+    return om_build_offline_mesh(spec, out, err);
+}
+static om_status _build_runtime_mesh(const om_dims *spec, const char *order, om_mesh **out,
+                                     om_error *err)
+{
+    return om_build_runtime_mesh(spec, order, out, err);
+}
+%}

@@ -37,7 +37,7 @@ import math
 import operator
 import os
 import sys
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, final
 
 from . import _core  # type: ignore[attr-defined]
 from ._errors import (OfflineMeshError, OfflineMeshIOError, OfflineMeshMemoryError,
@@ -92,12 +92,27 @@ class _Meta(type):
     __call__ = _core.OfflineMesh
 
 
+class _Sizes(dict):
+    """{axis name: size, None: total}; an absent axis name has size 1."""
+
+    def __missing__(self, key: Any) -> int:
+        if isinstance(key, str):
+            return 1
+        raise KeyError(key)
+
+
 class _Fields:
     """The storage of an OfflineMesh (slots, set by the C extension)."""
 
     __slots__ = ("mesh_dim_names", "mesh_shape", "_handle", "_sizes", "_plain")
+    mesh_dim_names: Tuple[str, ...]
+    mesh_shape: Tuple[int, ...]
+    _handle: Any
+    _sizes: Dict[Any, int]
+    _plain: bool
 
 
+@final
 class OfflineMesh(_Fields, metaclass=_Meta):
     """OfflineMesh(mesh_dim_names=(), mesh_shape=())
 
@@ -115,8 +130,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
     """
 
     __slots__ = ()
-    mesh_dim_names: Tuple[str, ...]
-    mesh_shape: Tuple[int, ...]
+    __match_args__ = ("mesh_dim_names", "mesh_shape")
 
     def __init__(self, mesh_dim_names=(), mesh_shape=()):  # type: ignore[no-untyped-def]
         raise TypeError("an OfflineMesh is immutable: __init__ cannot run again")
@@ -140,11 +154,11 @@ class OfflineMesh(_Fields, metaclass=_Meta):
             return self._sizes[dim]
         except (AttributeError, KeyError, TypeError):
             pass
-        sizes = dict(zip(self.mesh_dim_names, self.mesh_shape))
+        sizes = _Sizes(zip(self.mesh_dim_names, self.mesh_shape))
         sizes[None] = math.prod(self.mesh_shape)  # type: ignore[index]
-        _Fields._sizes.__set__(self, sizes)  # type: ignore[attr-defined]
+        object.__setattr__(self, "_sizes", sizes)
         if dim is None or isinstance(dim, str):
-            return sizes.get(dim, 1)  # type: ignore[arg-type]
+            return sizes[dim]  # type: ignore[index]
         index, n = _index(dim, "dim"), self.ndim
         if not -n <= index < n:
             raise IndexError(f"axis index {index} out of range for a mesh with {n} axes")
@@ -160,7 +174,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if key.__class__ is str and self.is_plain:
             names = self.mesh_dim_names
             if key in names:
-                return OfflineMesh((key,), (self.mesh_shape[names.index(key)],))
+                return _core._sub_mesh((key,), (self.mesh_shape[names.index(key)],))
             return _EMPTY
         keys = [key] if isinstance(key, str) else key
         if not isinstance(keys, (tuple, list)) or not all(isinstance(k, str) for k in keys):
@@ -170,7 +184,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if not self.is_plain:
             return _EMPTY if len(keys) == 1 and keys[0] not in self.mesh_dim_names else self.slice(keys)
         pairs = [(n, s) for n, s in zip(self.mesh_dim_names, self.mesh_shape) if n in keys]
-        return OfflineMesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
+        return _core._sub_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
 
     def _key(self) -> tuple:
         if self.is_plain:
@@ -301,8 +315,8 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         try:
             return self._plain
         except AttributeError:
-            plain = _core.om_view_is_plain(self)
-            _Fields._plain.__set__(self, plain)  # type: ignore[attr-defined]
+            plain = self._handle is None or _core.om_view_is_plain(self)
+            object.__setattr__(self, "_plain", plain)
             return plain
 
     @property
@@ -361,7 +375,6 @@ class _OfflineMeshFields:
 # dataclasses.fields(), asdict(), replace() and match statements working.
 OfflineMesh.__dataclass_fields__ = _OfflineMeshFields.__dataclass_fields__  # type: ignore[attr-defined]
 OfflineMesh.__dataclass_params__ = _OfflineMeshFields.__dataclass_params__  # type: ignore[attr-defined]
-OfflineMesh.__match_args__ = ("mesh_dim_names", "mesh_shape")  # type: ignore[attr-defined]
 _core._set_mesh_class(OfflineMesh)
 _EMPTY = OfflineMesh()
 
@@ -486,17 +499,9 @@ def _spec_from(dims: Any, projected: bool = False) -> ParallelDimsSpec:
     return ParallelDimsSpec(**fields)
 
 
-def build_offline_mesh(spec: Any) -> OfflineMesh:
-    """The offline mesh of a ParallelDimsSpec (or any object with its seven
-    fields): axes dp, cp, tp, each present when its size is >= 1; pp last
-    when pp_size > 1; ep never an axis."""
-    return _core.om_build_offline_mesh(spec)
-
-
-def build_runtime_mesh(spec: Any, order: str) -> OfflineMesh:
-    """The mesh of spec in a runtime axis order: "pp,dp,cp,tp" slowest first
-    (PyTorch, JAX) or "tp-cp-ep-dp-pp" fastest first (Megatron)."""
-    return _core.om_build_runtime_mesh(spec, order)
+# (C functions themselves, no Python frame; docstrings in offline_mesh_python.i)
+build_offline_mesh = _core._build_offline_mesh
+build_runtime_mesh = _core._build_runtime_mesh
 
 
 def normalize_order(order: str) -> Tuple[str, ...]:

@@ -70,7 +70,7 @@ class OfflineMeshMemoryError(_Error, MemoryError):
 
 for _cls in (OfflineMeshError, OfflineMeshIOError, OfflineMeshMemoryError):
     _cls.__module__ = "offline_mesh"
-_CLASSES = {Status.IO: OfflineMeshIOError, Status.NO_MEMORY: OfflineMeshMemoryError}
+_CLASSES = {_core.OM_ERR_IO: OfflineMeshIOError, _core.OM_ERR_NO_MEMORY: OfflineMeshMemoryError}
 
 
 def error(status: int, message: str) -> BaseException:
