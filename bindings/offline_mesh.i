@@ -57,9 +57,6 @@
  *                              typemaps `enum SWIGTYPE *` as a returned value
  *   int64_t *OM_OUTPUT, uint64_t *OM_OUTPUT, bool *OM_OUTPUT,
  *   size_t *OM_OUTPUT          hidden scalar out-parameters, returned
- *   enum SWIGTYPE *OM_OUTPUT   hidden enumeration out-parameter, returned
- *                              (om_world_size_source *source; with
- *                              OM_BIND_WORLD_SIZE, see below)
  *
  * Opaque handles become classes through OM_HANDLE(type, Name): its
  * constructor is om_X_new (or the explicit %extend below), its destructor
@@ -200,14 +197,13 @@ OM_HANDLE(om_world, World)
 }
 
 /* ---- the world-size step (1.1) ---------------------------------------------
- * Its source is an enumeration returned through a pointer: the pattern
- * `enum SWIGTYPE *OM_OUTPUT` (hidden, returned as the language's enum or
- * int). A language that implements it defines OM_BIND_WORLD_SIZE; the
- * others keep the world-size step unbound (their parity cells say why) and
- * reach the world size through om_dims_resolve_world_size(). */
-#ifdef OM_BIND_WORLD_SIZE
-%apply enum SWIGTYPE *OM_OUTPUT { om_world_size_source *source };
-#else
+ * Its source is an enumeration returned through a pointer (the convention
+ * for every enum pointer of this API: a language typemaps `enum SWIGTYPE *`
+ * as a returned value). A language that does defines
+ * OM_BIND_WORLD_SIZE_SOURCE and binds the whole step (Go, Python); the
+ * others reach the world size through om_dims_resolve_world_size() and its
+ * messages, which name the source. */
+#ifndef OM_BIND_WORLD_SIZE_SOURCE
 %ignore om_world_size_source;
 %ignore OM_WORLD_SIZE_SOURCE_COUNT;
 %ignore OM_WORLD_SIZE_UNRESOLVED;
@@ -317,4 +313,11 @@ OM_HANDLE(om_locality, Locality)
 %include "offline_mesh/launch.h"
 %include "offline_mesh/view.h"
 %include "offline_mesh/world.h"
+#endif
+
+/* Strict config reading (issue 15, config.h): diagnostics returned to the
+ * caller, by the languages that define OM_BIND_CONFIG (Go). */
+#if defined(OM_CONVENTIONS) && defined(OM_BIND_CONFIG)
+OM_HANDLE(om_diagnostics, Diagnostics)
+%include "offline_mesh/config.h"
 #endif

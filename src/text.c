@@ -16,52 +16,10 @@ bool omi_utf8_valid(const char *s, size_t len) { return omu_utf8_valid(s, len); 
 
 void omi_utf8_repair(char *s) { omu_utf8_repair(s); }
 
+/* Kept under the library's name: the one spelling lives in src/util/. */
 void omi_quote(char *buf, size_t bufsize, const char *s, size_t len)
 {
-    /* Room for the quotes, "..." and the NUL. */
-    size_t limit = bufsize > 8 ? bufsize - 6 : 0;
-    size_t o = 0;
-    if (bufsize == 0)
-        return;
-    if (limit == 0) {
-        buf[0] = '\0';
-        return;
-    }
-    buf[o++] = '"';
-    size_t i = 0;
-    while (i < len) {
-        unsigned char c = (unsigned char)s[i];
-        char piece[8];
-        size_t n, used = 1;
-        if (c == '"' || c == '\\') {
-            piece[0] = '\\';
-            piece[1] = (char)c;
-            n = 2;
-        } else if (c < 0x20 || c == 0x7F) {
-            snprintf(piece, sizeof piece, "\\x%02X", c);
-            n = 4;
-        } else if (c < 0x80) {
-            piece[0] = (char)c;
-            n = 1;
-        } else if ((used = omi_utf8_sequence(s + i, len - i)) > 0) {
-            memcpy(piece, s + i, used);
-            n = used;
-        } else {
-            snprintf(piece, sizeof piece, "\\x%02X", c);
-            n = 4;
-            used = 1;
-        }
-        if (o + n > limit) {
-            memcpy(buf + o, "...", 3);
-            o += 3;
-            break;
-        }
-        memcpy(buf + o, piece, n);
-        o += n;
-        i += used;
-    }
-    buf[o++] = '"';
-    buf[o] = '\0';
+    omu_quote(buf, bufsize, s, len, '"');
 }
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }

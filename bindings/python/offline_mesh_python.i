@@ -28,7 +28,7 @@
 
 #define OM_CONVENTIONS
 #define OM_BIND_PLANNING
-#define OM_BIND_WORLD_SIZE
+#define OM_BIND_WORLD_SIZE_SOURCE
 #define OM_BIND_1_1_FORMS
 
 /* Every om_X_free is the destructor of its handle class. The 1.0 calls

@@ -66,6 +66,9 @@ static void print_help(FILE *out)
           "'pp,dp,cp,tp' slowest-varying first, 'tp-cp-ep-dp-pp' (Megatron)\n"
           "fastest first. Without --world-size the world size comes from\n"
           "WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS (else 1).\n"
+          "A config's likely mistakes (an unknown accelerator key, no or an\n"
+          "empty accelerator section, a mesh JSON) are warnings on stderr;\n"
+          "--strict, with any CONFIG.yaml, makes them errors (exit status 1).\n"
           "\n"
           "Output is one JSON document on stdout (dump: one per line; show:\n"
           "a picture, text or SVG). Errors\n"
@@ -114,6 +117,13 @@ int omcli_main(int argc, char **argv, FILE *out, FILE *err)
             return cli_error(&io, CLI_FAILED, "cannot write the output");
         return rc;
     }
+    char known[512];
+    size_t o = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "",
+                              commands[i].name);
+    cli_quoted q;
     return cli_error(&io, CLI_USAGE,
-                     "unknown command \"%.60s\"; try 'offline-mesh --help'", name);
+                     "unknown command %s (commands: %s); try 'offline-mesh --help'",
+                     cli_quote(&q, name), known);
 }

@@ -11,8 +11,9 @@ static char *read_file(const cli_io *io, const char *path, size_t *len)
 {
     FILE *file = fopen(path, "rb");
     if (!file) {
-        cli_error(io, CLI_FAILED, "--hierarchy %.200s: not a level=size list and "
-                  "not a readable file", path);
+        cli_quoted q;
+        cli_error(io, CLI_FAILED, "--hierarchy %s: not a level=size list (e.g. "
+                  "host=8,rack=64) and not a readable file", cli_quote(&q, path));
         return NULL;
     }
     size_t cap = 4096, n = 0;
@@ -37,7 +38,9 @@ static char *read_file(const cli_io *io, const char *path, size_t *len)
     fclose(file);
     if (!text || failed) {
         free(text);
-        cli_error(io, CLI_FAILED, "--hierarchy %.200s: cannot read the file", path);
+        cli_quoted q;
+        cli_error(io, CLI_FAILED, "--hierarchy %s: cannot read the file",
+                  cli_quote(&q, path));
         return NULL;
     }
     *len = n;
@@ -64,8 +67,10 @@ int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out)
                        ? om_hierarchy_from_json(text, len, out, &e)
                        : om_hierarchy_from_hostfile(text, len, out, &e);
     free(text);
+    cli_quoted q;
     if (st != OM_OK)
-        return cli_error(io, CLI_FAILED, "--hierarchy %.200s: %s", value, e.message);
+        return cli_error(io, CLI_FAILED, "--hierarchy %s: %s", cli_quote(&q, value),
+                         e.message);
     return CLI_OK;
 }
 
@@ -96,11 +101,15 @@ static int split_dims(const cli_io *io, const char *dims, axis_list *list)
         size_t n = strlen(p);
         while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
             p[--n] = '\0';
+        cli_quoted q;
         if (n == 0)
-            return cli_error(io, CLI_FAILED, "axis list \"%.60s\" has an empty item",
-                             dims);
+            return cli_error(io, CLI_FAILED, "axis list %s has an empty item (names "
+                             "are separated by single commas, e.g. dp,tp)",
+                             cli_quote(&q, dims));
         if (list->count == 64)
-            return cli_error(io, CLI_FAILED, "axis list \"%.60s\" is too long", dims);
+            return cli_error(io, CLI_FAILED, "axis list %s names more than 64 axes, "
+                             "the most one --dims of locality --hierarchy takes",
+                             cli_quote(&q, dims));
         list->names[list->count++] = p;
         if (!comma)
             return CLI_OK;

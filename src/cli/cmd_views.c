@@ -34,9 +34,11 @@ int cli_take_preset_args(const cli_io *io, int argc, char **argv,
             continue;
         }
         const char *eq = strchr(value, '=');
-        if (!eq || eq == value)
-            return cli_error(io, CLI_USAGE,
-                             "--param needs KEY=VALUE, got \"%.60s\"", value);
+        if (!eq || eq == value) {
+            cli_quoted q;
+            return cli_error(io, CLI_USAGE, "--param needs KEY=VALUE, got %s",
+                             cli_quote(&q, value));
+        }
         if (pa->nparams == CLI_MAX_PARAMS)
             return cli_error(io, CLI_USAGE, "more than %d --param options",
                              CLI_MAX_PARAMS);
@@ -73,10 +75,11 @@ static int parse(const cli_io *io, const char *command, int argc, char **argv,
                        OPT_CONFIG | OPT_WORLD_SIZE, opt);
     if (rc != CLI_OK)
         return rc;
+    cli_quoted q;
     if (opt->config && pa->preset && strcmp(pa->preset, "hyper-parallel") != 0)
         return cli_error(io, CLI_USAGE,
                          "a CONFIG.yaml goes with the hyper-parallel preset only, "
-                         "not with --preset %.40s", pa->preset);
+                         "not with --preset %s", cli_quote(&q, pa->preset));
     if (opt->config && pa->nparams)
         return cli_error(io, CLI_USAGE,
                          "give the hyper-parallel parameters in CONFIG.yaml or "
@@ -91,6 +94,8 @@ int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
     int64_t world;
     int rc = world_size(io, opt, pa, &world);
     if (rc != CLI_OK)
+        return rc;
+    if (opt->config && (rc = cli_read_config(io, opt, NULL)) != CLI_OK)
         return rc;
     om_error e;
     om_status st = opt->config
@@ -154,6 +159,8 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
     int64_t world = 0;
     if (rc == CLI_OK)
         rc = world_size(io, &opt, &pa, &world);
+    if (rc == CLI_OK && opt.config)
+        rc = cli_read_config(io, &opt, NULL);
     if (rc != CLI_OK)
         return rc;
     om_error e;
