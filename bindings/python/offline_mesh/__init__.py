@@ -37,16 +37,17 @@ import math
 import operator
 import os
 import sys
+import warnings
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, final
 
 from . import _core  # type: ignore[attr-defined]
-from ._errors import (OfflineMeshError, OfflineMeshIOError, OfflineMeshMemoryError,
-                      Status, WorldSizeSource)
+from ._errors import (ConfigWarning, DiagnosticKind, OfflineMeshError, OfflineMeshIOError,
+                      OfflineMeshMemoryError, Status, WorldSizeSource)
 
 __all__ = [
     "OfflineMesh", "World", "ParallelDimsSpec", "ResolvedDims", "ExpertLayout",
     "HostLocality", "LevelLocality", "Hierarchy", "Preset", "Status",
-    "WorldSizeSource", "OfflineMeshError", "OfflineMeshIOError",
+    "WorldSizeSource", "DiagnosticKind", "ConfigWarning", "OfflineMeshError", "OfflineMeshIOError",
     "OfflineMeshMemoryError", "build_offline_mesh", "build_runtime_mesh",
     "normalize_order", "load_parallel_dims", "parse_parallel_dims",
     "resolve_world_size", "apply_world_size", "validate_axes", "plan_dim_names",
@@ -528,18 +529,33 @@ def apply_world_size(spec: Any, world_size: Optional[int] = None) -> ResolvedDim
     return ResolvedDims(_spec_from(dims), size, WorldSizeSource(source))
 
 
-def load_parallel_dims(path: PathLike, world_size: Optional[int] = None, *, resolve: bool = True) -> ParallelDimsSpec:
+def _projection(read: Any, source: Any, strict: bool) -> ParallelDimsSpec:
+    """A strict or lenient projection; each diagnostic becomes a ConfigWarning."""
+    diagnostics = _core.om_diagnostics_new()
+    spec = _spec_from(read(source, strict, diagnostics), projected=True)
+    for i in range(_core.om_diagnostics_count(diagnostics)):
+        warnings.warn(ConfigWarning(_core.om_diagnostics_message(diagnostics, i),
+                                    _core.om_diagnostics_kind(diagnostics, i),
+                                    _core.om_diagnostics_line(diagnostics, i)), stacklevel=3)
+    return spec
+
+
+def load_parallel_dims(path: PathLike, world_size: Optional[int] = None, *, resolve: bool = True,
+                       strict: bool = False) -> ParallelDimsSpec:
     """Projects the ``accelerator:`` section of the training YAML at path,
     then applies the world size (apply_world_size()). resolve=False gives
     the pure projection (dp_size None when the file does not give it).
-    OfflineMeshIOError when the file cannot be read."""
-    spec = _spec_from(_core.om_dims_read_yaml(path), projected=True)
+    Probable mistakes (a misspelled key, no accelerator section, ...) are
+    ConfigWarning warnings, or with strict=True an OfflineMeshError
+    (Status.PARSE). OfflineMeshIOError when the file cannot be read."""
+    spec = _projection(_core.om_dims_read_yaml_checked, path, strict)
     return apply_world_size(spec, world_size).spec if resolve else spec
 
 
-def parse_parallel_dims(yaml_text: Union[str, bytes], world_size: Optional[int] = None, *, resolve: bool = True) -> ParallelDimsSpec:
+def parse_parallel_dims(yaml_text: Union[str, bytes], world_size: Optional[int] = None, *,
+                        resolve: bool = True, strict: bool = False) -> ParallelDimsSpec:
     """As load_parallel_dims() for YAML text (str or UTF-8 bytes)."""
-    spec = _spec_from(_core.om_dims_parse_yaml(yaml_text), projected=True)
+    spec = _projection(_core.om_dims_parse_yaml_checked, yaml_text, strict)
     return apply_world_size(spec, world_size).spec if resolve else spec
 
 

@@ -34,6 +34,24 @@ WorldSizeSource.description = property(_core.om_world_size_source_string)  # typ
 WorldSizeSource.variable = property(_core.om_world_size_source_variable)  # type: ignore[attr-defined]
 
 
+DiagnosticKind = enum.IntEnum("DiagnosticKind", _members("OM_DIAGNOSTIC_"),  # type: ignore[misc]
+                              module="offline_mesh")
+DiagnosticKind.__doc__ = """What a config diagnostic is about (om_diagnostic_kind):
+UNKNOWN_KEY, NO_ACCELERATOR, EMPTY_ACCELERATOR, EMPTY_CONFIG, MESH_JSON."""
+
+
+class ConfigWarning(UserWarning):
+    """A probable mistake in a training config (a misspelled key or section,
+    an empty config, a mesh JSON): what the CLI prints as "offline-mesh:
+    warning: ..."; with strict=True the loaders raise OfflineMeshError
+    (Status.PARSE) instead. ``kind`` is a DiagnosticKind, ``line`` 1-based
+    (0: the whole document)."""
+
+    def __init__(self, message: str, kind: int, line: int) -> None:
+        super().__init__(message)
+        self.kind, self.line = DiagnosticKind(kind), line
+
+
 def _status(status: int) -> Union[Status, int]:
     try:
         return Status(status)
@@ -68,7 +86,7 @@ class OfflineMeshMemoryError(_Error, MemoryError):
     """The library ran out of memory (``Status.NO_MEMORY``)."""
 
 
-for _cls in (OfflineMeshError, OfflineMeshIOError, OfflineMeshMemoryError):
+for _cls in (OfflineMeshError, OfflineMeshIOError, OfflineMeshMemoryError, ConfigWarning):
     _cls.__module__ = "offline_mesh"
 _CLASSES = {_core.OM_ERR_IO: OfflineMeshIOError, _core.OM_ERR_NO_MEMORY: OfflineMeshMemoryError}
 
