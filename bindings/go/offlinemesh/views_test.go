@@ -216,7 +216,7 @@ func TestLoadMesh(t *testing.T) {
 	_, err = LoadMesh(path)
 	wantErr(t, err, ErrParse)
 	_, err = LoadMesh("a\x00b")
-	wantErr(t, err, ErrIO, "NUL")
+	wantErr(t, err, ErrIO, `a\xC0\x80b`)
 }
 
 func TestWorldSizeStep(t *testing.T) {
