@@ -40,19 +40,27 @@ static void put_string(omi_buf *buf, const char *s)
     omi_buf_json_string(buf, s, strlen(s));
 }
 
+/* Ranks written per call of the group kernel. */
+#define CHUNK 4096
+
 static void put_groups(omi_buf *buf, const omi_group_list *groups)
 {
+    int32_t ranks[CHUNK];
+    int64_t total = (int64_t)(groups->count * groups->size);
+    int64_t size = (int64_t)groups->size;
     omi_buf_puts(buf, "[");
-    for (size_t g = 0; g < groups->count; g++) {
-        omi_buf_puts(buf, g ? ",[" : "[");
-        for (size_t m = 0; m < groups->size; m++) {
-            if (m)
+    for (int64_t e0 = 0; e0 < total; e0 += CHUNK) {
+        int64_t e1 = total - e0 < CHUNK ? total : e0 + CHUNK;
+        omi_group_list_write(groups, e0, e1, ranks);
+        for (int64_t e = e0; e < e1; e++) {
+            if (e % size == 0)
+                omi_buf_puts(buf, e ? "],[" : "[");
+            else
                 omi_buf_puts(buf, ",");
-            omi_buf_int(buf, groups->ranks[g * groups->size + m]);
+            omi_buf_int(buf, ranks[e - e0]);
         }
-        omi_buf_puts(buf, "]");
     }
-    omi_buf_puts(buf, "]");
+    omi_buf_puts(buf, total ? "]]" : "]");
 }
 
 /* Per axis its modes: as the generator built them (raw) or in the view's
@@ -106,7 +114,7 @@ static om_status put_coords(omi_buf *buf, const omi_pview *view, int64_t world,
                                  sizeof *coords);
     if (!coords)
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing coordinates");
-    om_status st = omi_pview_coords(view, world, coords, err);
+    om_status st = omi_pview_coords(view, 0, world, coords, err);
     omi_buf_puts(buf, "[");
     for (int64_t r = 0; st == OM_OK && r < world; r++) {
         if (r)

@@ -54,12 +54,13 @@ static const option_spec options[] = {
     {"prefer", OPT_PREFER},         {"priority", OPT_PRIORITY},
     {"view", OPT_VIEW},             {"world", OPT_WORLD},
     {"preset", OPT_PRESET},         {"param", OPT_PARAM},
+    {"strict", OPT_STRICT},
 };
 
 /* Options that take no value. */
 static bool is_flag(unsigned flag)
 {
-    return flag == OPT_EXAMPLES;
+    return flag == OPT_EXAMPLES || flag == OPT_STRICT;
 }
 
 /* A decimal integer in [min, 2^31-1]. Text that is no integer is a usage
@@ -144,6 +145,9 @@ static int store(const cli_io *io, unsigned flag, const char *name,
     case OPT_EXAMPLES:
         opt->examples = true;
         return CLI_OK;
+    case OPT_STRICT:
+        opt->strict = true;
+        return CLI_OK;
     case OPT_NNODES:
         return parse_count(io, name, value, 1, &opt->nnodes);
     case OPT_NPROC:
@@ -220,6 +224,8 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
               int first, unsigned allowed, cli_options *opt)
 {
     memset(opt, 0, sizeof *opt);
+    if (allowed & OPT_CONFIG)
+        allowed |= OPT_STRICT;
     unsigned seen = 0;
     bool only_positional = false;
     const char *last_dims = NULL; /* the --dims value just read, if any */

@@ -95,6 +95,8 @@ int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
     int rc = world_size(io, opt, pa, &world);
     if (rc != CLI_OK)
         return rc;
+    if (opt->config && (rc = cli_read_config(io, opt, NULL)) != CLI_OK)
+        return rc;
     om_error e;
     om_status st = opt->config
                        ? om_preset_load_yaml(opt->config, world, preset, &e)
@@ -157,6 +159,8 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
     int64_t world = 0;
     if (rc == CLI_OK)
         rc = world_size(io, &opt, &pa, &world);
+    if (rc == CLI_OK && opt.config)
+        rc = cli_read_config(io, &opt, NULL);
     if (rc != CLI_OK)
         return rc;
     om_error e;
@@ -171,5 +175,5 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
     fputs(verdict, io->out);
     fputc('\n', io->out);
     om_string_free(verdict);
-    return ok ? CLI_OK : CLI_FAILED;
+    return ok ? CLI_OK : cli_check_failed(io);
 }

@@ -14,8 +14,9 @@ int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims)
         return cli_error(io, CLI_USAGE, "a CONFIG.yaml argument is required");
     /* The projection, then the world size as its own step: its errors say
      * where the number came from. */
-    if (om_dims_read_yaml(opt->config, dims, &e) != OM_OK)
-        return cli_lib_error(io, &e);
+    int rc = cli_read_config(io, opt, dims);
+    if (rc != CLI_OK)
+        return rc;
     if (om_dims_resolve_world_size(*dims, opt->world_size, &e) != OM_OK) {
         om_dims_free(*dims);
         *dims = NULL;

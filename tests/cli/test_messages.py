@@ -150,7 +150,7 @@ def test_unknown_option_lists_the_command_options():
     assert "--rank" in taken and "--mesh" in taken and "--world-size" in taken
     assert "--ep" not in taken
     line = error_line(run("dims", EXAMPLE, "-x"), 2)
-    assert line == "offline-mesh: error: unknown option \"-x\" for 'dims' (it takes --world-size)"
+    assert line == "offline-mesh: error: unknown option \"-x\" for 'dims' (it takes --world-size, --strict)"
 
 
 def test_bad_integer_names_the_range():
