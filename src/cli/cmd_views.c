@@ -181,5 +181,5 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
     fputs(verdict, io->out);
     fputc('\n', io->out);
     om_string_free(verdict);
-    return ok ? CLI_OK : CLI_FAILED;
+    return ok ? CLI_OK : cli_check_failed(io);
 }

@@ -93,9 +93,6 @@ func (m *Mesh) Close() error {
 // ErrInvalidName (not UTF-8, or a NUL byte), ErrBadSize (a size < 1) or
 // ErrMeshTooLarge (more than 2^31-1 ranks).
 func NewMesh(names []string, shape []int) (*Mesh, error) {
-	if err := noNUL(ErrInvalidName, "axis name", names...); err != nil {
-		return nil, err
-	}
 	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_new_checked(names, shape, h) })
 }
 
@@ -120,28 +117,17 @@ func ParseMesh(data []byte) (*Mesh, error) {
 // (missing, a directory, a FIFO or device, over 64 MiB). Messages start
 // with the path.
 func LoadMesh(path string) (*Mesh, error) {
-	if err := noNUL(ErrIO, "path", path); err != nil {
-		return nil, err
-	}
 	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_load_json(path, h) })
 }
 
 // ParseMeshSpec parses the text form "dp=2,cp=2,tp=8" (spaces around items
 // are allowed; "" is the empty mesh). Errors: ErrParse, then those of NewMesh.
 func ParseMeshSpec(spec string) (*Mesh, error) {
-	if err := noNUL(ErrParse, "mesh spec", spec); err != nil {
-		return nil, err
-	}
 	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_from_spec(spec, h) })
 }
 
 // Names returns a copy of the axis names, in mesh order.
-func (m *Mesh) Names() []string {
-	if m == nil {
-		return nil
-	}
-	return slices.Clone(m.names)
-}
+func (m *Mesh) Names() []string { return slices.Clone(m.names0()) }
 
 // Shape returns a copy of the axis sizes, in mesh order.
 func (m *Mesh) Shape() []int {
@@ -152,7 +138,15 @@ func (m *Mesh) Shape() []int {
 }
 
 // NDim is the number of axes (0 for the empty mesh).
-func (m *Mesh) NDim() int { return len(m.Names()) }
+func (m *Mesh) NDim() int { return len(m.names0()) }
+
+// names0 is the Go copy of the names without copying it (nil for nil).
+func (m *Mesh) names0() []string {
+	if m == nil {
+		return nil
+	}
+	return m.names
+}
 
 // Size is the number of ranks of one instance, the product of the sizes (1
 // for the empty mesh, 0 for nil).
@@ -168,7 +162,7 @@ func (m *Mesh) Size() int {
 }
 
 // Index is the position of axis dim, or -1 when the mesh has no such axis.
-func (m *Mesh) Index(dim string) int { return slices.Index(m.Names(), dim) }
+func (m *Mesh) Index(dim string) int { return slices.Index(m.names0(), dim) }
 
 // SizeOf is the size of axis dim, or 1 when the mesh has no such axis (a
 // planner asks for "tp" on a mesh without tp).
@@ -186,7 +180,7 @@ func (m *Mesh) SizeOf(dim string) int {
 func (m *Mesh) Sub(dims ...string) *Mesh {
 	var names []string
 	var shape []int
-	for i, n := range m.Names() {
+	for i, n := range m.names0() {
 		if slices.Contains(dims, n) {
 			names, shape = append(names, n), append(shape, m.shape[i])
 		}

@@ -17,9 +17,6 @@ type Preset struct{ h *omswig.Handle }
 
 // NewPreset builds the views of preset name.
 func NewPreset(name string, params []string, worldSize int) (*Preset, error) {
-	if err := noNUL(ErrInvalidArgument, "preset text", append([]string{name}, params...)...); err != nil {
-		return nil, err
-	}
 	p := &Preset{new(omswig.Handle)}
 	return orNil(p, omswig.Om_preset_new(name, params, worldSize, p.h))
 }
@@ -28,9 +25,6 @@ func NewPreset(name string, params []string, worldSize int) (*Preset, error) {
 // accelerator.{tp,cp,pp,ep}_size and fsdp_config.{dp,edp}_shard_size keys
 // of the training YAML at path. worldSize must be > 0.
 func LoadPreset(path string, worldSize int) (*Preset, error) {
-	if err := noNUL(ErrIO, "path", path); err != nil {
-		return nil, err
-	}
 	p := &Preset{new(omswig.Handle)}
 	return orNil(p, omswig.Om_preset_load_yaml(path, worldSize, p.h))
 }
@@ -60,11 +54,7 @@ func (p *Preset) GroupLists() []string {
 func (p *Preset) GroupList(name string) ([][]int, error) {
 	var size int
 	all, err := bulk(nil, p.WorldSize(), func(b []int) error { return omswig.Om_preset_group_list(p.h, name, b, &size) })
-	out := make([][]int, len(all)/max(size, 1))
-	for g := range out {
-		out[g] = all[g*size : (g+1)*size : (g+1)*size]
-	}
-	return orNil(out, err)
+	return split(all, size, err)
 }
 
 // World returns the views as a World, each under the name it has among the
@@ -109,8 +99,5 @@ func presetJSON(p *Preset, err error) (string, error) {
 // rules are not an error; an unknown preset or key, or a badly typed value,
 // is.
 func PresetCheck(name string, params []string, worldSize int) (string, error) {
-	if err := noNUL(ErrInvalidArgument, "preset text", append([]string{name}, params...)...); err != nil {
-		return "", err
-	}
 	return get(nil, func(s *string) error { return omswig.Om_preset_check(name, params, worldSize, s) })
 }

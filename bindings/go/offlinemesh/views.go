@@ -50,8 +50,9 @@ func (m *Mesh) ViewJSON() (string, error) {
 }
 
 // Flatten merges axes (in view order, adjacent or not) into one axis name
-// placed where the first of them was, as torch's _flatten. ErrAxisOrder
-// when they are named out of view order.
+// ("" for the default, the names joined by "_": "dp_tp") placed where the
+// first of them was, as torch's _flatten. ErrAxisOrder when they are named
+// out of view order.
 func (m *Mesh) Flatten(name string, axes ...string) (*View, error) {
 	return newMesh(m.ok(), func(o *omswig.Handle) error { return omswig.Om_view_flatten(m.c(), axes, name, o) })
 }
@@ -63,7 +64,8 @@ func (m *Mesh) Unflatten(axis string, sizes []int, names ...string) (*View, erro
 }
 
 // Slice keeps the named axes: the family of sub-views, one instance per
-// coordinate of the other axes (mesh["dp", "tp"] in torch).
+// coordinate of the other axes (mesh["dp", "tp"] in torch). One absent
+// name gives the empty mesh, as torch's mesh["x"]; no names is an error.
 func (m *Mesh) Slice(axes ...string) (*View, error) {
 	return newMesh(m.ok(), func(o *omswig.Handle) error { return omswig.Om_view_slice(m.c(), axes, o) })
 }
@@ -141,26 +143,35 @@ func (m *Mesh) GroupShape(dims ...string) (count, size int, err error) {
 // on every other axis, listed row-major over the other axes, members
 // increasing. Meshes of more than MaxGroupRanks ranks fail with
 // ErrOutOfRange: page through them with GroupRange.
-func (m *Mesh) Groups(dims ...string) ([][]int, error) {
-	count, _, err := m.GroupShape(dims...)
-	if err != nil {
-		return nil, err
-	}
-	return m.GroupRange(0, count, dims...)
+func (m *Mesh) Groups(dims ...string) ([][]int, error) { return split(m.GroupsFlat(dims...)) }
+
+// GroupsFlat is Groups as one slice, group g being ranks[g*size:(g+1)*size]:
+// the bulk form (no slice header per group), for small groups on big meshes.
+func (m *Mesh) GroupsFlat(dims ...string) (ranks []int, size int, err error) {
+	return m.groupRange(0, m.RankCount()/max(m.groupSize(dims), 1), dims)
 }
 
 // GroupRange returns groups first .. first+count-1 over dims, to page through
 // meshes too big for Groups. ErrOutOfRange when the range is not inside the
 // groups, or holds more than MaxGroupRanks ranks.
 func (m *Mesh) GroupRange(first, count int, dims ...string) ([][]int, error) {
+	return split(m.groupRange(first, count, dims))
+}
+
+func (m *Mesh) groupRange(first, count int, dims []string) ([]int, int, error) {
 	size, guess := m.groupSize(dims), 0
 	if count > 0 && count <= m.RankCount() { // else the library reports the range
 		guess = count * size
 	}
 	if guess > MaxGroupRanks {
-		return nil, errorf(ErrOutOfRange, "groups hold %d ranks, more than MaxGroupRanks (%d): page with GroupRange", guess, MaxGroupRanks)
+		return nil, 0, errorf(ErrOutOfRange, "groups hold %d ranks, more than MaxGroupRanks (%d): page with GroupRange", guess, MaxGroupRanks)
 	}
 	all, err := bulk(m.ok(), guess, func(b []int) error { return omswig.Om_mesh_groups_named(m.c(), dims, first, count, b) })
+	return all, size, err
+}
+
+// split cuts groups of size ranks out of all.
+func split(all []int, size int, err error) ([][]int, error) {
 	out := make([][]int, len(all)/max(size, 1))
 	for g := range out {
 		out[g] = all[g*size : (g+1)*size : (g+1)*size]
