@@ -416,3 +416,16 @@ func TestPrinting(t *testing.T) {
 		}
 	}
 }
+
+func TestFlattenDefaultNameAndSliceEdges(t *testing.T) {
+	m := mustMesh(t, []string{"dp", "cp", "tp"}, []int{2, 2, 2})
+	f, err := m.Flatten("", "dp", "tp")
+	if err != nil || !slices.Equal(f.Names(), []string{"dp_tp"}) {
+		t.Fatalf("default name: %v %v", f, err)
+	}
+	if s, err := m.Slice("zz"); err != nil || s.NDim() != 0 {
+		t.Fatalf("absent axis: %v %v", s, err)
+	}
+	_, err = m.Slice()
+	wantErr(t, err, ErrInvalidArgument, "no axes")
+}
