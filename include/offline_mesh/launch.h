@@ -22,7 +22,8 @@
  * ("SIGTERM,SIGINT,SIGHUP,SIGQUIT") and, when P > 1, OMP_NUM_THREADS ("1").
  * Variables torchrun sets to values chosen at run time are not in "env";
  * the plan's "not_reproduced" object names each with torchrun's rule, in
- * which {tmpdir} is the launcher's TMPDIR (else /tmp), {random} 8
+ * which {tmpdir} is Python's tempfile.gettempdir() in the launcher
+ * ($TMPDIR, $TEMP or $TMP, else /tmp), {random} 8
  * characters of a-z, 0-9 and _ (tempfile.mkdtemp), {local_rank} the
  * process's local rank, {uuid4} a random UUID and {free_port} a port the
  * OS picks:
