@@ -249,8 +249,9 @@ static void write_file(omi_buf *b, const plan_args *a)
 
 /* torchrun's variables whose value the plan does not give, each with the
  * rule torchrun follows (checked against the real torchrun by
- * tests/torchrun/): placeholders {tmpdir} (tempfile.gettempdir() in the launcher: $TMPDIR, $TEMP or $TMP, else
- * /tmp), {random} (8 characters of tempfile.mkdtemp: a-z 0-9 _),
+ * tests/torchrun/): placeholders {tmpdir} (tempfile.gettempdir() in the
+ * launcher: $TMPDIR, $TEMP or $TMP, else /tmp), {random} (8 characters of
+ * tempfile.mkdtemp: a-z 0-9 _),
  * {local_rank}, {uuid4} and {free_port}. */
 static void write_not_reproduced(omi_buf *b, const plan_args *a)
 {
