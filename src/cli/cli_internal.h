@@ -163,11 +163,20 @@ void cli_json_name_list(FILE *out, const char *csv);
  * O(n log n); -1 when out of memory. */
 int cli_sorted_axes(const om_mesh *mesh, size_t *order);
 
+/* Prints COMMAND --help: usage, summary, each of `options` ("--rank",
+ * "CONFIG.yaml") with its value, meaning and default, and the man page. */
+void cli_print_command_help(FILE *out, const char *command, const char *usage,
+                            const char *summary, const char *const *options,
+                            size_t count);
+
 /* Commands. */
 int cli_cmd_dims(const cli_io *io, int argc, char **argv);
 int cli_cmd_mesh(const cli_io *io, int argc, char **argv);
 int cli_cmd_order(const cli_io *io, int argc, char **argv);
 int cli_cmd_check(const cli_io *io, int argc, char **argv);
+/* The one stderr line of a check whose verdict (on stdout) failed, for
+ * check and check --preset alike; returns CLI_FAILED. */
+int cli_check_failed(const cli_io *io);
 int cli_cmd_groups(const cli_io *io, int argc, char **argv);
 int cli_cmd_coord(const cli_io *io, int argc, char **argv);
 int cli_cmd_dump(const cli_io *io, int argc, char **argv);

@@ -184,6 +184,16 @@ if [ "$cli" = "true" ]; then
         cmds_man=$(sed -n 's/^\.SS \\fB\([a-z][a-z-]*\)\\fR.*/\1/p' "$man" | sort -u)
         if [ -z "$cmds_help" ]; then bad "no subcommands found in offline-mesh --help"; fi
         expect_eq "man page documents exactly the CLI's subcommands" "$cmds_man" "$cmds_help"
+        # Every option a COMMAND --help lists has an entry under OPTIONS.
+        opts_help=$(for c in $cmds_help; do
+            LD_LIBRARY_PATH="$L" "$B/offline-mesh" "$c" --help |
+                sed -n 's/^  \(--[a-z][a-z-]*\).*/\1/p'
+        done | sort -u)
+        opts_man=$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man" |
+            sed -n 's/^\.B[IR]* \(\\-\\-[a-z\\-]*\).*/\1/p' | sed 's/\\//g' | sort -u)
+        if [ -z "$opts_help" ]; then bad "no options found in offline-mesh COMMAND --help"; fi
+        missing=$(comm -23 <(echo "$opts_help") <(echo "$opts_man") | tr '\n' ' ')
+        expect_eq "man page OPTIONS lists every option of every COMMAND --help" "$missing" ""
     fi
 fi
 
