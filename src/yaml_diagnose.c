@@ -22,13 +22,13 @@ typedef struct {
     size_t unreported; /* and those only counted */
     unsigned long first_unreported_line;
     long budget;    /* pairs left to look at */
-    size_t visited[MAX_VISITED];
+    const omi_node *visited[MAX_VISITED];
     size_t nvisited;
 } walk;
 
 static const omi_node *node_at(const omi_tree *tree, size_t index)
 {
-    return &tree->nodes[index];
+    return omi_tree_node(tree, index);
 }
 
 static bool scalar_is(const omi_node *node, const char *text)
@@ -83,13 +83,12 @@ static void report_unknown(walk *w, const omi_node *key)
 /* False when the mapping was walked already (or too many were). */
 static bool first_visit(walk *w, const omi_node *map)
 {
-    size_t index = (size_t)(map - w->tree->nodes);
     for (size_t i = 0; i < w->nvisited; i++)
-        if (w->visited[i] == index)
+        if (w->visited[i] == map)
             return false;
     if (w->nvisited == MAX_VISITED)
         return false;
-    w->visited[w->nvisited++] = index;
+    w->visited[w->nvisited++] = map;
     return true;
 }
 

@@ -88,6 +88,9 @@ typedef struct {
                             placeholder stands for it) */
     bool stopped;        /* sequence: a non-mapping element ended it as a
                             merge list, later ones are never read */
+    bool anchored;
+    int canonical;       /* mapping: the shared key node the pair in
+                            progress may use (-1: none) */
     uint8_t seen;        /* ROOT mapping: diagnostic keys kept (bits) */
     uint32_t unknown_kept;
     size_t scratch_start; /* its children so far: scratch[start..] */
@@ -102,6 +105,10 @@ typedef struct {
     size_t scratch_count;
     size_t scratch_cap;
     uint32_t placeholder; /* value of pairs kept for their key only */
+    /* Shared nodes: the merge key and the om_dims fields as keys (whose
+     * line no message needs), and the empty mapping of merge lists. */
+    uint32_t canonical[8];
+    uint32_t empty_map;
     anchor_table anchors;
     size_t references; /* anchors plus aliases seen */
     int documents;
@@ -138,11 +145,13 @@ static bool reserve(omi_tree *tree, void **items, size_t *cap, size_t count,
     return true;
 }
 
-static void *arena_alloc(omi_tree *tree, size_t size)
+/* `align`: 1 for text, 4 for item arrays. */
+static void *arena_alloc(omi_tree *tree, size_t size, size_t align)
 {
-    size = (size + 7) & ~(size_t)7;
     omi_arena_block *block = tree->arena;
-    if (!block || block->cap - block->used < size) {
+    if (block)
+        block->used = (block->used + align - 1) & ~(align - 1);
+    if (!block || block->used > block->cap || block->cap - block->used < size) {
         size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
         block = omi_malloc(sizeof *block + cap);
         if (!block)
@@ -160,7 +169,7 @@ static void *arena_alloc(omi_tree *tree, size_t size)
 
 static const char *arena_text(omi_tree *tree, const char *text, size_t length)
 {
-    char *copy = arena_alloc(tree, length + 1);
+    char *copy = arena_alloc(tree, length + 1, 1);
     if (copy) {
         memcpy(copy, text, length);
         copy[length] = '\0';
@@ -172,17 +181,24 @@ static const char *arena_text(omi_tree *tree, const char *text, size_t length)
 
 static omi_node *node_at(const composer *c, uint32_t index)
 {
-    return &c->tree->nodes[index];
+    return &c->tree->blocks[index / OMI_NODE_BLOCK][index % OMI_NODE_BLOCK];
 }
 
 static om_status new_node(composer *c, omi_node_kind kind, unsigned long line,
                           uint32_t *index)
 {
     omi_tree *tree = c->tree;
-    if (!reserve(tree, (void **)&tree->nodes, &tree->cap, tree->count,
-                 sizeof *tree->nodes))
-        return no_memory(c->err);
-    omi_node *node = &tree->nodes[tree->count];
+    if (tree->count == tree->nblocks * OMI_NODE_BLOCK) {
+        if (!reserve(tree, (void **)&tree->blocks, &tree->blocks_cap,
+                     tree->nblocks, sizeof *tree->blocks))
+            return no_memory(c->err);
+        omi_node *block = omi_malloc(OMI_NODE_BLOCK * sizeof *block);
+        if (!block)
+            return no_memory(c->err);
+        count_bytes(tree, OMI_NODE_BLOCK * sizeof *block, 0);
+        tree->blocks[tree->nblocks++] = block;
+    }
+    omi_node *node = node_at(c, (uint32_t)tree->count);
     memset(node, 0, sizeof *node);
     node->kind = (uint8_t)kind;
     node->line = line;
@@ -231,6 +247,25 @@ static om_status placeholder(composer *c, uint32_t *index)
     }
     *index = c->placeholder;
     return OM_OK;
+}
+
+/* The shared key node `which` (0: "<<", 1 + i: field_keys[i]) stands for
+ * the key that just completed. */
+static om_status deliver(composer *c, uint32_t index, uint8_t wanted);
+
+static om_status canonical_key(composer *c, int which, uint32_t index)
+{
+    if (c->canonical[which] == NONE) {
+        om_status st = new_node(c, OMI_NODE_SCALAR, 0, &index);
+        if (st != OM_OK)
+            return st;
+        omi_node *node = node_at(c, index);
+        node->value = which == 0 ? "<<" : field_keys[which - 1];
+        node->length = (uint32_t)strlen(node->value);
+        node->plain = true;
+        c->canonical[which] = index;
+    }
+    return deliver(c, c->canonical[which], ROLE_VALUE);
 }
 
 /* ---- roles ---- */
@@ -292,6 +327,7 @@ static void plan_scalar_key(composer *c, frame *f, const char *text,
 {
     f->pair_kept = false;
     f->value_roles = 0;
+    f->canonical = -1;
     uint8_t r = f->roles;
     if (f->node == NONE || !(r & (ROLE_ROOT | ROLE_SECTION)))
         return;
@@ -310,6 +346,12 @@ static void plan_scalar_key(composer *c, frame *f, const char *text,
     if (v) {
         f->pair_kept = true;
         f->value_roles = v;
+        /* Known in every section, never named by a diagnostic. */
+        if (merge)
+            f->canonical = 0;
+        for (int i = 0; i < OM_DIM_COUNT + OM_FLAG_COUNT; i++)
+            if (text_in(text, length, &field_keys[i], 1))
+                f->canonical = 1 + i;
         return;
     }
     if (!(r & ROLE_REPORT))
@@ -335,6 +377,7 @@ static void plan_scalar_key(composer *c, frame *f, const char *text,
 static void plan_collection_key(composer *c, frame *f, unsigned long line)
 {
     f->value_roles = 0;
+    f->canonical = -1;
     f->pair_kept = f->node != NONE && (f->roles & ROLE_SECTION) &&
                    (f->roles & ROLE_REPORT) && note_unknown(c, f, line);
 }
@@ -497,6 +540,8 @@ static om_status add_scalar(composer *c, const yaml_event_t *event,
     const yaml_char_t *anchor_name = event->data.scalar.anchor;
     uint32_t index = NONE;
     om_status st = OM_OK;
+    if (key && key->pair_kept && key->canonical >= 0 && !anchor_name)
+        return canonical_key(c, key->canonical, index);
     if (wanted || anchor_name)
         st = new_scalar(c, event, line, &index);
     if (st == OM_OK)
@@ -554,6 +599,7 @@ static om_status open_collection(composer *c, bool mapping,
     f->node = index;
     f->roles = index == NONE ? 0 : child_roles(mapping, roles);
     f->wanted = wanted;
+    f->anchored = anchor_name != NULL;
     f->mapping = mapping;
     f->at_key = true;
     f->scratch_start = c->scratch_count;
@@ -570,7 +616,7 @@ static om_status close_collection(composer *c)
         size_t n = c->scratch_count - f.scratch_start;
         uint32_t *items = NULL;
         if (n) {
-            items = arena_alloc(c->tree, n * sizeof *items);
+            items = arena_alloc(c->tree, n * sizeof *items, sizeof *items);
             if (!items)
                 return no_memory(c->err);
             memcpy(items, c->scratch + f.scratch_start, n * sizeof *items);
@@ -579,6 +625,18 @@ static om_status close_collection(composer *c)
         node->items = items;
         node->count = (uint32_t)n;
         c->scratch_count = f.scratch_start;
+        /* An empty mapping merged in adds nothing but its place in the
+         * list (the merge budget counts it): all share one node. */
+        if (!n && f.mapping && !f.anchored && !(f.wanted & (ROLE_VALUE | ROLE_REPORT)) &&
+            f.node + 1 == c->tree->count) {
+            if (c->empty_map == NONE) {
+                c->empty_map = f.node;
+            } else {
+                c->tree->count--;
+                c->tree->stats.nodes = c->tree->count;
+                f.node = c->empty_map;
+            }
+        }
     }
     return deliver(c, f.node, f.wanted);
 }
@@ -649,7 +707,9 @@ void omi_tree_free(omi_tree *tree)
         next = b->next;
         omi_free(b);
     }
-    omi_free(tree->nodes);
+    for (size_t i = 0; i < tree->nblocks; i++)
+        omi_free(tree->blocks[i]);
+    omi_free(tree->blocks);
     memset(tree, 0, sizeof *tree);
     tree->stats = stats;
     tree->stats.bytes = 0;
@@ -674,6 +734,9 @@ om_status omi_yaml_compose(const char *text, size_t length, omi_tree *tree,
     c->tree = tree;
     c->err = err;
     c->placeholder = NONE;
+    c->empty_map = NONE;
+    for (size_t i = 0; i < COUNT(c->canonical); i++)
+        c->canonical[i] = NONE;
     count_bytes(tree, sizeof *c, 0);
     om_status st = OM_OK;
     for (bool done = false; st == OM_OK && !done;) {

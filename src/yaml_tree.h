@@ -56,10 +56,15 @@ typedef struct {
 
 typedef struct omi_arena_block omi_arena_block;
 
+/* Nodes live in blocks of OMI_NODE_BLOCK that never move: the tree grows
+ * without a copy (and without holding two copies at once). */
+#define OMI_NODE_BLOCK 1024
+
 typedef struct {
-    omi_node *nodes;
-    size_t count;
-    size_t cap;
+    omi_node **blocks;
+    size_t nblocks;
+    size_t blocks_cap;
+    size_t count; /* nodes */
     bool has_root; /* false for an empty stream */
     size_t root;
     omi_arena_block *arena;
@@ -87,6 +92,12 @@ om_status omi_yaml_compose(const char *text, size_t length, omi_tree *tree,
  * or UTF-16 without a byte-order mark (which libyaml would report as
  * control characters at byte 0); OM_OK otherwise. */
 om_status omi_yaml_check_encoding(const char *text, size_t length, om_error *err);
+
+/* Node `index` (< tree->count) of a composed tree. */
+static inline const omi_node *omi_tree_node(const omi_tree *tree, size_t index)
+{
+    return &tree->blocks[index / OMI_NODE_BLOCK][index % OMI_NODE_BLOCK];
+}
 
 /* Releases what omi_yaml_compose() built. A zeroed tree is fine. */
 void omi_tree_free(omi_tree *tree);
