@@ -69,6 +69,9 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 %}
 
 %typemap(gotype) int64_t, size_t "int"
+/* A NUL byte would cut a C string short: cString (types.go) turns it into
+ * "\xc0\x80", not UTF-8, which the library refuses with its own status. */
+%typemap(goin) char *, const char * %{ $result = cString($input) %}
 
 /* om_status: "" for OM_OK, else "STATUS MESSAGE" (statusError, types.go). */
 %typemap(gotype) om_status "error"
@@ -170,6 +173,7 @@ OMGO_BUFFER(int32_t, 1)
 OMGO_BUFFER(int64_t, 0)
 
 %typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
+%typemap(goin) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $result = $input %}
 %typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN)
 %{
   $1 = ($1_ltype)($input.array != NULL ? (const char *)$input.array : "");

@@ -54,9 +54,6 @@ func CheckConfig(yaml []byte, strict bool) (ParallelDims, []Diagnostic, error) {
 // CheckConfigFile is CheckConfig of the file at path (messages start with
 // the path; ErrIO as ReadParallelDims).
 func CheckConfigFile(path string, strict bool) (ParallelDims, []Diagnostic, error) {
-	if err := noNUL(ErrIO, "path", path); err != nil {
-		return ParallelDims{}, nil, err
-	}
 	return checked(func(list, out *omswig.Handle) error { return omswig.Om_dims_read_yaml_checked(path, strict, list, out) })
 }
 

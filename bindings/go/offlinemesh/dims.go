@@ -108,12 +108,10 @@ func BuildOfflineMesh(d ParallelDims) (m *Mesh, err error) {
 // stay outermost. ErrInvalidArgument for an unknown or repeated axis, mixed
 // separators, an empty item, or an omitted axis of size > 1.
 func BuildRuntimeMesh(d ParallelDims, order string) (m *Mesh, err error) {
-	if err = noNUL(ErrInvalidArgument, "axis order", order); err == nil {
-		err = d.withC(false, func(h *omswig.Handle) error {
-			m, err = newMesh(nil, func(o *omswig.Handle) error { return omswig.Om_build_runtime_mesh(h, order, o) })
-			return err
-		})
-	}
+	err = d.withC(false, func(h *omswig.Handle) error {
+		m, err = newMesh(nil, func(o *omswig.Handle) error { return omswig.Om_build_runtime_mesh(h, order, o) })
+		return err
+	})
 	return m, err
 }
 
@@ -121,9 +119,6 @@ func BuildRuntimeMesh(d ParallelDims, order string) (m *Mesh, err error) {
 // as the comma-separated, slowest-first list of the mesh it describes:
 // "tp-cp-ep-dp-pp" gives "pp,dp,ep,cp,tp".
 func NormalizeOrder(order string) (string, error) {
-	if err := noNUL(ErrInvalidArgument, "axis order", order); err != nil {
-		return "", err
-	}
 	return get(nil, func(s *string) error { return omswig.Om_order_normalize(order, s) })
 }
 
@@ -222,9 +217,6 @@ func ProjectParallelDims(yaml []byte) (ParallelDims, error) {
 // ReadParallelDims is ProjectParallelDims of the YAML file at path; ErrIO
 // when it is missing, unreadable, a directory, a FIFO or larger than 64 MiB.
 func ReadParallelDims(path string) (ParallelDims, error) {
-	if err := noNUL(ErrIO, "path", path); err != nil {
-		return ParallelDims{}, err
-	}
 	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_read_yaml(path, h) }, true, 0)
 }
 
@@ -240,9 +232,6 @@ func ParseParallelDims(yaml []byte, worldSize int) (ParallelDims, error) {
 // LoadParallelDims is ParseParallelDims for the YAML file at path (ErrIO
 // as ReadParallelDims). Messages start with the path.
 func LoadParallelDims(path string, worldSize int) (ParallelDims, error) {
-	if err := noNUL(ErrIO, "path", path); err != nil {
-		return ParallelDims{}, err
-	}
 	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_read_yaml(path, h) }, false, worldSize)
 }
 

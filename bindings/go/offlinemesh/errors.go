@@ -55,16 +55,6 @@ func errorf(s Status, format string, args ...any) error {
 	return &Error{Status: s, Message: fmt.Sprintf(format, args...)}
 }
 
-// noNUL refuses text C cannot receive: a NUL byte would cut it short.
-func noNUL(s Status, what string, texts ...string) error {
-	for _, t := range texts {
-		if strings.IndexByte(t, 0) >= 0 {
-			return errorf(s, "%s %q contains a NUL byte", what, t)
-		}
-	}
-	return nil
-}
-
 // get runs a call that writes one result through a pointer, unless pre
 // (the state of the receiver, see Mesh.ok) is an error.
 func get[T any](pre error, f func(*T) error) (T, error) {

@@ -93,9 +93,6 @@ func (m *Mesh) Close() error {
 // ErrInvalidName (not UTF-8, or a NUL byte), ErrBadSize (a size < 1) or
 // ErrMeshTooLarge (more than 2^31-1 ranks).
 func NewMesh(names []string, shape []int) (*Mesh, error) {
-	if err := noNUL(ErrInvalidName, "axis name", names...); err != nil {
-		return nil, err
-	}
 	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_new_checked(names, shape, h) })
 }
 
@@ -120,28 +117,17 @@ func ParseMesh(data []byte) (*Mesh, error) {
 // (missing, a directory, a FIFO or device, over 64 MiB). Messages start
 // with the path.
 func LoadMesh(path string) (*Mesh, error) {
-	if err := noNUL(ErrIO, "path", path); err != nil {
-		return nil, err
-	}
 	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_load_json(path, h) })
 }
 
 // ParseMeshSpec parses the text form "dp=2,cp=2,tp=8" (spaces around items
 // are allowed; "" is the empty mesh). Errors: ErrParse, then those of NewMesh.
 func ParseMeshSpec(spec string) (*Mesh, error) {
-	if err := noNUL(ErrParse, "mesh spec", spec); err != nil {
-		return nil, err
-	}
 	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_from_spec(spec, h) })
 }
 
 // Names returns a copy of the axis names, in mesh order.
-func (m *Mesh) Names() []string {
-	if m == nil {
-		return nil
-	}
-	return slices.Clone(m.names)
-}
+func (m *Mesh) Names() []string { return slices.Clone(m.names0()) }
 
 // Shape returns a copy of the axis sizes, in mesh order.
 func (m *Mesh) Shape() []int {

@@ -17,9 +17,6 @@ type Preset struct{ h *omswig.Handle }
 
 // NewPreset builds the views of preset name.
 func NewPreset(name string, params []string, worldSize int) (*Preset, error) {
-	if err := noNUL(ErrInvalidArgument, "preset text", append([]string{name}, params...)...); err != nil {
-		return nil, err
-	}
 	p := &Preset{new(omswig.Handle)}
 	return orNil(p, omswig.Om_preset_new(name, params, worldSize, p.h))
 }
@@ -28,9 +25,6 @@ func NewPreset(name string, params []string, worldSize int) (*Preset, error) {
 // accelerator.{tp,cp,pp,ep}_size and fsdp_config.{dp,edp}_shard_size keys
 // of the training YAML at path. worldSize must be > 0.
 func LoadPreset(path string, worldSize int) (*Preset, error) {
-	if err := noNUL(ErrIO, "path", path); err != nil {
-		return nil, err
-	}
 	p := &Preset{new(omswig.Handle)}
 	return orNil(p, omswig.Om_preset_load_yaml(path, worldSize, p.h))
 }
@@ -105,8 +99,5 @@ func presetJSON(p *Preset, err error) (string, error) {
 // rules are not an error; an unknown preset or key, or a badly typed value,
 // is.
 func PresetCheck(name string, params []string, worldSize int) (string, error) {
-	if err := noNUL(ErrInvalidArgument, "preset text", append([]string{name}, params...)...); err != nil {
-		return "", err
-	}
 	return get(nil, func(s *string) error { return omswig.Om_preset_check(name, params, worldSize, s) })
 }

@@ -32,9 +32,6 @@ func ParseWorld(data []byte) (*World, error) {
 
 // LoadWorld is ParseWorld of the file at path (ErrIO when unreadable).
 func LoadWorld(path string) (*World, error) {
-	if err := noNUL(ErrIO, "path", path); err != nil {
-		return nil, err
-	}
 	return newWorld(func(h *omswig.Handle) error { return omswig.Om_world_load_json(path, h) })
 }
 

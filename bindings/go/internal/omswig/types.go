@@ -111,14 +111,19 @@ func ptrs(hs []*Handle) []uintptr {
 
 func keepAlive(hs []*Handle) { runtime.KeepAlive(hs) }
 
+// cString passes a Go string to C whole: a NUL byte, which would end the C
+// string early, becomes "\xc0\x80" (not UTF-8, so no valid name, path or
+// number), and the library refuses the value with its own status.
+func cString(s string) string { return strings.ReplaceAll(s, "\x00", "\xc0\x80") }
+
 // packNames packs a string list (OM_STRINGS) as "dp\x00cp\x00tp\x00", one
 // NUL after each item: a []string holds Go pointers and may not be passed
-// to C. A NUL inside an item becomes "\xc0\x80" (not UTF-8), so the
-// library refuses the name instead of reading two.
+// to C. A NUL inside an item becomes "\xc0\x80" (cString), so the library
+// refuses the name instead of reading two.
 func packNames(names []string) string {
 	var b strings.Builder
 	for _, s := range names {
-		b.WriteString(strings.ReplaceAll(s, "\x00", "\xc0\x80"))
+		b.WriteString(cString(s))
 		b.WriteByte(0)
 	}
 	return b.String()
