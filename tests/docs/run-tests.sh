@@ -5,8 +5,9 @@
 #   bash tests/docs/run-tests.sh <meson build dir>
 # Python examples need the offline_mesh package: $OM_DOCS_PYTHON, else the
 # venv bindings/python/run-tests.sh made in the build dir, else the build
-# dir's own bindings/python (-Dpython=enabled), else a python3 that imports
-# it; otherwise a small Python-only build is configured in the build dir.
+# dir's own bindings/python (-Dpython=enabled), else a Python-only build
+# configured in the build dir (never a copy installed elsewhere, which may
+# be older than the pages).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -17,8 +18,9 @@ if [ -z "$build" ]; then
 fi
 build=$(cd "$build" && pwd)
 
-imports() { # python [PYTHONPATH]
-    PYTHONPATH=${2:-} "$1" -c 'import offline_mesh' 2>/dev/null
+imports() { # python [DIR]: imports offline_mesh (from DIR when given)
+    PYTHONPATH=${2:-} "$1" -c 'import os, sys, offline_mesh
+sys.exit(not offline_mesh.__file__.startswith(os.path.realpath(sys.argv[1])))' "${2:-/}" 2>/dev/null
 }
 python=${OM_DOCS_PYTHON:-}
 pypath=
@@ -28,9 +30,6 @@ if [ -z "$python" ] && [ -x "$build/python-tests/venv/bin/python" ] &&
 fi
 if [ -z "$python" ] && imports python3 "$build/bindings/python"; then
     python=python3 pypath=$build/bindings/python
-fi
-if [ -z "$python" ] && imports python3; then
-    python=python3
 fi
 if [ -z "$python" ]; then
     pybuild=$build/docs-python
