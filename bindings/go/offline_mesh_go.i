@@ -93,17 +93,9 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 
 /* Handles: a *Handle (Go memory holding the C pointer, so cgo keeps it
  * alive for the call); nil is NULL. OM_NEW: the call fills a new Handle. */
-%define OMGO_HANDLE(TYPE)
-%typemap(gotype) TYPE *, const TYPE * "*Handle"
-%typemap(in) TYPE *, const TYPE * %{ $1 = $input != NULL ? ($1_ltype)(uintptr_t)((uint64_t *)$input)[0] : NULL; %}
-%enddef
-OMGO_HANDLE(om_mesh)
-OMGO_HANDLE(om_dims)
-OMGO_HANDLE(om_preset)
-OMGO_HANDLE(om_hierarchy)
-OMGO_HANDLE(om_locality)
-OMGO_HANDLE(om_world)
-OMGO_HANDLE(om_diagnostics)
+%typemap(gotype) om_mesh *, om_dims *, om_preset *, om_hierarchy *, om_locality *, om_world *, om_diagnostics * "*Handle"
+%typemap(in) om_mesh *, om_dims *, om_preset *, om_hierarchy *, om_locality *, om_world *, om_diagnostics *
+%{ $1 = $input != NULL ? ($1_ltype)(uintptr_t)((uint64_t *)$input)[0] : NULL; %}
 %typemap(gotype) SWIGTYPE **OM_NEW "*Handle"
 %typemap(imtype) SWIGTYPE **OM_NEW "*[2]uint64"
 %typemap(goin) SWIGTYPE **OM_NEW %{ $result = &$input.c; defer $input.track() %}
