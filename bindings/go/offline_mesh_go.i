@@ -180,25 +180,15 @@ OMGO_BUFFER(int64_t, 0)
 %typemap(imtype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "string"
 %typemap(goin) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) %{ $result = packNames($input) %}
 %typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
-     (const char *stack[64], const char **heap = NULL)
+     (const char *stack[64], const char **heap = NULL, const char **dst = NULL, size_t count = 0)
 %{
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = $input.p;
-    const char **dst = stack;
-    for (i = 0; i < (size_t)$input.n; i++)
-      count += $input.p[i] == '\0';
-    if (count > 64)
-      dst = heap = (const char **)malloc(count * sizeof *heap);
-    for (i = 0; dst != NULL && i < (size_t)$input.n; i++) {
-      if ($input.p[i] == '\0') {
-        dst[k++] = start;
-        start = $input.p + i + 1;
-      }
-    }
-    $1 = ($1_ltype)dst;
-    $2 = count;
-  }
+  for (size_t i = 0; i < (size_t)$input.n; i++)
+    count += $input.p[i] == '\0';
+  dst = count > 64 ? (heap = (const char **)malloc(count * sizeof *heap)) : stack;
+  for (size_t i = 0, k = 0; dst != NULL && i < (size_t)$input.n; i += strlen($input.p + i) + 1)
+    dst[k++] = $input.p + i; /* each item ends with its NUL: strlen stays inside */
+  $1 = ($1_ltype)dst;
+  $2 = count;
 %}
 %typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
 %{ free(heap$argnum); %}
