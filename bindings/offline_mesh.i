@@ -92,6 +92,12 @@
 /* ---- names ---------------------------------------------------------------- */
 #ifdef SWIGJAVA
 %rename("%(lowercamelcase)s", %$isfunction) "";
+/* bindings/java declares every function itself, as a method of its class
+ * (OM_JAVA_METHODS): Java is typed, so each declaration states what the
+ * method returns. The plain module functions are not generated. */
+#ifdef OM_JAVA_METHODS
+%rename("$ignore", regextarget=1, %$isfunction, %$not %$ismember) "^om_";
+#endif
 #endif
 
 /* ---- deliberately not bound (bindings/parity.tsv gives the reasons) ------- */
@@ -147,8 +153,13 @@
 /* ---- opaque handles -> classes ---------------------------------------------
  * OM_HANDLE(om_x, Name): the class Name over om_x, destroyed by om_x_free;
  * every `om_x **out` parameter returns a new, owned Name. */
+#ifdef OM_OWN_CLASS_NAMES   /* a language that names its classes itself */
+%define OM_HANDLE_NAME(TYPE, NAME) %enddef
+#else
+%define OM_HANDLE_NAME(TYPE, NAME) %rename(NAME) TYPE; %enddef
+#endif
 %define OM_HANDLE(TYPE, NAME)
-%rename(NAME) TYPE;
+OM_HANDLE_NAME(TYPE, NAME)
 %nodefaultctor TYPE;
 struct TYPE {};
 %extend TYPE {
@@ -196,6 +207,9 @@ OM_HANDLE(om_world, World)
  * bindings through om_dims_resolve_world_size() (explicit value or 0) and
  * its messages, which name the source. The count constants are the length
  * of each language's enum values(). */
+/* A language that maps enum out-parameters (`enum SWIGTYPE *`) defines
+ * OM_BIND_WORLD_SIZE_SOURCE and binds them all (Go). */
+#ifndef OM_BIND_WORLD_SIZE_SOURCE
 %ignore om_world_size_source;
 %ignore OM_WORLD_SIZE_SOURCE_COUNT;
 %ignore OM_WORLD_SIZE_UNRESOLVED;
@@ -210,6 +224,7 @@ OM_HANDLE(om_world, World)
 %ignore om_world_size_resolve;
 %ignore om_dims_apply_world_size;
 %ignore om_dims_world_size;
+#endif
 %ignore OM_DIM_COUNT;
 %ignore OM_FLAG_COUNT;
 
