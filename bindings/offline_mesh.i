@@ -105,6 +105,7 @@
 %ignore om_error_clear;
 %ignore om_string_free;    /* the OM_STRING typemaps free every string */
 %ignore om_mesh_new;       /* om_mesh_new_checked: the same, with both lengths */
+%ignore om_preset_write_json; /* a C stdio stream: om_preset_to_json gives the text */
 
 /* ---- every parameter of the API, onto the patterns ------------------------ */
 %apply om_error *OM_ERROR { om_error * };
@@ -140,13 +141,19 @@
     (const int64_t *instance_modes, size_t instance_len),
     (const int64_t *sizes, size_t nsizes) };
 #endif
+/* The 1.0 calls with caller-sized buffers (om_mesh_coordinate,
+ * om_mesh_groups, om_mesh_group_of): a language that binds only their 1.1
+ * forms (one-call sizing) defines OM_BIND_1_1_FORMS and ignores them
+ * (Python). */
+#ifndef OM_BIND_1_1_FORMS
 %apply (int64_t *OM_INTO, size_t OM_INTO_LEN) {
     (int64_t *coord, size_t coord_len) };
 %apply (int32_t *OM_INTO, size_t OM_INTO_LEN) { (int32_t *out, size_t out_len) };
+#endif
+%apply uint64_t *OM_OUTPUT { uint64_t * };
 %apply (const char *OM_TEXT, size_t OM_TEXT_LEN) {
     (const char *text, size_t length) };
 %apply int64_t *OM_OUTPUT { int64_t * };
-%apply uint64_t *OM_OUTPUT { uint64_t * };
 %apply bool *OM_OUTPUT { bool * };
 %apply size_t *OM_OUTPUT { size_t * };
 
@@ -201,14 +208,13 @@ OM_HANDLE(om_world, World)
     }
 }
 
-/* ---- 1.1, not bound by the patterns yet ------------------------------------
- * The world-size source is an enumeration returned through a pointer, a
- * pattern no language file maps yet; until one does, the world size reaches
- * bindings through om_dims_resolve_world_size() (explicit value or 0) and
- * its messages, which name the source. The count constants are the length
- * of each language's enum values(). */
-/* A language that maps enum out-parameters (`enum SWIGTYPE *`) defines
- * OM_BIND_WORLD_SIZE_SOURCE and binds them all (Go). */
+/* ---- the world-size step (1.1) ---------------------------------------------
+ * Its source is an enumeration returned through a pointer (the convention
+ * for every enum pointer of this API: a language typemaps `enum SWIGTYPE *`
+ * as a returned value). A language that does defines
+ * OM_BIND_WORLD_SIZE_SOURCE and binds the whole step (Go, Python); the
+ * others reach the world size through om_dims_resolve_world_size() and its
+ * messages, which name the source. */
 #ifndef OM_BIND_WORLD_SIZE_SOURCE
 %ignore om_world_size_source;
 %ignore OM_WORLD_SIZE_SOURCE_COUNT;
@@ -225,6 +231,7 @@ OM_HANDLE(om_world, World)
 %ignore om_dims_apply_world_size;
 %ignore om_dims_world_size;
 #endif
+/* The count constants are the length of each language's enum values(). */
 %ignore OM_DIM_COUNT;
 %ignore OM_FLAG_COUNT;
 
@@ -318,4 +325,11 @@ OM_HANDLE(om_locality, Locality)
 %include "offline_mesh/launch.h"
 %include "offline_mesh/view.h"
 %include "offline_mesh/world.h"
+#endif
+
+/* Strict config reading (issue 15, config.h): diagnostics returned to the
+ * caller, by the languages that define OM_BIND_CONFIG (Go). */
+#if defined(OM_CONVENTIONS) && defined(OM_BIND_CONFIG)
+OM_HANDLE(om_diagnostics, Diagnostics)
+%include "offline_mesh/config.h"
 #endif

@@ -24,5 +24,6 @@
 #include "offline_mesh/preset.h"
 #include "offline_mesh/view.h"
 #include "offline_mesh/world.h"
+#include "offline_mesh/config.h"
 
 #endif /* OFFLINE_MESH_H */

@@ -1,5 +1,5 @@
 /* Explicit hierarchies from JSON: {"levels":[...],"ranks":[{"rank":0,
- * "host":"n0",...},...]}, read strictly through jansson. */
+ * "host":"n0",...},...]}, read strictly (parsed by json_read.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -113,8 +113,9 @@ static om_status read_entry(const om_hierarchy *h, json_t *entry, size_t i,
     return OM_OK;
 }
 
-static om_status build(json_t *root, om_hierarchy **out, om_error *err)
+static om_status build(json_t *root, void *ctx, om_error *err)
 {
+    om_hierarchy **out = ctx;
     if (!json_is_object(root))
         return omi_fail(err, OM_ERR_PARSE, "hierarchy JSON must be an object");
     const char *key;
@@ -190,19 +191,5 @@ om_status om_hierarchy_from_json(const char *text, size_t length,
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
     *out = NULL;
-    if (!text)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "JSON text is NULL");
-    json_error_t jerr;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        if (json_error_code(&jerr) == json_error_out_of_memory ||
-            jerr.text[0] == '\0')
-            return omi_fail(err, OM_ERR_NO_MEMORY,
-                            "out of memory reading hierarchy JSON");
-        return omi_fail(err, OM_ERR_PARSE, "hierarchy JSON line %d column %d: %s",
-                        jerr.line, jerr.column, jerr.text);
-    }
-    om_status st = build(root, out, err);
-    json_decref(root);
-    return st;
+    return omi_json_read(text, length, "hierarchy", build, out, err);
 }

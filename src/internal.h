@@ -66,6 +66,17 @@ om_status omi_split(const char *text, char sep, omi_item_fn fn, void *ctx,
  * false when it is not one. Values beyond int64 saturate at
  * INT64_MIN/INT64_MAX (still reported as true). */
 bool omi_parse_decimal(const char *s, size_t len, int64_t *value);
+/* One "name=size" item of a spec as omi_split() gives it (mesh specs,
+ * hierarchy specs): the name is item[0..*name_len) without the blanks
+ * before '=', the size the decimal after it without the blanks after '='.
+ * The other results say what is wrong, for the caller's message. */
+typedef enum {
+    OMI_NAME_SIZE_OK,
+    OMI_NAME_SIZE_NO_EQUALS,
+    OMI_NAME_SIZE_NOT_DECIMAL
+} omi_name_size;
+omi_name_size omi_parse_name_size(const char *item, size_t len, size_t *name_len,
+                                  int64_t *size);
 
 /* ---- JSON writing (json_write.c, over src/util/) ---- */
 /* The library's growable output buffer is the utility layer's string
@@ -206,9 +217,20 @@ struct json_t;
 /* Reads a view record from a parsed jansson value. */
 om_status omi_view_from_jansson(struct json_t *root, om_mesh **out,
                                 om_error *err);
-/* json_loadb with duplicate keys refused and the library's messages. */
-om_status omi_json_load(const char *text, size_t length, const char *what,
-                        struct json_t **root, om_error *err);
+/* ---- JSON reading (json_read.c): every JSON text the library reads ---- */
+/* Called with the parsed document; it lives until the consumer returns. */
+typedef om_status (*omi_json_consumer)(struct json_t *root, void *ctx,
+                                       om_error *err);
+/* Parses text[0..length) with jansson (duplicate keys refused, exactly one
+ * value, nothing but spaces after it) and hands the root to `consume`,
+ * whose status it returns. `what` names the document in messages ("mesh":
+ * "mesh JSON line 1 column 3: ..."). jansson's allocations come from a
+ * per-call pool, so a failed one is OM_ERR_NO_MEMORY ("out of memory
+ * reading mesh JSON") with nothing leaked, never a crash or a parse error.
+ * Errors: OM_ERR_INVALID_ARGUMENT (text NULL), OM_ERR_PARSE,
+ * OM_ERR_NO_MEMORY, or the consumer's. Thread-safe. */
+om_status omi_json_read(const char *text, size_t length, const char *what,
+                        omi_json_consumer consume, void *ctx, om_error *err);
 /* omi_quote() with single quotes, as VIEWS.md's messages write names. */
 void omi_squote(char *buf, size_t size, const char *s, size_t len);
 /* Writes "(0,1)" for coordinates in messages. */

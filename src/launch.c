@@ -26,6 +26,9 @@ om_status om_launch_format_from_name(const char *name, om_launch_format *format,
 }
 
 /* A host or address: non-empty UTF-8 without spaces or control bytes. */
+#define PLAIN_WORD_RULE \
+    "is not a plain host name (empty, not UTF-8, or with blanks, quotes or " \
+    "backslashes)"
 static bool plain_word(const char *s)
 {
     if (!s || !*s || !omi_utf8_valid(s, strlen(s)))
@@ -60,8 +63,7 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
         char quoted[80];
         omi_quote(quoted, sizeof quoted, master_addr, strlen(master_addr));
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "master address %s is empty or has spaces or quotes",
-                        quoted);
+                        "master address %s " PLAIN_WORD_RULE, quoted);
     }
     if (master_port < 0 || master_port > 65535)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
@@ -79,8 +81,7 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
             omi_quote(quoted, sizeof quoted, hosts[k] ? hosts[k] : "",
                       hosts[k] ? strlen(hosts[k]) : 0);
             return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                            "host %zu (%s) is empty or has spaces or quotes", k,
-                            quoted);
+                            "host %zu (%s) " PLAIN_WORD_RULE, k, quoted);
         }
         for (size_t j = 0; j < k; j++)
             if (strcmp(hosts[j], hosts[k]) == 0)
@@ -129,6 +130,7 @@ typedef struct {
     const char *master_addr;
     int64_t master_port;
     const char *const *hosts;
+    bool master_port_given;
 } plan_args;
 
 static void process_env(const plan_args *a, int64_t node, int64_t local,
@@ -245,6 +247,28 @@ static void write_file(omi_buf *b, const plan_args *a)
     omi_free(text.data);
 }
 
+/* torchrun's variables whose value the plan does not give, each with the
+ * rule torchrun follows (checked against the real torchrun by
+ * tests/torchrun/): placeholders {tmpdir} (the launcher's TMPDIR, else
+ * /tmp), {random} (8 characters of tempfile.mkdtemp: a-z 0-9 _),
+ * {local_rank}, {uuid4} and {free_port}. */
+static void write_not_reproduced(omi_buf *b, const plan_args *a)
+{
+    /* --nnodes 1 without --master-port: torchrun runs a c10d rendezvous on
+     * localhost, a free port and a random run id instead of the static one
+     * (run.run); the plan keeps the static values it documents. */
+    bool c10d = a->nnodes == 1 && !a->master_port_given;
+    omi_buf_puts(b, ",\"not_reproduced\":{");
+    if (c10d)
+        omi_buf_puts(b, "\"MASTER_ADDR\":\"localhost\",\"MASTER_PORT\":\"{free_port}\",");
+    omi_buf_puts(b, "\"TORCHELASTIC_ERROR_FILE\":\"{tmpdir}/torchelastic_{random}/");
+    omi_buf_puts(b, c10d ? "{uuid4}" : "none");
+    omi_buf_puts(b, "_{random}/attempt_0/{local_rank}/error.json\"");
+    if (c10d)
+        omi_buf_puts(b, ",\"TORCHELASTIC_RUN_ID\":\"{uuid4}\"");
+    omi_buf_puts(b, "}");
+}
+
 om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
                          int64_t nproc_per_node, om_launch_format format,
                          const char *master_addr, int64_t master_port,
@@ -260,7 +284,8 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
         return st;
     plan_args a = {nnodes, nproc_per_node, format,
                    master_addr && *master_addr ? master_addr : "127.0.0.1",
-                   master_port ? master_port : 29500, nhosts ? hosts : NULL};
+                   master_port ? master_port : 29500, nhosts ? hosts : NULL,
+                   master_port != 0};
     omi_buf b = {0};
     omi_buf_puts(&b, "{");
     if (format == OM_LAUNCH_SLURM && a.hosts) {
@@ -272,6 +297,8 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
     for (int64_t node = 0; node < nnodes && !b.failed; node++)
         write_node(&b, &a, node);
     omi_buf_puts(&b, "]");
+    if (format == OM_LAUNCH_TORCHRUN)
+        write_not_reproduced(&b, &a);
     if (format == OM_LAUNCH_OPENMPI) {
         omi_buf_puts(&b, ",\"rankfile\":");
         write_file(&b, &a);

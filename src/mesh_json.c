@@ -1,4 +1,4 @@
-/* Canonical JSON of a mesh and the strict reader, both through jansson. */
+/* Canonical JSON of a mesh, and its strict reader (parsed by json_read.c). */
 #include <string.h>
 
 #include <jansson.h>
@@ -29,8 +29,9 @@ om_status om_mesh_to_json(const om_mesh *mesh, char **out, om_error *err)
     return omi_buf_finish(&buf, out, err);
 }
 
-static om_status parse_fields(json_t *root, om_mesh **out, om_error *err)
+static om_status parse_fields(json_t *root, void *ctx, om_error *err)
 {
+    om_mesh **out = ctx;
     if (!json_is_object(root))
         return omi_fail(err, OM_ERR_PARSE, "mesh JSON must be an object");
     json_t *names = json_object_get(root, "mesh_dim_names");
@@ -94,21 +95,7 @@ om_status om_mesh_from_json(const char *text, size_t length, om_mesh **out,
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
     *out = NULL;
-    if (!text)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "JSON text is NULL");
-    json_error_t jerr;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        /* jansson fails some allocations without filling the report. */
-        if (json_error_code(&jerr) == json_error_out_of_memory ||
-            jerr.text[0] == '\0')
-            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading mesh JSON");
-        return omi_fail(err, OM_ERR_PARSE, "mesh JSON line %d column %d: %s",
-                        jerr.line, jerr.column, jerr.text);
-    }
-    om_status st = parse_fields(root, out, err);
-    json_decref(root);
-    return st;
+    return omi_json_read(text, length, "mesh", parse_fields, out, err);
 }
 
 om_status om_mesh_load_json(const char *path, om_mesh **out, om_error *err)

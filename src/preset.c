@@ -88,7 +88,7 @@ om_status omi_preset_add_list(om_preset *preset, const char *name,
     omi_group_list *slot = &preset->lists[preset->nlists++];
     *slot = *list;
     snprintf(slot->name, sizeof slot->name, "%s", name);
-    list->ranks = NULL;
+    list->bases = NULL;
     return OM_OK;
 }
 
@@ -113,8 +113,8 @@ void omi_group_list_free(omi_group_list *list)
 {
     if (!list)
         return;
-    omi_free(list->ranks);
-    list->ranks = NULL;
+    omi_free(list->bases);
+    list->bases = NULL;
     list->count = list->size = 0;
 }
 
@@ -270,7 +270,6 @@ om_status om_preset_group_list(const om_preset *preset, const char *name,
         return omi_fail(err, OM_ERR_BUFFER_TOO_SMALL,
                         "group list %s needs %zu ranks, the buffer holds %zu",
                         list->name, total, out_len);
-    if (total)
-        memcpy(out, list->ranks, total * sizeof *out);
+    omi_group_list_write(list, 0, (int64_t)total, out);
     return OM_OK;
 }

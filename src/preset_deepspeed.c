@@ -3,8 +3,6 @@
  * axis groups of the view (pp, edp, ep, tp) (E+D, the default) or
  * (pp, ep, edp, tp) (D+E), listed in DeepSpeed's order: by pipeline stage,
  * then tensor-parallel index, then the remaining axis. */
-#include <stdlib.h>
-#include <string.h>
 
 #include "preset_internal.h"
 
@@ -17,61 +15,16 @@ static const omi_param_spec params[P_COUNT] = {
     [P_DATA_FIRST] = {"use_data_before_expert_parallel_", OMI_PARAM_BOOL, 0, NULL, NULL},
 };
 
-typedef struct {
-    int64_t key;
-    size_t index;
-} keyed;
-
-static int compare_keyed(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    return (x->key > y->key) - (x->key < y->key);
-}
-
-/* The groups over `axis`, reordered by the coordinates (pp, tp, other) of
- * their first members, as DeepSpeed builds them. */
+/* The groups over `axis`, in DeepSpeed's order: by the pipeline stage,
+ * then the tensor-parallel index, then the `other` axis of their first
+ * members (a layout over those axes, not a sort). */
 static om_status deepspeed_list(om_preset *preset, const omi_pview *view,
                                 const char *axis, const char *other,
                                 const char *list_name, om_error *err)
 {
-    int64_t world = preset->world;
     omi_group_list groups;
-    om_status st = omi_pview_groups(view, &axis, 1, &groups, err);
-    if (st != OM_OK)
-        return st;
-    int64_t *coords = omi_malloc((size_t)world * view->naxes * sizeof *coords);
-    keyed *keys = omi_malloc(groups.count * sizeof *keys);
-    int32_t *sorted = omi_malloc(groups.count * groups.size * sizeof *sorted);
-    if (!coords || !keys || !sorted)
-        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory listing groups");
-    if (st == OM_OK)
-        st = omi_pview_coords(view, world, coords, err);
-    if (st == OM_OK) {
-        int pp = omi_pview_axis(view, "pp"), tp = omi_pview_axis(view, "tp");
-        int rest = omi_pview_axis(view, other);
-        int64_t tp_size = view->axes[tp].modes[0].size;
-        int64_t rest_size = view->axes[rest].modes[0].size;
-        for (size_t g = 0; g < groups.count; g++) {
-            const int64_t *c = coords + groups.ranks[g * groups.size] *
-                                            (int64_t)view->naxes;
-            keys[g].key = (c[pp] * tp_size + c[tp]) * rest_size + c[rest];
-            keys[g].index = g;
-        }
-        qsort(keys, groups.count, sizeof *keys, compare_keyed);
-        for (size_t g = 0; g < groups.count; g++)
-            memcpy(sorted + g * groups.size,
-                   groups.ranks + keys[g].index * groups.size,
-                   groups.size * sizeof *sorted);
-        omi_free(groups.ranks);
-        groups.ranks = sorted;
-        sorted = NULL;
-        st = omi_preset_add_list(preset, list_name, &groups, err);
-    }
-    omi_free(coords);
-    omi_free(keys);
-    omi_free(sorted);
-    omi_group_list_free(&groups);
-    return st;
+    omi_pview_list(view, (const char *[]){"pp", "tp", other}, 3, &axis, 1, &groups);
+    return omi_preset_add_list(preset, list_name, &groups, err);
 }
 
 static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,

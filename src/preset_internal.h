@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "offline_mesh/preset.h"
+#include "topology_layout.h"
 
 #define OMI_PRESET_NAME_LEN 32
 #define OMI_PRESET_MAX_AXES 8
@@ -98,9 +99,19 @@ typedef struct {
     char order[64]; /* Megatron: the order string after completion */
 } omi_pview;
 
+/* A group list as a strided layout, never as ranks: the row-major
+ * enumeration of `outer` then `inner` from `base` is the list, group after
+ * group (`outer` walks the groups' first members, `inner` a group's
+ * members from its first). Views whose groups are not in that order by
+ * themselves (interleaved strides) keep every group's first member in
+ * `bases` instead (then `outer` is empty). Building and listing cost no
+ * per-rank work; the group kernel (omi_emit) writes the ranks. */
 typedef struct {
     char name[OMI_PRESET_NAME_LEN];
-    int32_t *ranks; /* count * size ranks */
+    omi_layout outer;
+    omi_layout inner;
+    int64_t base;
+    int64_t *bases; /* NULL, or `count` first members (owned) */
     size_t count;
     size_t size;
 } omi_group_list;
@@ -148,7 +159,7 @@ int64_t omi_preset_product(const int64_t *values, size_t n);
 omi_pview *omi_preset_add_view(om_preset *preset, const char *name,
                                const char *const *names, const int64_t *sizes,
                                const int64_t *strides, size_t naxes);
-/* Appends a named group list taking ownership of `list->ranks`. */
+/* Appends a named group list taking ownership of `list->bases`. */
 om_status omi_preset_add_list(om_preset *preset, const char *name,
                               omi_group_list *list, om_error *err);
 /* The list called `name`, or NULL. */
@@ -165,13 +176,43 @@ om_status omi_pview_mesh(const omi_pview *view, bool world_names, om_mesh **out,
 /* The groups over the named axes (any order; canonicalised to view
  * order), over every instance, ascending by first member; members
  * row-major over the axes in view order. Names not in the view are an
- * error. `out->name` is left empty. */
+ * error. `out->name` is left empty; release it with omi_group_list_free(). */
 om_status omi_pview_groups(const omi_pview *view, const char *const *axes,
                            size_t naxes, omi_group_list *out, om_error *err);
-/* Every rank's coordinate inside its instance: coords[r * naxes + i],
- * -1 for ranks the view does not hold. `coords` holds world * naxes. */
-om_status omi_pview_coords(const omi_pview *view, int64_t world,
-                           int64_t *coords, om_error *err);
+/* ---- group lists as layouts (preset_groups.c) ---- */
+/* The groups of a view of one-mode axes (Megatron's and DeepSpeed's
+ * generators) in an explicit order: groups enumerated row-major over the
+ * `outer` axes as named (first slowest), members row-major over the
+ * `inner` axes as named. Every axis of the view of size > 1 must be named
+ * once; names are the view's own. */
+void omi_pview_list(const omi_pview *view, const char *const *outer,
+                    size_t nouter, const char *const *inner, size_t ninner,
+                    omi_group_list *out);
+/* The same ranks in the same order cut into groups of `size` (chunks of
+ * each group, or runs of consecutive groups joined). */
+void omi_group_list_regroup(const omi_group_list *source, size_t size,
+                            omi_group_list *out);
+/* Megatron's create_hierarchical_groups level: every group of `source`
+ * (members one strided mode, as an axis group of a generator) cut into
+ * runs of `processed * split` members, and in each run every
+ * `processed`-th member from each of the first `processed` ones: groups
+ * of `split` ranks. */
+void omi_group_list_split(const omi_group_list *source, size_t processed,
+                          size_t split, omi_group_list *out);
+/* For each group its first member, and its last one when `with_last` and
+ * the group has more than one (Megatron's embedding groups). */
+void omi_group_list_ends(const omi_group_list *source, bool with_last,
+                         omi_group_list *out);
+/* Writes ranks e0 .. e1-1 of the list's enumeration (group g's member m is
+ * rank g * size + m) to `out`. */
+void omi_group_list_write(const omi_group_list *list, int64_t e0, int64_t e1,
+                          int32_t *out);
+/* True when both lists hold the same groups in the same order (exact: the
+ * normal form of a layout is unique for its enumeration). */
+bool omi_group_list_equal(const omi_group_list *a, const omi_group_list *b);
+/* "[[0, 8], [1, 9], ...]" as Python prints a list of lists, shortened to
+ * fit `size`. */
+void omi_group_list_format(char *buf, size_t size, const omi_group_list *list);
 
 /* The consistency rule of a world: views sharing an axis (world) name
  * must give the same group to every rank. Each disagreement found (the

@@ -115,86 +115,34 @@ static om_status axis_list(om_preset *preset, const omi_pview *view,
     return st == OM_OK ? omi_preset_add_list(preset, name, &list, err) : st;
 }
 
-static om_status new_list(omi_group_list *list, size_t count, size_t size,
-                          om_error *err)
-{
-    list->count = count;
-    list->size = size;
-    size_t total = count * size;
-    list->ranks = omi_malloc((total > 0 ? total : 1) * sizeof *list->ranks);
-    return list->ranks ? OM_OK
-                       : omi_fail(err, OM_ERR_NO_MEMORY, "out of memory listing groups");
-}
-
 /* create_hierarchical_groups(ranks, sizes), for every group of `source`:
- * level l cuts each group into runs of Π sizes[:l+1] and takes every
- * Π sizes[:l]-th member; list `names[l]` collects level l. */
+ * level l cuts each group into runs of prod sizes[:l+1] and takes every
+ * prod sizes[:l]-th member; list `names[l]` collects level l. */
 static om_status hierarchical_lists(om_preset *preset, const omi_group_list *source,
                                     const int64_t *sizes, size_t levels,
                                     const char *const *names, om_error *err)
 {
     size_t processed = 1;
     for (size_t l = 0; l < levels; l++) {
-        size_t s = (size_t)sizes[l], accumulated = processed * s;
         omi_group_list list;
-        om_status st = new_list(&list, source->count * (source->size / s), s, err);
+        omi_group_list_split(source, processed, (size_t)sizes[l], &list);
+        om_status st = omi_preset_add_list(preset, names[l], &list, err);
         if (st != OM_OK)
             return st;
-        int32_t *out = list.ranks;
-        for (size_t g = 0; g < source->count; g++) {
-            const int32_t *ranks = source->ranks + g * source->size;
-            for (size_t k = 0; k < source->size / accumulated; k++)
-                for (size_t j = 0; j < processed; j++)
-                    for (size_t i = 0; i < s; i++)
-                        *out++ = ranks[j + i * processed + k * accumulated];
-        }
-        st = omi_preset_add_list(preset, names[l], &list, err);
-        if (st != OM_OK)
-            return st;
-        processed = accumulated;
+        processed *= (size_t)sizes[l];
     }
     return OM_OK;
 }
 
-/* Each group of `source` cut into `pieces` consecutive runs. */
-static om_status chunk_list(om_preset *preset, const omi_group_list *source,
-                            size_t pieces, const char *name, om_error *err)
+/* The ranks of `source` in groups of `size`: each group cut into
+ * consecutive runs (intra_dp_cp), or consecutive groups joined
+ * (intra_dist_opt). */
+static om_status regrouped_list(om_preset *preset, const omi_group_list *source,
+                                size_t size, const char *name, om_error *err)
 {
     omi_group_list list;
-    om_status st = new_list(&list, source->count * pieces, source->size / pieces, err);
-    if (st != OM_OK)
-        return st;
-    memcpy(list.ranks, source->ranks, source->count * source->size * sizeof *list.ranks);
+    omi_group_list_regroup(source, size, &list);
     return omi_preset_add_list(preset, name, &list, err);
-}
-
-/* Consecutive runs of `per_group` groups of `source` joined. */
-static om_status joined_list(om_preset *preset, const omi_group_list *source,
-                             size_t per_group, const char *name, om_error *err)
-{
-    omi_group_list list;
-    om_status st = new_list(&list, source->count / per_group,
-                            source->size * per_group, err);
-    if (st != OM_OK)
-        return st;
-    memcpy(list.ranks, source->ranks, source->count * source->size * sizeof *list.ranks);
-    return omi_preset_add_list(preset, name, &list, err);
-}
-
-/* "[[0, 8], [1, 9], ...]" as Python prints a list of lists (shortened). */
-static void format_lists(char *buf, size_t size, const omi_group_list *list)
-{
-    size_t used = (size_t)snprintf(buf, size, "[");
-    for (size_t g = 0; g < list->count && used < size; g++) {
-        used += (size_t)snprintf(buf + used, size - used, "%s[", g ? ", " : "");
-        for (size_t m = 0; m < list->size && used < size; m++)
-            used += (size_t)snprintf(buf + used, size - used, "%s%d", m ? ", " : "",
-                                     list->ranks[g * list->size + m]);
-        if (used < size)
-            used += (size_t)snprintf(buf + used, size - used, "]");
-    }
-    if (used < size)
-        snprintf(buf + used, size - used, "]");
 }
 
 static om_status check_pp_groups(const omi_pview *dense, const omi_pview *expert,
@@ -206,13 +154,11 @@ static om_status check_pp_groups(const omi_pview *dense, const omi_pview *expert
     if (st != OM_OK)
         return st;
     st = omi_pview_groups(expert, &pp, 1, &b, err);
-    if (st == OM_OK) {
-        bool same = a.count == b.count && a.size == b.size &&
-                    memcmp(a.ranks, b.ranks, a.count * a.size * sizeof *a.ranks) == 0;
+    if (st == OM_OK && !omi_group_list_equal(&a, &b)) {
         char text_a[100], text_b[100];
-        format_lists(text_a, sizeof text_a, &a);
-        format_lists(text_b, sizeof text_b, &b);
-        omi_rule(rules, same, false,
+        omi_group_list_format(text_a, sizeof text_a, &a);
+        omi_group_list_format(text_b, sizeof text_b, &b);
+        omi_rule(rules, false, false,
                  "Pipeline parallel groups are expected to be the same for "
                  "Non-Expert and Expert part, but got %s and %s", text_a, text_b);
     }
@@ -225,28 +171,10 @@ static om_status embedding_lists(om_preset *preset, om_error *err)
 {
     const omi_group_list *pp = omi_preset_find_list(preset, "pp");
     omi_group_list embd, pos;
-    size_t width = pp->size > 1 ? 2 : 1;
-    om_status st = new_list(&embd, pp->count, width, err);
-    if (st != OM_OK)
-        return st;
-    st = new_list(&pos, pp->count, 1, err);
-    if (st != OM_OK) {
-        omi_group_list_free(&embd);
-        return st;
-    }
-    for (size_t g = 0; g < pp->count; g++) {
-        const int32_t *ranks = pp->ranks + g * pp->size;
-        embd.ranks[g * width] = ranks[0];
-        if (width == 2)
-            embd.ranks[g * width + 1] = ranks[pp->size - 1];
-        pos.ranks[g] = ranks[0];
-    }
-    st = omi_preset_add_list(preset, "embd", &embd, err);
-    if (st != OM_OK) {
-        omi_group_list_free(&pos);
-        return st;
-    }
-    return omi_preset_add_list(preset, "pos_embd", &pos, err);
+    omi_group_list_ends(pp, true, &embd);
+    omi_group_list_ends(pp, false, &pos);
+    om_status st = omi_preset_add_list(preset, "embd", &embd, err);
+    return st == OM_OK ? omi_preset_add_list(preset, "pos_embd", &pos, err) : st;
 }
 
 typedef struct {
@@ -262,8 +190,9 @@ static om_status add_lists(om_preset *preset, const omi_pview *dense,
     size_t n = (size_t)plan->instances;
     om_status st = axis_list(preset, dense, "dp_cp", (const char *[]){"dp", "cp"}, 2, err);
     if (st == OM_OK && n > 1)
-        st = chunk_list(preset, omi_preset_find_list(preset, "dp_cp"), n,
-                        "intra_dp_cp", err);
+        st = regrouped_list(preset, omi_preset_find_list(preset, "dp_cp"),
+                            omi_preset_find_list(preset, "dp_cp")->size / n,
+                            "intra_dp_cp", err);
     if (st == OM_OK)
         st = axis_list(preset, dense, "dp", (const char *[]){"dp"}, 1, err);
     if (st == OM_OK)
@@ -310,8 +239,10 @@ static om_status add_lists(om_preset *preset, const omi_pview *dense,
                                 2, (const char *[]){"intra_expt_dp", "inter_dist_opt"},
                                 err);
     if (st == OM_OK)
-        st = joined_list(preset, omi_preset_find_list(preset, "tp_ep_pp"),
-                         (size_t)(plan->edp / plan->instances), "intra_dist_opt", err);
+        st = regrouped_list(preset, omi_preset_find_list(preset, "tp_ep_pp"),
+                            omi_preset_find_list(preset, "tp_ep_pp")->size *
+                                (size_t)(plan->edp / plan->instances),
+                            "intra_dist_opt", err);
     return st;
 }
 

@@ -41,44 +41,30 @@ om_status omi_pview_groups(const omi_pview *view, const char *const *axes,
 {
     memset(out, 0, sizeof *out);
     om_mesh *mesh = NULL;
-    int64_t count = 0, size = 0;
+    omi_axis_set set;
     om_status st = omi_pview_mesh(view, false, &mesh, err);
     if (st == OM_OK)
-        st = om_mesh_group_shape_named(mesh, axes, naxes, &count, &size, err);
-    size_t total = (size_t)(count * size);
-    int32_t *ranks = NULL;
-    if (st == OM_OK) {
-        ranks = omi_malloc((total ? total : 1) * sizeof *ranks);
-        if (!ranks)
-            st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory listing groups");
-    }
-    if (st == OM_OK)
-        st = om_mesh_groups_named(mesh, axes, naxes, 0, count, ranks, total, NULL, err);
-    om_mesh_free(mesh);
+        st = omi_axis_set_from_names(mesh, axes, naxes, &set, err);
     if (st != OM_OK) {
-        omi_free(ranks);
+        om_mesh_free(mesh);
         return st;
     }
-    out->ranks = ranks;
+    int64_t count = 0, size = 0;
+    omi_group_shape(mesh, &set, &count, &size);
     out->count = (size_t)count;
     out->size = (size_t)size;
-    return OM_OK;
-}
-
-om_status omi_pview_coords(const omi_pview *view, int64_t world, int64_t *coords,
-                           om_error *err)
-{
-    om_mesh *mesh = NULL;
-    om_status st = omi_pview_mesh(view, false, &mesh, err);
-    for (int64_t r = 0; st == OM_OK && r < world; r++) {
-        int64_t *c = coords + r * (int64_t)view->naxes;
-        if (!om_view_holds(mesh, r)) {
-            for (size_t a = 0; a < view->naxes; a++)
-                c[a] = -1;
-            continue;
-        }
-        st = om_mesh_coordinate_of(mesh, r, c, view->naxes, NULL, err);
+    out->base = mesh->offset;
+    omi_layout_build(mesh, &set, true, false, &out->outer);
+    omi_layout_build(mesh, &set, false, true, &out->inner);
+    if (!mesh->plain && !omi_layout_ascending(&out->outer)) {
+        /* Row-major over the outside modes is not ascending: keep the
+         * sorted first members (views torch would not build). */
+        out->bases = omi_group_bases(mesh, &out->outer, count);
+        out->outer.n = 0;
+        if (!out->bases)
+            st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory listing groups");
     }
+    omi_axis_set_release(&set);
     om_mesh_free(mesh);
     return st;
 }

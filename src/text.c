@@ -16,52 +16,10 @@ bool omi_utf8_valid(const char *s, size_t len) { return omu_utf8_valid(s, len); 
 
 void omi_utf8_repair(char *s) { omu_utf8_repair(s); }
 
+/* Kept under the library's name: the one spelling lives in src/util/. */
 void omi_quote(char *buf, size_t bufsize, const char *s, size_t len)
 {
-    /* Room for the quotes, "..." and the NUL. */
-    size_t limit = bufsize > 8 ? bufsize - 6 : 0;
-    size_t o = 0;
-    if (bufsize == 0)
-        return;
-    if (limit == 0) {
-        buf[0] = '\0';
-        return;
-    }
-    buf[o++] = '"';
-    size_t i = 0;
-    while (i < len) {
-        unsigned char c = (unsigned char)s[i];
-        char piece[8];
-        size_t n, used = 1;
-        if (c == '"' || c == '\\') {
-            piece[0] = '\\';
-            piece[1] = (char)c;
-            n = 2;
-        } else if (c < 0x20 || c == 0x7F) {
-            snprintf(piece, sizeof piece, "\\x%02X", c);
-            n = 4;
-        } else if (c < 0x80) {
-            piece[0] = (char)c;
-            n = 1;
-        } else if ((used = omi_utf8_sequence(s + i, len - i)) > 0) {
-            memcpy(piece, s + i, used);
-            n = used;
-        } else {
-            snprintf(piece, sizeof piece, "\\x%02X", c);
-            n = 4;
-            used = 1;
-        }
-        if (o + n > limit) {
-            memcpy(buf + o, "...", 3);
-            o += 3;
-            break;
-        }
-        memcpy(buf + o, piece, n);
-        o += n;
-        i += used;
-    }
-    buf[o++] = '"';
-    buf[o] = '\0';
+    omu_quote(buf, bufsize, s, len, '"');
 }
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -120,4 +78,24 @@ bool omi_parse_decimal(const char *s, size_t len, int64_t *value)
                      ? INT64_MAX
                      : (int64_t)magnitude;
     return true;
+}
+
+omi_name_size omi_parse_name_size(const char *item, size_t len, size_t *name_len,
+                                  int64_t *size)
+{
+    const char *eq = memchr(item, '=', len);
+    if (!eq)
+        return OMI_NAME_SIZE_NO_EQUALS;
+    size_t n = (size_t)(eq - item);
+    while (n > 0 && is_blank(item[n - 1]))
+        n--;
+    const char *value = eq + 1;
+    size_t value_len = len - (size_t)(value - item);
+    while (value_len > 0 && is_blank(*value)) {
+        value++;
+        value_len--;
+    }
+    *name_len = n;
+    return omi_parse_decimal(value, value_len, size) ? OMI_NAME_SIZE_OK
+                                                     : OMI_NAME_SIZE_NOT_DECIMAL;
 }

@@ -21,6 +21,10 @@ typedef struct {
     omi_axis ax[OMI_MAX_LAYOUT];
 } omi_layout;
 
+/* Appends a mode, dropping size 1 and merging with a contiguous
+ * predecessor (the enumeration stays the same, and the layout stays in
+ * the unique normal form of its enumeration). */
+void omi_layout_push(omi_layout *layout, int64_t len, int64_t stride);
 /* The modes outside `axes` (when `outside`: instance modes and the other
  * axes' modes, largest stride first), then those inside (when `inside`: the
  * set's modes in view order, i.e. member order). For a plain mesh both
@@ -63,6 +67,12 @@ void omi_group_shape(const om_mesh *mesh, const omi_axis_set *axes,
 om_status omi_groups_write(const om_mesh *mesh, const omi_axis_set *axes,
                            int64_t first, int64_t count, int32_t *out,
                            om_error *err);
+/* First members of all `count` groups (outside modes `outside`), sorted:
+ * for views whose outside modes do not nest (interleaved strides), the
+ * only case that allocates (free with omi_free(); NULL when out of
+ * memory). */
+int64_t *omi_group_bases(const om_mesh *mesh, const omi_layout *outside,
+                         int64_t count);
 /* Index of the group holding the held `rank`. */
 int64_t omi_group_index(const om_mesh *mesh, const omi_axis_set *axes,
                         int64_t rank);

@@ -6,9 +6,7 @@
 #include "internal.h"
 #include "topology_layout.h"
 
-/* Appends a mode, dropping size 1 and merging with a contiguous
- * predecessor (the enumeration stays the same). */
-static void layout_push(omi_layout *layout, int64_t len, int64_t stride)
+void omi_layout_push(omi_layout *layout, int64_t len, int64_t stride)
 {
     if (len == 1)
         return;
@@ -35,12 +33,12 @@ void omi_layout_build(const om_mesh *mesh, const omi_axis_set *sel,
     if (outside)
         for (size_t j = 0; j < mesh->ndigits; j++)
             if (!digit_selected(mesh, sel, &mesh->digits[j]))
-                layout_push(layout, mesh->digits[j].size, mesh->digits[j].stride);
+                omi_layout_push(layout, mesh->digits[j].size, mesh->digits[j].stride);
     if (inside)
         for (size_t i = 0; i < mesh->ndim; i++)
             if (omi_axis_set_has(sel, i))
                 for (size_t j = mesh->mode_first[i]; j < mesh->mode_first[i + 1]; j++)
-                    layout_push(layout, mesh->modes[j].size, mesh->modes[j].stride);
+                    omi_layout_push(layout, mesh->modes[j].size, mesh->modes[j].stride);
 }
 
 void omi_layout_build_sorted(const om_mesh *mesh, const omi_axis_set *sel,
@@ -49,7 +47,7 @@ void omi_layout_build_sorted(const om_mesh *mesh, const omi_axis_set *sel,
     layout->n = 0;
     for (size_t j = 0; j < mesh->ndigits; j++)
             if (digit_selected(mesh, sel, &mesh->digits[j]))
-                layout_push(layout, mesh->digits[j].size, mesh->digits[j].stride);
+                omi_layout_push(layout, mesh->digits[j].size, mesh->digits[j].stride);
 }
 
 bool omi_layout_ascending(const omi_layout *layout)
@@ -80,9 +78,7 @@ static int compare_int64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* First members of all groups, sorted: for views whose outside modes do
- * not nest (interleaved strides), the only case that allocates. */
-static int64_t *sorted_bases(const om_mesh *mesh, const omi_layout *outside,
+int64_t *omi_group_bases(const om_mesh *mesh, const omi_layout *outside,
                              int64_t count)
 {
     int64_t *bases = omi_malloc((size_t)count * sizeof *bases);
@@ -112,7 +108,7 @@ om_status omi_groups_write(const om_mesh *mesh, const omi_axis_set *sel,
         omi_emit(&all, mesh->offset, first * size, (first + count) * size, out);
         return OM_OK;
     }
-    int64_t *bases = sorted_bases(mesh, &outside, total);
+    int64_t *bases = omi_group_bases(mesh, &outside, total);
     if (!bases)
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory ordering groups");
     omi_layout inside;

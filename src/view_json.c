@@ -1,5 +1,5 @@
 /* The JSON record of a view (the vectors' format): writing, and the strict
- * reader, through jansson. */
+ * reader (parsed by json_read.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,18 +361,9 @@ om_status omi_view_from_jansson(json_t *root, om_mesh **out, om_error *err)
     return st;
 }
 
-om_status omi_json_load(const char *text, size_t length, const char *what,
-                        json_t **root, om_error *err)
+static om_status read_view(json_t *root, void *ctx, om_error *err)
 {
-    json_error_t jerr;
-    *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
-    if (*root)
-        return OM_OK;
-    if (json_error_code(&jerr) == json_error_out_of_memory || jerr.text[0] == '\0')
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading %s JSON",
-                        what);
-    return omi_fail(err, OM_ERR_PARSE, "%s JSON line %d column %d: %s", what,
-                    jerr.line, jerr.column, jerr.text);
+    return omi_view_from_jansson(root, ctx, err);
 }
 
 om_status om_view_from_json(const char *text, size_t length, om_mesh **out,
@@ -381,13 +372,5 @@ om_status om_view_from_json(const char *text, size_t length, om_mesh **out,
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
     *out = NULL;
-    if (!text)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "JSON text is NULL");
-    json_t *root;
-    om_status st = omi_json_load(text, length, "view", &root, err);
-    if (st != OM_OK)
-        return st;
-    st = omi_view_from_jansson(root, out, err);
-    json_decref(root);
-    return st;
+    return omi_json_read(text, length, "view", read_view, out, err);
 }

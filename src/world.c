@@ -528,8 +528,9 @@ om_status om_world_to_json(const om_world *world, char **out, om_error *err)
     return omi_buf_finish(&buf, out, err);
 }
 
-static om_status world_from_root(json_t *root, om_world **out, om_error *err)
+static om_status world_from_root(json_t *root, void *ctx, om_error *err)
 {
+    om_world **out = ctx;
     if (!json_is_object(root))
         return omi_fail(err, OM_ERR_PARSE, "a world document must be an object");
     const char *key;
@@ -590,15 +591,7 @@ om_status om_world_from_json(const char *text, size_t length, om_world **out,
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
     *out = NULL;
-    if (!text)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "JSON text is NULL");
-    json_t *root;
-    om_status st = omi_json_load(text, length, "world", &root, err);
-    if (st != OM_OK)
-        return st;
-    st = world_from_root(root, out, err);
-    json_decref(root);
-    return st;
+    return omi_json_read(text, length, "world", world_from_root, out, err);
 }
 
 om_status om_world_load_json(const char *path, om_world **out, om_error *err)

@@ -13,14 +13,8 @@
 
 /* Deepest chain of merge keys, and total merge work, per lookup. */
 #define OMI_MAX_MERGE_DEPTH 64
-#define OMI_MERGE_BUDGET 1000000L
 
-typedef struct {
-    const omi_tree *tree;
-    long budget;
-    om_error *err;
-    om_status status;
-} lookup_ctx;
+typedef omi_lookup lookup_ctx;
 
 static const omi_node *node_at(const lookup_ctx *ctx, size_t index)
 {
@@ -34,7 +28,7 @@ static bool scalar_is(const omi_node *node, const char *text)
            memcmp(node->value, text, len) == 0;
 }
 
-static bool is_merge_key(const omi_node *node)
+bool omi_yaml_is_merge_key(const omi_node *node)
 {
     return scalar_is(node, "<<") &&
            ((node->plain && !node->tag) ||
@@ -45,8 +39,8 @@ static bool is_merge_key(const omi_node *node)
  * last one when repeated, as PyYAML does), then later `<<` keys before
  * earlier ones, and within a merge list earlier mappings first.
  * Returns NULL when absent or on error (ctx->status set). */
-static const omi_node *lookup(lookup_ctx *ctx, const omi_node *map,
-                              const char *key, int depth)
+const omi_node *omi_yaml_lookup(omi_lookup *ctx, const omi_node *map,
+                                const char *key, int depth)
 {
     if (depth > OMI_MAX_MERGE_DEPTH || --ctx->budget < 0) {
         ctx->status = omi_fail(ctx->err, OM_ERR_PARSE,
@@ -59,17 +53,17 @@ static const omi_node *lookup(lookup_ctx *ctx, const omi_node *map,
     ctx->budget -= (long)pairs;
     for (size_t p = 0; p < pairs; p++) {
         const omi_node *k = node_at(ctx, map->items[2 * p]);
-        if (!is_merge_key(k) && scalar_is(k, key))
+        if (!omi_yaml_is_merge_key(k) && scalar_is(k, key))
             found = node_at(ctx, map->items[2 * p + 1]);
     }
     if (found)
         return found;
     for (size_t p = pairs; p-- > 0;) {
-        if (!is_merge_key(node_at(ctx, map->items[2 * p])))
+        if (!omi_yaml_is_merge_key(node_at(ctx, map->items[2 * p])))
             continue;
         const omi_node *value = node_at(ctx, map->items[2 * p + 1]);
         if (value->kind == OMI_NODE_MAPPING) {
-            found = lookup(ctx, value, key, depth + 1);
+            found = omi_yaml_lookup(ctx, value, key, depth + 1);
         } else if (value->kind == OMI_NODE_SEQUENCE) {
             for (size_t k = 0; !found && ctx->status == OM_OK && k < value->count;
                  k++) {
@@ -81,7 +75,7 @@ static const omi_node *lookup(lookup_ctx *ctx, const omi_node *map,
                         sub->line);
                     return NULL;
                 }
-                found = lookup(ctx, sub, key, depth + 1);
+                found = omi_yaml_lookup(ctx, sub, key, depth + 1);
             }
         } else {
             ctx->status = omi_fail(ctx->err, OM_ERR_PARSE,
@@ -109,8 +103,8 @@ static const char *kind_name(omi_yaml_kind kind)
 }
 
 /* "got string \"2\"", "got a mapping", ... for type errors. */
-static void describe(const omi_node *node, const omi_yaml_value *value,
-                     char *buf, size_t size)
+static void describe_value(const omi_node *node, const omi_yaml_value *value,
+                           char *buf, size_t size)
 {
     if (node->kind == OMI_NODE_MAPPING) {
         snprintf(buf, size, "a mapping");
@@ -133,7 +127,7 @@ static void describe(const omi_node *node, const omi_yaml_value *value,
 /* Resolves a scalar: untagged ones by their spelling (plain) or as
  * strings (quoted), "!" (the non-specific tag) as a string, others by their
  * explicit tag. Collections resolve as strings, i.e. "not what was asked". */
-static omi_yaml_value resolve(const omi_node *node)
+omi_yaml_value omi_yaml_node_value(const omi_node *node)
 {
     omi_yaml_value string = {OMI_YAML_STRING, false, 0};
     if (node->kind != OMI_NODE_SCALAR || (node->tag && strcmp(node->tag, "!") == 0))
@@ -149,15 +143,15 @@ static om_status read_field(lookup_ctx *ctx, const omi_node *accel,
                             omi_yaml_value *value)
 {
     *found = NULL;
-    const omi_node *node = accel ? lookup(ctx, accel, field, 0) : NULL;
+    const omi_node *node = accel ? omi_yaml_lookup(ctx, accel, field, 0) : NULL;
     if (ctx->status != OM_OK || !node)
         return ctx->status;
-    *value = resolve(node);
+    *value = omi_yaml_node_value(node);
     if (node->kind == OMI_NODE_SCALAR && value->kind == OMI_YAML_NULL)
         return OM_OK;
     if (value->kind != wanted) {
         char got[128];
-        describe(node, value, got, sizeof got);
+        describe_value(node, value, got, sizeof got);
         return omi_fail(ctx->err, OM_ERR_PARSE, "line %lu: %s must be %s, got %s",
                         node->line, field, wanted_name, got);
     }
@@ -202,33 +196,32 @@ static om_status read_flag(lookup_ctx *ctx, const omi_node *accel, om_flag flag,
     return st;
 }
 
-/* Finds the top-level mapping `section` (NULL when missing or null). */
-static om_status find_section(lookup_ctx *ctx, const char *section,
-                              const omi_node **accel)
+om_status omi_yaml_find_section(omi_lookup *ctx, const char *section,
+                                const omi_node **accel)
 {
     *accel = NULL;
     if (!ctx->tree->has_root)
         return OM_OK; /* empty stream */
     const omi_node *root = node_at(ctx, ctx->tree->root);
     if (root->kind != OMI_NODE_MAPPING) {
-        if (resolve(root).kind == OMI_YAML_NULL && root->kind == OMI_NODE_SCALAR)
+        if (omi_yaml_node_value(root).kind == OMI_YAML_NULL && root->kind == OMI_NODE_SCALAR)
             return OM_OK;
         return omi_fail(ctx->err, OM_ERR_PARSE,
                         "line %lu: the top level of the config must be a "
                         "mapping", root->line);
     }
-    const omi_node *node = lookup(ctx, root, section, 0);
+    const omi_node *node = omi_yaml_lookup(ctx, root, section, 0);
     if (ctx->status != OM_OK || !node)
         return ctx->status;
     if (node->kind == OMI_NODE_MAPPING) {
         *accel = node;
         return OM_OK;
     }
-    omi_yaml_value value = resolve(node);
+    omi_yaml_value value = omi_yaml_node_value(node);
     if (node->kind == OMI_NODE_SCALAR && value.kind == OMI_YAML_NULL)
         return OM_OK;
     char got[128];
-    describe(node, &value, got, sizeof got);
+    describe_value(node, &value, got, sizeof got);
     return omi_fail(ctx->err, OM_ERR_PARSE,
                     "line %lu: %s must be a mapping, got %s",
                     node->line, section, got);
@@ -242,7 +235,7 @@ om_status omi_yaml_read_int(const omi_tree *tree, const char *section,
     const omi_node *map, *node = NULL;
     omi_yaml_value read;
     *given = false;
-    om_status st = find_section(&ctx, section, &map);
+    om_status st = omi_yaml_find_section(&ctx, section, &map);
     if (st == OM_OK)
         st = read_field(&ctx, map, field, OMI_YAML_INT, "an integer", &node, &read);
     if (st == OM_OK && node) {
@@ -252,12 +245,11 @@ om_status omi_yaml_read_int(const omi_tree *tree, const char *section,
     return st;
 }
 
-/* The projection itself: a pure function of the document. */
-static om_status project(const omi_tree *tree, om_dims *dims, om_error *err)
+om_status omi_yaml_project(const omi_tree *tree, om_dims *dims, om_error *err)
 {
     lookup_ctx ctx = {tree, OMI_MERGE_BUDGET, err, OM_OK};
     const omi_node *accel;
-    om_status st = find_section(&ctx, "accelerator", &accel);
+    om_status st = omi_yaml_find_section(&ctx, "accelerator", &accel);
     for (int i = 0; st == OM_OK && i < OM_DIM_COUNT; i++) {
         int64_t size = 1;
         bool given;
@@ -276,22 +268,28 @@ static om_status project(const omi_tree *tree, om_dims *dims, om_error *err)
     return st;
 }
 
-om_status om_dims_parse_yaml(const char *text, size_t length, om_dims **out,
-                             om_error *err)
+om_status omi_yaml_parse(const char *text, size_t length,
+                         om_diagnostics *diagnostics, om_dims **out,
+                         om_error *err)
 {
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
     *out = NULL;
     if (!text)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "YAML text is NULL");
+    om_status st = omi_yaml_check_length(length, err);
+    if (st != OM_OK)
+        return st;
     omi_tree tree;
-    om_status st = omi_yaml_compose(text, length, &tree, err);
+    st = omi_yaml_compose(text, length, &tree, err);
     if (st != OM_OK)
         return st;
     om_dims *dims = NULL;
     st = om_dims_new(&dims, err);
     if (st == OM_OK)
-        st = project(&tree, dims, err);
+        st = omi_yaml_project(&tree, dims, err);
+    if (st == OM_OK && diagnostics)
+        omi_yaml_diagnose(&tree, diagnostics);
     omi_tree_free(&tree);
     if (st != OM_OK) {
         om_dims_free(dims);
@@ -299,6 +297,12 @@ om_status om_dims_parse_yaml(const char *text, size_t length, om_dims **out,
     }
     *out = dims;
     return OM_OK;
+}
+
+om_status om_dims_parse_yaml(const char *text, size_t length, om_dims **out,
+                             om_error *err)
+{
+    return omi_yaml_parse(text, length, NULL, out, err);
 }
 
 /* The 1.0 world-size argument: > 0 explicit, anything else "discover". */
@@ -318,6 +322,15 @@ om_status om_dims_from_yaml(const char *text, size_t length,
 {
     om_status st = om_dims_parse_yaml(text, length, out, err);
     return st == OM_OK ? apply_1_0(out, world_size, err) : st;
+}
+
+om_status omi_yaml_check_length(size_t length, om_error *err)
+{
+    if (length <= OMU_FILE_LIMIT)
+        return OM_OK;
+    return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                    "YAML text of %zu bytes is larger than the %zu MiB limit",
+                    length, OMU_FILE_LIMIT >> 20);
 }
 
 om_status omi_read_file(const char *path, char **text, size_t *length,

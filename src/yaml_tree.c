@@ -308,6 +308,8 @@ om_status omi_yaml_compose(const char *text, size_t length, omi_tree *tree,
                            om_error *err)
 {
     memset(tree, 0, sizeof *tree);
+    if (omi_yaml_check_encoding(text, length, err) != OM_OK)
+        return OM_ERR_PARSE;
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return no_memory(err);

@@ -382,6 +382,42 @@ static void test_1_1_ops(void)
     remove(mesh_json_path);
 }
 
+/* ---- 1.2: strict configs ---- */
+
+static om_status op_1_2_config(om_error *err, bool *out_reset)
+{
+    om_diagnostics *list = (om_diagnostics *)(void *)err;
+    om_status st = om_diagnostics_new(&list, err);
+    RESET_CHECK(list);
+    if (st != OM_OK)
+        return st;
+    const char *text = "base: &b {tpsize: 2}\naccelerator:\n  <<: *b\n  cp_size: 2\n";
+    om_dims *d = (om_dims *)(void *)err;
+    st = om_dims_parse_yaml_checked(text, strlen(text), false, list, &d, err);
+    RESET_CHECK(d);
+    om_dims_free(st == OM_OK ? d : NULL);
+    char *message = (char *)"x";
+    if (st == OM_OK) {
+        st = om_diagnostics_message(list, 0, &message, err);
+        RESET_CHECK(message);
+        om_string_free(st == OM_OK ? message : NULL);
+    }
+    if (st == OM_OK) {
+        d = (om_dims *)(void *)err;
+        st = om_dims_read_yaml_checked(yaml_path, false, list, &d, err);
+        RESET_CHECK(d);
+        om_dims_free(st == OM_OK ? d : NULL);
+    }
+    om_diagnostics_free(list);
+    return st;
+}
+
+static void test_1_2_ops(void)
+{
+    run_failing("om_diagnostics_new/message, om_dims_parse/read_yaml_checked",
+                op_1_2_config);
+}
+
 static void test_util_str(void)
 {
     /* The builder remembers a failed allocation and detaches nothing. */
@@ -594,6 +630,7 @@ static const om_test_case alloc_tests[] = {
     {"preflight calls under allocation failure", test_preflight_ops},
     {"named axis sets past axis 255 under allocation failure", test_named_ops},
     {"1.1 loaders and names under allocation failure", test_1_1_ops},
+    {"1.2 strict configs under allocation failure", test_1_2_ops},
     {"util string builder under allocation failure", test_util_str},
     {"topology queries allocate nothing", test_topology_allocates_nothing},
     {"view and world calls under allocation failure", test_view_ops},

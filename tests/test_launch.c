@@ -46,7 +46,10 @@ static void test_torchrun_single_process_nodes(void)
         "\"TORCHELASTIC_SIGNALS_TO_HANDLE\":\"SIGTERM,SIGINT,SIGHUP,SIGQUIT\","
         "\"TORCHELASTIC_USE_AGENT_STORE\":\"True\","
         "\"TORCH_NCCL_ASYNC_ERROR_HANDLING\":\"1\",\"WORLD_SIZE\":\"2\"},"
-        "\"local_rank\":0,\"rank\":1}],\"ranks\":[1]}]}");
+        "\"local_rank\":0,\"rank\":1}],\"ranks\":[1]}],"
+        "\"not_reproduced\":{\"TORCHELASTIC_ERROR_FILE\":"
+        "\"{tmpdir}/torchelastic_{random}/none_{random}/attempt_0/{local_rank}/"
+        "error.json\"}}");
     om_string_free(json);
 }
 
@@ -59,7 +62,8 @@ static void test_torchrun_master_and_hosts(void)
     OM_EXPECT(strstr(json, "\"MASTER_ADDR\":\"10.0.0.1\",\"MASTER_PORT\":\"1234\","
                            "\"OMP_NUM_THREADS\":\"1\",\"RANK\":\"6\"") != NULL);
     OM_EXPECT(strstr(json, "\"local_rank\":2,\"rank\":6}") != NULL);
-    OM_EXPECT(strstr(json, "\"ranks\":[4,5,6,7]}]}") != NULL);
+    OM_EXPECT(strstr(json, "\"ranks\":[4,5,6,7]}],\"not_reproduced\":{"
+                           "\"TORCHELASTIC_ERROR_FILE\":") != NULL);
     om_string_free(json);
 }
 

@@ -186,8 +186,74 @@ static void test_utf8_and_errors(void)
     om_error_clear(&err);
     OM_EXPECT_INT(omu_fail(&err, OM_ERR_IO, "x %d \xff!", 3), OM_ERR_IO);
     OM_EXPECT_INT(err.status, OM_ERR_IO);
-    OM_EXPECT_STR(err.message, "x 3 ?!");
+    OM_EXPECT_STR(err.message, "x 3 \\xFF!");
     OM_EXPECT_INT(omu_fail(NULL, OM_ERR_PARSE, "no report"), OM_ERR_PARSE);
+    /* Raw text in a message (a third-party parser quoting its input) is
+     * one line with nothing a terminal acts on; quoted values and
+     * backslashes are left as they are. */
+    omu_fail(&err, OM_ERR_PARSE, "%s \"a\\x1B\"", "bad\x1b]0;t\x07\nnext");
+    OM_EXPECT_STR(err.message, "bad\\x1B]0;t\\x07\\x0Anext \"a\\x1B\"");
+    /* A message cut by its size never ends inside a character. */
+    char long_text[400];
+    memset(long_text, 'a', sizeof long_text);
+    for (size_t i = 200; i + 2 < sizeof long_text; i += 2)
+        memcpy(long_text + i, "\xc3\xa9", 2);
+    long_text[sizeof long_text - 1] = '\0';
+    for (int shift = 0; shift < 2; shift++) {
+        omu_fail(&err, OM_ERR_PARSE, "%.*s%s", shift, "x", long_text);
+        OM_EXPECT(strlen(err.message) < sizeof err.message);
+        OM_EXPECT(omu_utf8_valid(err.message, strlen(err.message)));
+        OM_EXPECT(strlen(err.message) > 240);
+    }
+}
+
+/* The one spelling of user values in messages. */
+static void test_quote(void)
+{
+    char buf[64];
+    OM_EXPECT_INT(omu_quote(buf, sizeof buf, "tp", 2, '"'), 4);
+    OM_EXPECT_STR(buf, "\"tp\"");
+    omu_quote(buf, sizeof buf, "n\x1b]0;pwned\x07l", 12, '"');
+    OM_EXPECT_STR(buf, "\"n\\x1B]0;pwned\\x07l\"");
+    omu_quote(buf, sizeof buf, "a\"b\\c", 5, '"');
+    OM_EXPECT_STR(buf, "\"a\\\"b\\\\c\"");
+    omu_quote(buf, sizeof buf, "it's", 4, '\'');
+    OM_EXPECT_STR(buf, "'it\\'s'");
+    omu_quote(buf, sizeof buf, "\xff\xc3", 2, '"'); /* not UTF-8 */
+    OM_EXPECT_STR(buf, "\"\\xFF\\xC3\"");
+    omu_quote(buf, sizeof buf, "\x7f\n", 2, '"');
+    OM_EXPECT_STR(buf, "\"\\x7F\\x0A\"");
+    /* C1 CSI, a right-to-left override, a line separator. */
+    omu_quote(buf, sizeof buf, "\xc2\x9b" "x\xe2\x80\xae" "y\xe2\x80\xa8", 10, '"');
+    OM_EXPECT_STR(buf, "\"\\u009Bx\\u202Ey\\u2028\"");
+    omu_quote(buf, sizeof buf, "caf\xc3\xa9 \xe2\x82\xac", 9, '"');
+    OM_EXPECT_STR(buf, "\"caf\xc3\xa9 \xe2\x82\xac\"");
+    /* No quotes: a whole message. */
+    omu_quote(buf, sizeof buf, "a\"\\\tb", 5, 0);
+    OM_EXPECT_STR(buf, "a\"\\\\x09b");
+    /* Too long: "..." after a whole character, within the size. */
+    char e_acute[40];
+    for (int i = 0; i < 20; i++)
+        memcpy(e_acute + 2 * i, "\xc3\xa9", 2);
+    for (size_t size = 7; size < 30; size++) {
+        char small[30];
+        size_t n = omu_quote(small, size, e_acute, sizeof e_acute, '"');
+        OM_EXPECT_INT(n, strlen(small));
+        OM_EXPECT(n < size);
+        OM_EXPECT(omu_utf8_valid(small, n));
+        OM_EXPECT(n >= 5 && memcmp(small + n - 4, "...\"", 4) == 0);
+    }
+    /* A value that fits exactly is never shortened. */
+    char exact[8];
+    OM_EXPECT_INT(omu_quote(exact, sizeof exact, "abcde", 5, '"'), 7);
+    OM_EXPECT_STR(exact, "\"abcde\"");
+    OM_EXPECT_INT(omu_quote(exact, sizeof exact, "abcdef", 6, '"'), 7);
+    OM_EXPECT_STR(exact, "\"ab...\"");
+    OM_EXPECT_INT(omu_quote(exact, 6, "abcdef", 6, '"'), 0);
+    OM_EXPECT_STR(exact, "");
+    OM_EXPECT_INT(omu_quote(buf, sizeof buf, NULL, 3, '"'), 0);
+    OM_EXPECT_STR(buf, "");
+    OM_EXPECT_INT(omu_quote(buf, 0, "x", 1, '"'), 0);
 }
 
 static const om_test_case util_tests[] = {
@@ -196,6 +262,7 @@ static const om_test_case util_tests[] = {
     {"file reader", test_file_read},
     {"file reader refuses what it cannot bound", test_file_refusals},
     {"UTF-8 helpers and error reports", test_utf8_and_errors},
+    {"quoting values for messages", test_quote},
     {NULL, NULL},
 };
 

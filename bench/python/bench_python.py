@@ -14,7 +14,8 @@ Prints, from one run:
     outside the timing, then per call grid.swapaxes(k, -1).reshape(-1, m)
     (moveaxis for several axes), which copies the table; and the speed-up.
     It must be >= 10 for the single-axis DP, CP and TP groups (the strided
-    table that recipe is written for). The other rows are reported as
+    table that recipe is written for). A last line prints the floor of any
+    such table: writing 2**20 fresh int32 (np.ones). The other rows are reported as
     measured, not required: there NumPy's copy is (close to) sequential,
     both sides are memory-bound and the speed-up is lower; for the last
     axis NumPy's recipe is a free view of the prebuilt grid, so there is
@@ -231,6 +232,11 @@ def main() -> int:
                        "info: below 10x, both sides memory-bound")
         label = f'"{dims}" ({2**20 // n} x {n})'
         print(f"{label:34s} {ours:10.0f} us {theirs:7.0f} us {speedup:8.1f}x  {verdict}")
+
+    # The floor of any table of 2**20 int32: writing 4 MiB of fresh memory
+    # (what groups_buffer must do at least), timed the same way.
+    floor = per_call_us(lambda: np.ones(2**20, dtype=np.int32), bulk_number, bulk_repeat)
+    print(f"{'(floor: np.ones of 2**20 int32)':34s} {floor:10.0f} us")
 
     print()
     print("all required ratios hold" if not failures

@@ -6,38 +6,36 @@
  * omswig (internal/omswig), a low-level mirror of the C API that only the
  * idiomatic package offlinemesh uses. Regenerate with ./regen.sh.
  *
- * SWIG's Go functions return one value, so out-parameters stay visible as
- * Go pointers and slices (the idiomatic layer returns them), and each
- * typemap keeps a C function one cgo call within cgo's pointer rules:
- *   OM_ERROR   *omswig.Error, a Go struct with the exact layout of om_error
- *              (types.go): status and message come from the failing call
- *   OM_NEW     *uintptr receiving the new handle (omswig.SwigcptrMesh(p))
+ * SWIG's Go functions return one value: there it is the error, so every
+ * fallible call reads `err := omswig.Om_x(args, &out)`:
+ *   om_status  returned as a Go error: nil, or an *Error carrying the status
+ *              and message of the very call that failed (OM_ERROR is a C
+ *              local of the wrapper; the status text crosses as one string)
+ *   handles    every `om_x *` is a *Handle (types.go) that owns the C object
+ *              (a cleanup frees it; Close frees it now) and is kept alive
+ *              for the call; OM_NEW is a *Handle the call fills
  *   OM_STRING  *string: copied to Go, freed with om_string_free in the call
  *   OM_BUFFER  []int, one longer: its last element gets the needed length
  *   OM_STRINGS []string, packed into one NUL-separated Go string (a
  *              []string holds Go pointers, which cgo may not pass)
- *   OM_INTS    []int; OM_TEXT []byte; OM_OUTPUT *int, *uint64, *bool
+ *   OM_MESHES  []*Handle, passed as their C pointers
+ *   OM_INTS    []int; OM_TEXT []byte; OM_OUTPUT and enum outputs *int, ...
  * int64_t and size_t are Go's int: SWIG runs with -intgosize 64 and
  * types.go refuses to compile where int is not 64 bits.
  */
 %module omswig
 #define OM_CONVENTIONS
-/* Hierarchies and launch plans (bindings/go/offlinemesh/hierarchy.go). */
-#define OM_BIND_HIERARCHY
+#define OM_BIND_PLANNING
+#define OM_BIND_WORLD_SIZE_SOURCE
+#define OM_BIND_CONFIG
 
 %include <stdint.i>
 
 %{
-#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "offline_mesh.h"
-
-/* omswig.Error (types.go) must have exactly this layout. */
-_Static_assert(sizeof(om_status) == 4, "om_status is not 4 bytes");
-_Static_assert(offsetof(om_error, message) == 4, "om_error.message offset");
-_Static_assert(sizeof(om_error) == 4 + OM_ERROR_MESSAGE_SIZE,
-               "om_error has padding");
 
 /* Target of empty Go slices (their data pointer may be NULL). */
 static int64_t omgo_empty_i64[1];
@@ -54,24 +52,74 @@ static void omgo_widen(void *buf, size_t n) {
     memcpy((char *)buf + 8 * n, &wide, 8);
   }
 }
+
+/* The destructor of each handle type, chosen by the type of the new object. */
+#define OMGO_FREE_OF(p) ((uint64_t)(uintptr_t)_Generic((p), \
+    om_mesh *: om_mesh_free, om_dims *: om_dims_free, \
+    om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
+    om_locality *: om_locality_free, om_world *: om_world_free, \
+    om_diagnostics *: om_diagnostics_free))
+%}
+
+%inline %{
+/* Frees a handle's object with the destructor OMGO_FREE_OF recorded. */
+static void omgo_release(uint64_t free_fn, uint64_t object) {
+  ((void (*)(void *))(uintptr_t)free_fn)((void *)(uintptr_t)object);
+}
 %}
 
 %typemap(gotype) int64_t, size_t "int"
-%typemap(gotype) om_status "int"
-%typemap(in) om_status %{ $1 = (om_status)$input; %}
-%typemap(out) om_status %{ $result = (intgo)$1; %}
+/* A NUL byte would cut a C string short: cString (types.go) turns it into
+ * "\xc0\x80", not UTF-8, which the library refuses with its own status. */
+%typemap(goin) char *, const char * %{ $result = cString($input) %}
 
-%typemap(gotype) om_error *OM_ERROR "*Error"
-%typemap(in) om_error *OM_ERROR %{ $1 = (om_error *)$input; %}
+/* om_status: "" for OM_OK, else "STATUS MESSAGE" (statusError, types.go). */
+%typemap(gotype) om_status "error"
+%typemap(imtype) om_status "string"
+%typemap(out) om_status %{ $result.p = NULL; $result.n = 0; %}
+%typemap(goout, fragment="CopyString") om_status %{ if $input != "" { $result = statusError(swigCopyString($input)) } %}
+%typemap(gotype) om_status status "int"
+%typemap(imtype) om_status status "int"
+%typemap(in) om_status status %{ $1 = (om_status)$input; %}
+%typemap(in, numinputs=0) om_error *OM_ERROR (om_error e) %{ e.status = OM_OK; e.message[0] = '\0'; $1 = &e; %}
+%typemap(argout) om_error *OM_ERROR
+%{
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e$argnum.status != OM_OK ? (int)e$argnum.status : (int)result, e$argnum.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+%}
 
-%typemap(gotype) SWIGTYPE **OM_NEW "*uintptr"
-%typemap(in) SWIGTYPE **OM_NEW %{ $1 = ($1_ltype)$input; %}
+/* Handles: a *Handle (Go memory holding the C pointer, so cgo keeps it
+ * alive for the call); nil is NULL. OM_NEW: the call fills a new Handle. */
+%define OMGO_HANDLE(TYPE)
+%typemap(gotype) TYPE *, const TYPE * "*Handle"
+%typemap(in) TYPE *, const TYPE * %{ $1 = $input != NULL ? ($1_ltype)(uintptr_t)((uint64_t *)$input)[0] : NULL; %}
+%enddef
+OMGO_HANDLE(om_mesh)
+OMGO_HANDLE(om_dims)
+OMGO_HANDLE(om_preset)
+OMGO_HANDLE(om_hierarchy)
+OMGO_HANDLE(om_locality)
+OMGO_HANDLE(om_world)
+OMGO_HANDLE(om_diagnostics)
+%typemap(gotype) SWIGTYPE **OM_NEW "*Handle"
+%typemap(imtype) SWIGTYPE **OM_NEW "*[2]uint64"
+%typemap(goin) SWIGTYPE **OM_NEW %{ $result = &$input.c; defer $input.track() %}
+%typemap(in) SWIGTYPE **OM_NEW ($*1_ltype obj = NULL) %{ $1 = &obj; %}
+%typemap(argout) SWIGTYPE **OM_NEW
+%{ if (obj$argnum != NULL) { ((uint64_t *)$input)[0] = (uint64_t)(uintptr_t)obj$argnum; ((uint64_t *)$input)[1] = OMGO_FREE_OF(obj$argnum); } %}
 
 %typemap(gotype) int64_t *OM_OUTPUT, size_t *OM_OUTPUT "*int"
 %typemap(gotype) uint64_t *OM_OUTPUT "*uint64"
 %typemap(gotype) bool *OM_OUTPUT "*bool"
 %typemap(in) int64_t *OM_OUTPUT, size_t *OM_OUTPUT, uint64_t *OM_OUTPUT,
              bool *OM_OUTPUT %{ $1 = ($1_ltype)$input; %}
+/* Enumerations through pointers are outputs (C enums are 4 bytes). */
+%typemap(gotype) enum SWIGTYPE * "*int"
+%typemap(in) enum SWIGTYPE * ($*1_ltype value = 0) %{ $1 = &value; %}
+%typemap(argout) enum SWIGTYPE * %{ *$input = (intgo)value$argnum; %}
 
 %typemap(gotype) char **OM_STRING "*string"
 %typemap(in) char **OM_STRING (char *str = NULL) %{ $1 = &str; %}
@@ -125,6 +173,7 @@ OMGO_BUFFER(int32_t, 1)
 OMGO_BUFFER(int64_t, 0)
 
 %typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
+%typemap(goin) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $result = $input %}
 %typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN)
 %{
   $1 = ($1_ltype)($input.array != NULL ? (const char *)$input.array : "");
@@ -137,10 +186,7 @@ OMGO_BUFFER(int64_t, 0)
  * allocated, the library reports the NULL array. */
 %typemap(gotype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "[]string"
 %typemap(imtype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "string"
-%typemap(goin) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
-%{
-	$result = packNames($input)
-%}
+%typemap(goin) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) %{ $result = packNames($input) %}
 %typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
      (const char *stack[64], const char **heap = NULL)
 %{
@@ -165,9 +211,20 @@ OMGO_BUFFER(int64_t, 0)
 %typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
 %{ free(heap$argnum); %}
 
+/* Mesh lists (the views of a world): their C pointers, kept alive. */
+%typemap(gotype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]*Handle"
+%typemap(imtype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]uintptr"
+%typemap(goin) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{ $result = ptrs($input); defer keepAlive($input) %}
+%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
+%{
+  $1 = ($1_ltype)($input.array != NULL ? $input.array : (void *)omgo_empty_i64);
+  $2 = (size_t)$input.len;
+%}
+
 /* The 1.0 mask calls are not bound (axis sets are names: the 1.1 calls),
- * so this language has no OM_INTO typemaps; warning 453 is the shared
- * file's %apply of that unused pattern. */
+ * nor the handle classes' SWIG constructors and destructors (Handle owns
+ * every object), so this language has no OM_INTO typemaps; warning 453 is
+ * the shared file's %apply of that unused pattern. */
 %ignore om_mesh_axes;
 %ignore om_mesh_coordinate;
 %ignore om_mesh_group_shape;
@@ -175,6 +232,9 @@ OMGO_BUFFER(int64_t, 0)
 %ignore om_mesh_group_index;
 %ignore om_mesh_group_of;
 %ignore om_mesh_locality;
+%ignore om_mesh::om_mesh;
+%ignore om_dims::om_dims;
+%nodefaultdtor;
 #pragma SWIG nowarn=453
 
 %include "offline_mesh.i"

@@ -183,6 +183,19 @@ if ! diff -u "$tmp/hdoc/expected.txt" "$tmp/hdoc/out.txt"; then
 fi
 say "ok  docs/go.md: the hierarchy program prints what the page shows ($(wc -l < "$tmp/hdoc/out.txt") lines)"
 
+# The views program of docs/go.md (views, worlds, presets, the world-size
+# step, strict configs, order advice), built outside the repository too.
+mkdir "$tmp/vdoc"
+doc_block views-program > "$tmp/vdoc/main.go"
+doc_block views-output > "$tmp/vdoc/expected.txt"
+sed 's/example.com\/meshjob/example.com\/vdoc/' "$tmp/go.mod" > "$tmp/vdoc/go.mod"
+(cd "$tmp/vdoc" && env -u WORLD_SIZE -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u SLURM_NTASKS "$GO" run . > out.txt)
+if ! diff -u "$tmp/vdoc/expected.txt" "$tmp/vdoc/out.txt"; then
+    echo "go: the views program of docs/go.md prints something else than the page shows" >&2
+    exit 1
+fi
+say "ok  docs/go.md: the views program prints what the page shows ($(wc -l < "$tmp/vdoc/out.txt") lines)"
+
 # Every exported C function has a Go entry in bindings/parity.tsv.
 nm -D --defined-only "$libdir/liboffline_mesh.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort -u > "$tmp/exported"
 awk -F'\t' '!/^#/ && $1 ~ /^om_/ && $3 != "" { print $1 }' "$here/../parity.tsv" | sort -u > "$tmp/listed"

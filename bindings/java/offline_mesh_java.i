@@ -30,6 +30,7 @@
 #define OM_BIND_WORLD_SIZE_SOURCE
 #define OM_OWN_CLASS_NAMES
 #define OM_JAVA_METHODS
+#define OM_BIND_CONFIG
 
 %include <enums.swg>   /* proper Java enums, values as constants */
 %javaconst(1);
@@ -44,6 +45,7 @@
 %rename(Hierarchy) om_hierarchy;
 %rename(Locality) om_locality;
 %rename(World) om_world;
+%rename(Diagnostics) om_diagnostics;
 %rename(OfflineMeshes) om;
 %rename(Status) om_status;
 %rename(Dim) om_dim;
@@ -51,11 +53,14 @@
 %rename(LocalityField) om_locality_field;
 %rename(LaunchFormat) om_launch_format;
 %rename(WorldSizeSource) om_world_size_source;
-%rename("%(regex:/^OM_(ERR_|DIM_|FLAG_|LOCALITY_|LAUNCH_|WORLD_SIZE_)?(.*)/\\2/)s", %$isenumitem) "";
+%rename(DiagnosticKind) om_diagnostic_kind;
+%rename("%(regex:/^OM_(ERR_|DIM_|FLAG_|LOCALITY_|LAUNCH_|WORLD_SIZE_|DIAGNOSTIC_)?(.*)/\\2/)s", %$isenumitem) "";
 %ignore OM_ERROR_MESSAGE_SIZE;
 %ignore OM_MAX_RANKS;
 %ignore OM_STATUS_COUNT;
 %ignore OM_WORLD_SIZE_SOURCE_COUNT;
+%ignore OM_DIAGNOSTIC_KIND_COUNT;
+%ignore OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS;
 %ignore om_error;
 
 /* ---- classes: final, AutoCloseable, freed by close() or a Cleaner --------- */
@@ -118,7 +123,7 @@
 typedef om_status om_java_void, om_java_string, om_java_ints, om_java_longs,
     om_java_long, om_java_bool, om_java_source, om_java_format, om_java_size,
     om_java_groups, om_java_mesh, om_java_dims, om_java_preset, om_java_world,
-    om_java_hierarchy, om_java_locality;
+    om_java_hierarchy, om_java_locality, om_java_diagnostics;
 
 /* Throws OfflineMeshException.create(status, UTF-8 message) from C. */
 static void om_java_throw(JNIEnv *jenv, const om_error *err) {
@@ -277,6 +282,7 @@ OM_JAVA_HANDLE(om_java_preset, Preset)
 OM_JAVA_HANDLE(om_java_world, World)
 OM_JAVA_HANDLE(om_java_hierarchy, Hierarchy)
 OM_JAVA_HANDLE(om_java_locality, Locality)
+OM_JAVA_HANDLE(om_java_diagnostics, Diagnostics)
 
 %typemap(in, numinputs=0) char **OM_STRING (char *temp = NULL) %{ $1 = &temp; %}
 %typemap(argout) char **OM_STRING %{ if (temp$argnum) $result = om_java_bytes(jenv, temp$argnum); %}
@@ -402,7 +408,7 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
     (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
     "java.util.Arrays.stream($javainput).mapToLong(OfflineMesh::getCPtr).toArray()"
 
-%apply SWIGTYPE **OM_NEW { om_mesh **out, om_dims **out, om_preset **out, om_world **out, om_hierarchy **out, om_locality **out };
+%apply SWIGTYPE **OM_NEW { om_mesh **out, om_dims **out, om_preset **out, om_world **out, om_hierarchy **out, om_locality **out, om_diagnostics **out };
 %apply (int64_t *OM_COORD, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) {
     (int64_t *coord_out, size_t out_len, size_t *needed) };
 %apply (const char *const *OM_VARARGS, size_t OM_STRINGS_LEN) {
@@ -496,6 +502,13 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
         + java.util.stream.LongStream.range(0, viewCount()).mapToObj(this::viewName).toList() + "}";
   }
 %}
+%typemap(javacode) struct om_diagnostics %{
+  /** The kind of diagnostic {@code index}. */
+  public DiagnosticKind kindOf(long index) { return DiagnosticKind.swigToEnum(kind(index)); }
+  /** The messages, in document order. */
+  public java.util.List<String> messages() { return java.util.stream.LongStream.range(0, count()).mapToObj(this::message).toList(); }
+  @Override public String toString() { return swigCPtr == 0 ? "Diagnostics{closed}" : "Diagnostics" + messages(); }
+%}
 %typemap(javacode) struct om_locality %{
   /** For example {@code Locality{groups=4, host={GROUPS_INSIDE=2, GROUPS_CROSSING=2, ...}}}. */
   @Override public String toString() {
@@ -520,6 +533,7 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
  * where the handle is not the first C argument. */
 %javaexception("java.io.IOException") om_mesh::load_json %{ $action %}
 %javaexception("java.io.IOException") om_dims::read_yaml %{ $action %}
+%javaexception("java.io.IOException") om_dims::read_yaml_checked %{ $action %}
 %javaexception("java.io.IOException") om_preset::load_yaml %{ $action %}
 %javaexception("java.io.IOException") om_preset::check_yaml %{ $action %}
 %javaexception("java.io.IOException") om_world::load_json %{ $action %}
@@ -604,6 +618,9 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
   om_java_bool dp_given(bool *given, om_error *err) const;
   static om_java_dims parse_yaml(const char *text, size_t length, om_dims **out, om_error *err);
   static om_java_dims read_yaml(const char *path, om_dims **out, om_error *err);
+  /* strict YAML (config.h): problems go to `diagnostics`, or are errors when strict */
+  static om_java_dims parse_yaml_checked(const char *text, size_t length, bool strict, om_diagnostics *diagnostics, om_dims **out, om_error *err);
+  static om_java_dims read_yaml_checked(const char *path, bool strict, om_diagnostics *diagnostics, om_dims **out, om_error *err);
   om_java_string order_advice(const om_hierarchy *hierarchy, const char *require, const char *prefer, const char *priority, char **out, om_error *err) const { return om_order_advice($self, hierarchy, require, prefer, priority, out, err); }
   om_java_string order_check(const om_hierarchy *hierarchy, const char *order, const char *require, char **broken, size_t *count, om_error *err) const { return om_order_check($self, hierarchy, order, require, broken, count, err); }
 }
@@ -638,6 +655,17 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
   om_java_string to_json(char **out, om_error *err) const;
   om_java_locality locality_of(const om_mesh *mesh, const char *const *vaxes, size_t nvaxes, om_locality **out, om_error *err) const { return om_hierarchy_locality(mesh, $self, vaxes, nvaxes, out, err); }
   om_java_string check_rules(const om_mesh *mesh, const char *rules, char **violations, size_t *count, om_error *err) const { return om_hierarchy_check(mesh, $self, rules, violations, count, err); }
+}
+
+%extend om_diagnostics {
+  om_diagnostics(om_error *err) {
+    om_diagnostics *diagnostics = NULL;
+    return om_diagnostics_new(&diagnostics, err) == OM_OK ? diagnostics : NULL;
+  }
+  size_t count() const;
+  om_java_string message(size_t index, char **out, om_error *err) const;
+  int kind(size_t index) const;
+  int64_t line(size_t index) const;
 }
 
 %extend om_locality {

@@ -2,424 +2,419 @@
  * SPDX-License-Identifier: MIT
  *
  * Generates offline_mesh._core (swig -python -builtin): the C API as module
- * functions with its C names, plus the handle classes Mesh and Dims. The
- * pure-Python package offline_mesh (offline_mesh/) is the public surface.
- * This file only says how Python represents each pattern of
- * ../offline_mesh.i:
+ * functions under their C names. The pure-Python package offline_mesh/ is
+ * the public surface. This file only says how Python represents each
+ * pattern of ../offline_mesh.i:
  *
- *   om_status + om_error *     nothing is returned; a failure raises
- *                              offline_mesh.OfflineMeshError (a ValueError),
- *                              OfflineMeshIOError (an OSError) or
- *                              OfflineMeshMemoryError (a MemoryError), all
- *                              with .status and the library's message
- *   T **out                    the new handle (Mesh, Dims), owned
- *   om_mesh **out              an offline_mesh.OfflineMesh (the class the
- *                              package registers), holding the Mesh handle
- *                              and the names/shape tuples
- *   char **out                 str
- *   (T *out, size_t out_len, size_t *needed)
- *                              list (retried once at the needed length)
- *   (const char *const *, size_t), (const int64_t *, size_t)
- *                              a list or tuple of str / int
- *   (int32_t *, size_t), (int64_t *, size_t) 1.0 caller buffers
- *                              the item count in; a bytearray of them out
- *   (const char *text, size_t) str (UTF-8) or bytes-like
- *   scalar out-parameters      returned; several come back as a tuple
- *   const char *path           str, bytes or os.PathLike
- *   const om_dims *            a Dims handle, or any object with the seven
- *                              ParallelDimsSpec fields (read by name)
- *
- * Nothing here touches SWIG's runtime structures; the generated types are
- * used as SWIG makes them.
+ *   om_status + om_error *   nothing returned; a failure raises the
+ *                            exception offline_mesh._errors.error() picks
+ *                            (OfflineMeshError, a ValueError, ...) with
+ *                            .status and the library's message
+ *   T **out                  the new handle, owned; an om_mesh is returned
+ *                            as an offline_mesh.OfflineMesh
+ *   const om_mesh *          an OfflineMesh (its library mesh)
+ *   const om_dims *          a Dims handle, or any object with the seven
+ *                            ParallelDimsSpec fields (dp_size None: not given)
+ *   char **out               str
+ *   (T *out, len, *needed)   bytearray of the C items (str list for names),
+ *                            retried once at the needed length
+ *   name / int lists         list or tuple of str / int
+ *   (text, length)           str (UTF-8) or bytes-like; path: os.PathLike
+ *   scalar and enum outputs  returned; several come back as a tuple
+ * Nothing here touches SWIG's runtime structures.
  */
 
 %module(package="offline_mesh") core
 
 #define OM_CONVENTIONS
 #define OM_BIND_PLANNING
+#define OM_BIND_WORLD_SIZE_SOURCE
+#define OM_BIND_1_1_FORMS
+#define OM_BIND_CONFIG
 
-/* Every om_X_free is the destructor of its handle class: never a function
- * Python could call twice. */
+/* Every om_X_free is the destructor of its handle class. The 1.0 calls
+ * that take axis masks or caller-sized buffers are not bound: their 1.1
+ * forms (names, one-call sizing) are (bindings/parity.tsv); om_mesh_axes
+ * stays, for the mask callers of 1.0. */
 %rename("$ignore", regexmatch$name="^om_[a-z_]+_free$") "";
+%ignore om_mesh_coordinate;
+%ignore om_mesh_group_shape;
+%ignore om_mesh_groups;
+%ignore om_mesh_group_index;
+%ignore om_mesh_group_of;
+%ignore om_mesh_locality;
+%ignore om_dims_from_yaml; /* the 1.0 world-size sentinel: parse + resolve */
+%ignore om_dims_load_yaml;
 
 %{
 #include <limits.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "offline_mesh.h"
 
-/* offline_mesh._errors.error(status, message): the exception to raise.
- * Looked up on first use (the package imports _core first). */
-static PyObject *om_py_error_factory = NULL;
+#if PY_VERSION_HEX < 0x030A0000
+#define Py_NewRef(obj) (Py_INCREF(obj), (PyObject *)(obj))
+#define Py_XNewRef(obj) (Py_XINCREF(obj), (PyObject *)(obj))
+#endif
 
+/* Raises offline_mesh._errors.error(status, message). */
 static void om_py_raise(const om_error *err)
 {
-    const char *text = err->message[0] ? err->message
-                                       : om_status_string(err->status);
+    static PyObject *factory;
     PyObject *exc;
 
-    if (!om_py_error_factory) {
+    if (!factory) {
         PyObject *module = PyImport_ImportModule("offline_mesh._errors");
-        if (!module)
-            return;
-        om_py_error_factory = PyObject_GetAttrString(module, "error");
-        Py_DECREF(module);
-        if (!om_py_error_factory)
+        factory = module ? PyObject_GetAttrString(module, "error") : NULL;
+        Py_XDECREF(module);
+        if (!factory)
             return;
     }
-    exc = PyObject_CallFunction(om_py_error_factory, "is", (int)err->status,
-                                text);
-    if (exc) {
+    exc = PyObject_CallFunction(factory, "is", (int)err->status,
+                                err->message[0] ? err->message
+                                                : om_status_string(err->status));
+    if (exc)
         PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-        Py_DECREF(exc);
-    }
+    Py_XDECREF(exc);
 }
 
-/* Out-values accumulate in a list that the "ret" typemap of om_status turns
- * into None, the value, or a tuple of values. */
-static int om_py_push(PyObject *outputs, PyObject *value)
+/* Out-values collect in *result: the value, or a list of several that the
+ * "ret" typemap of om_status makes a tuple (no output value is a list).
+ * Steals `value`. */
+static int om_py_push(PyObject **result, PyObject *value)
 {
-    int rc;
-    if (!value)
-        return -1;
-    rc = PyList_Append(outputs, value);
-    Py_DECREF(value);
+    int rc = value ? 0 : -1;
+
+    if (value && !*result)
+        return *result = value, 0;
+    if (value && !PyList_CheckExact(*result)) {
+        PyObject *list = PyList_New(1);
+        if (list)
+            PyList_SET_ITEM(list, 0, *result), *result = list;
+        rc = list ? 0 : -1;
+    }
+    rc = rc == 0 ? PyList_Append(*result, value) : -1;
+    Py_XDECREF(value);
     return rc;
 }
 
-static PyObject *om_py_outputs(PyObject *outputs)
+/* An int (or __index__, as numpy integers), never a bool. */
+static int om_py_int(PyObject *obj, const char *what, int64_t *out)
 {
-    PyObject *result;
-    Py_ssize_t n = PyList_GET_SIZE(outputs);
-
-    if (n == 0)
-        result = Py_None, Py_INCREF(result);
-    else if (n == 1)
-        result = PyList_GET_ITEM(outputs, 0), Py_INCREF(result);
-    else
-        result = PyList_AsTuple(outputs);
-    Py_DECREF(outputs);
-    return result;
-}
-
-/* int or __index__ (numpy integers), never bool; TypeError otherwise,
- * ValueError when out of range. */
-static int om_py_as_int64(PyObject *obj, const char *what, int64_t *out)
-{
-    long long value;
+    PyObject *number;
     int overflow = 0;
+    long long value;
 
+    if (PyLong_CheckExact(obj)) {
+        value = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (!overflow && !(value == -1 && PyErr_Occurred()))
+            return *out = (int64_t)value, 0;
+    }
     if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    if (PyLong_Check(obj)) {
-        value = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    } else {
-        PyObject *number = PyNumber_Index(obj);
-        if (!number)
-            return -1;
-        value = PyLong_AsLongLongAndOverflow(number, &overflow);
-        Py_DECREF(number);
-    }
-    if (overflow) {
-        PyErr_Format(PyExc_ValueError, "%s = %R is out of range", what, obj);
+    if (!(number = PyNumber_Index(obj)))
         return -1;
-    }
-    if (value == -1 && PyErr_Occurred())
+    value = PyLong_AsLongLongAndOverflow(number, &overflow);
+    Py_DECREF(number);
+    if (overflow)
+        PyErr_Format(PyExc_ValueError, "%s = %R is out of range", what, obj);
+    if (overflow || (value == -1 && PyErr_Occurred()))
         return -1;
     *out = (int64_t)value;
     return 0;
 }
 
-/* UTF-8 of a str without NUL (C strings cannot carry it), borrowed. */
-static const char *om_py_as_cstring(PyObject *obj, const char *what)
+/* The UTF-8 of a str without NUL characters (borrowed). */
+static const char *om_py_cstr(PyObject *obj, const char *what)
 {
-    Py_ssize_t length;
+    Py_ssize_t n;
     const char *text;
 
-    if (!PyUnicode_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s", what,
-                     Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    text = PyUnicode_AsUTF8AndSize(obj, &length);
-    if (text && (size_t)length != strlen(text)) {
-        PyErr_Format(PyExc_ValueError, "%s contains a NUL character", what);
-        return NULL;
-    }
+    if (!PyUnicode_Check(obj))
+        return PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s",
+                            what, Py_TYPE(obj)->tp_name), NULL;
+    text = PyUnicode_AsUTF8AndSize(obj, &n);
+    if (text && (size_t)n != strlen(text))
+        return PyErr_Format(PyExc_ValueError, "%s contains a NUL character",
+                            what), NULL;
     return text;
 }
 
-/* The items of a list or tuple (not str/bytes), as a new tuple. */
-static PyObject *om_py_items(PyObject *obj, const char *what)
+static om_mesh *om_py_mesh_of(PyObject *obj, const char *what);
+
+/* Item i of a list of int (kind 0), str (1) or OfflineMesh (2), into slot i
+ * of `array`; the item's name (what[i]) is formatted only for a message. */
+static int om_py_item(PyObject *item, const char *what, size_t i, int kind,
+                      void *array)
 {
-    if (PyTuple_CheckExact(obj)) {
-        Py_INCREF(obj);
-        return obj;
+    char name[64];
+    int overflow = 0, strings = kind == 1;
+
+    if (kind == 2)
+        return (((const om_mesh **)array)[i] = om_py_mesh_of(item, what)) ? 0 : -1;
+    if (strings && PyUnicode_Check(item)) {
+        Py_ssize_t n;
+        const char *text = PyUnicode_AsUTF8AndSize(item, &n);
+        if (text && (size_t)n == strlen(text))
+            return ((const char **)array)[i] = text, 0;
+    } else if (!strings && PyLong_CheckExact(item)) {
+        ((int64_t *)array)[i] = PyLong_AsLongLongAndOverflow(item, &overflow);
+        if (!overflow && !PyErr_Occurred())
+            return 0;
     }
+    PyErr_Clear();
+    snprintf(name, sizeof name, "%s[%zu]", what, i);
+    return strings ? (((const char **)array)[i] = om_py_cstr(item, name)) ? 0 : -1
+                   : om_py_int(item, name, (int64_t *)array + i);
+}
+
+/* A list of int, str or OfflineMesh (kind, as om_py_item; a tuple, list or
+ * other non-text sequence) as a C array: `small` when it fits, else PyMem
+ * (om_py_free_array). *items keeps the strings alive. */
+static void *om_py_array(PyObject *obj, const char *what, int kind,
+                         void *small, size_t nsmall, PyObject **items,
+                         size_t *n)
+{
+    void *array;
+
     if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj) ||
         !(PySequence_Check(obj) || PyIter_Check(obj) || PyAnySet_Check(obj) ||
-          PyDict_Check(obj))) {
-        PyErr_Format(PyExc_TypeError, "%s must be a sequence, not %.100s",
-                     what, Py_TYPE(obj)->tp_name);
+          PyDict_Check(obj)))
+        return PyErr_Format(PyExc_TypeError, "%s must be a sequence, not %.100s",
+                            what, Py_TYPE(obj)->tp_name), NULL;
+    if (!(*items = PySequence_Tuple(obj)))
         return NULL;
-    }
-    return PySequence_Tuple(obj);
-}
-
-/* str for a C string the library made. */
-static PyObject *om_py_str(const char *text)
-{
-    return PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "strict");
-}
-
-/* The axis names the library itself produces, made once: a mesh's tuple
- * reuses them instead of decoding a new str per axis. */
-static const char *const om_py_common_names[] = {"dp", "cp", "tp", "pp",
-                                                 "ep", "edp"};
-#define OM_PY_COMMON_NAMES \
-    (sizeof om_py_common_names / sizeof om_py_common_names[0])
-static PyObject *om_py_common_name_objects[OM_PY_COMMON_NAMES];
-
-static PyObject *om_py_name(const char *name)
-{
-    size_t i;
-    for (i = 0; i < OM_PY_COMMON_NAMES; i++) {
-        if (strcmp(name, om_py_common_names[i]) == 0) {
-            if (!om_py_common_name_objects[i])
-                om_py_common_name_objects[i] =
-                    PyUnicode_InternFromString(name);
-            Py_XINCREF(om_py_common_name_objects[i]);
-            return om_py_common_name_objects[i];
+    *n = (size_t)PyTuple_GET_SIZE(*items);
+    array = *n <= nsmall ? small
+            : PyMem_Calloc(*n, kind ? sizeof(void *) : sizeof(int64_t));
+    if (!array)
+        return PyErr_NoMemory();
+    for (size_t i = 0; i < *n; i++) {
+        if (om_py_item(PyTuple_GET_ITEM(*items, (Py_ssize_t)i), what, i, kind,
+                       array) < 0) {
+            if (array != small)
+                PyMem_Free(array);
+            return NULL;
         }
     }
-    return om_py_str(name);
+    return array;
 }
 
-/* (names, shape) tuples of a mesh. */
-static PyObject *om_py_mesh_tuples(const om_mesh *mesh)
+static void om_py_free_array(const void *array, const void *small,
+                             PyObject *items)
 {
-    size_t ndim = om_mesh_ndim(mesh), i;
-    PyObject *names = PyTuple_New((Py_ssize_t)ndim);
-    PyObject *shape = PyTuple_New((Py_ssize_t)ndim);
-    PyObject *pair = NULL;
-
-    if (!names || !shape)
-        goto done;
-    for (i = 0; i < ndim; i++) {
-        PyObject *name = om_py_name(om_mesh_name(mesh, i));
-        PyObject *size = PyLong_FromLongLong(om_mesh_dim_size(mesh, i));
-        if (!name || !size) {
-            Py_XDECREF(name);
-            Py_XDECREF(size);
-            goto done;
-        }
-        PyTuple_SET_ITEM(names, (Py_ssize_t)i, name);
-        PyTuple_SET_ITEM(shape, (Py_ssize_t)i, size);
-    }
-    pair = PyTuple_Pack(2, names, shape);
-done:
-    Py_XDECREF(names);
-    Py_XDECREF(shape);
-    return pair;
+    if (array != small)
+        PyMem_Free((void *)array);
+    Py_XDECREF(items);
 }
 
-/* The package's OfflineMesh class (registered once by _set_mesh_class):
- * every mesh the library returns becomes one, its slots set here, so no
- * Python code runs per mesh. Until it is registered, meshes come back as
- * (handle, names, shape). */
-static PyTypeObject *om_py_mesh_class = NULL;
-static PyObject *om_py_mesh_slots[3]; /* mesh_dim_names, mesh_shape, _handle */
+/* ---- meshes: every om_mesh becomes an offline_mesh.OfflineMesh ----------
+ * The package registers the class (_set_mesh_class); its slots
+ * mesh_dim_names, mesh_shape and _handle (the owning Mesh handle) are set
+ * through their descriptors, so no Python code runs per mesh. */
+static PyTypeObject *om_py_mesh_class;
+static PyObject *om_py_slots[3];
 
-static PyObject *om_py_mesh_object(PyObject *handle, PyObject *names,
-                                   PyObject *shape)
+static PyObject *om_py_mesh_object(PyObject *names, PyObject *shape,
+                                   PyObject *handle)
 {
-    PyObject *values[3] = {names, shape, handle}, *obj;
-    int i;
-
-    if (!om_py_mesh_class)
-        return PyTuple_Pack(3, handle, names, shape);
-    obj = om_py_mesh_class->tp_alloc(om_py_mesh_class, 0);
-    /* generic setattr: the slots' own descriptors, past the class's
-     * __setattr__ that makes the mesh immutable */
-    for (i = 0; obj && i < 3; i++) {
-        if (PyObject_GenericSetAttr(obj, om_py_mesh_slots[i], values[i]) < 0)
+    PyObject *values[3] = {names, shape, handle};
+    PyObject *obj = om_py_mesh_class
+        ? om_py_mesh_class->tp_alloc(om_py_mesh_class, 0)
+        : PyErr_Format(PyExc_ImportError, "offline_mesh is not initialised");
+    for (int i = 0; obj && i < 3; i++) {
+        if (Py_TYPE(om_py_slots[i])->tp_descr_set(om_py_slots[i], obj,
+                                                  values[i]) < 0)
             Py_CLEAR(obj);
     }
     return obj;
 }
 
-/* The OfflineMesh of a new mesh handle (stolen). */
-static PyObject *om_py_with_tuples(PyObject *handle, const om_mesh *mesh)
+/* A str for a name the library keeps, the common ones made once. */
+static PyObject *om_py_name(const char *name)
 {
-    PyObject *tuples = om_py_mesh_tuples(mesh), *result = NULL;
+    static const char *const common[] = {"dp", "cp", "tp", "pp", "ep", "edp"};
+    static PyObject *made[sizeof common / sizeof *common];
 
-    if (tuples) {
-        result = om_py_mesh_object(handle, PyTuple_GET_ITEM(tuples, 0),
-                                   PyTuple_GET_ITEM(tuples, 1));
-        Py_DECREF(tuples);
+    for (size_t i = 0; i < sizeof common / sizeof *common; i++) {
+        if (strcmp(name, common[i]) == 0)
+            return Py_XNewRef(made[i] ? made[i]
+                              : (made[i] = PyUnicode_InternFromString(name)));
     }
-    Py_DECREF(handle);
-    return result;
+    return PyUnicode_FromString(name);
 }
 
-/* ---- om_dims from a ParallelDimsSpec-like object ---- */
-static PyObject *om_py_dim_fields[OM_DIM_PP + 1];
-static PyObject *om_py_flag_fields[OM_FLAG_LOSS_PARALLEL + 1];
-
-static PyObject *om_py_field_name(PyObject **cache, const char *name)
+/* The OfflineMesh of a new library mesh (the handle is stolen). */
+static PyObject *om_py_wrap_mesh(PyObject *handle, const om_mesh *mesh)
 {
-    if (!*cache)
-        *cache = PyUnicode_InternFromString(name);
-    return *cache;
+    size_t ndim = om_mesh_ndim(mesh);
+    PyObject *names = PyTuple_New((Py_ssize_t)ndim);
+    PyObject *shape = PyTuple_New((Py_ssize_t)ndim), *obj = NULL;
+
+    for (size_t i = 0; names && shape && i < ndim; i++) {
+        PyObject *name = om_py_name(om_mesh_name(mesh, i));
+        PyObject *size = PyLong_FromLongLong(om_mesh_dim_size(mesh, i));
+        PyTuple_SET_ITEM(names, (Py_ssize_t)i, name);
+        PyTuple_SET_ITEM(shape, (Py_ssize_t)i, size);
+        if (!name || !size)
+            goto done;
+    }
+    if (handle && names && shape)
+        obj = om_py_mesh_object(names, shape, handle);
+done:
+    Py_XDECREF(names);
+    Py_XDECREF(shape);
+    Py_XDECREF(handle);
+    return obj;
 }
 
-/* A new om_dims from the seven attributes of `spec` (any object that has
- * them). Types are checked here; values by the library (om_dims_set). */
-static om_dims *om_py_dims_from_spec(PyObject *spec)
+/* The library mesh of an OfflineMesh; a sub-mesh (made by _sub_mesh from
+ * tuples known to be valid) gets it on first use. */
+static om_mesh *om_py_mesh_of(PyObject *obj, const char *what)
 {
+    PyObject *handle = NULL;
+    void *mesh = NULL;
+
+    if (om_py_mesh_class && PyObject_TypeCheck(obj, om_py_mesh_class))
+        handle = Py_TYPE(om_py_slots[2])->tp_descr_get(om_py_slots[2], obj, NULL);
+    else
+        PyErr_Format(PyExc_TypeError, "%s must be an OfflineMesh, not %.100s",
+                     what, Py_TYPE(obj)->tp_name);
+    if (handle == Py_None) {
+        PyObject *names = Py_TYPE(om_py_slots[0])->tp_descr_get(om_py_slots[0], obj, NULL);
+        PyObject *shape = Py_TYPE(om_py_slots[1])->tp_descr_get(om_py_slots[1], obj, NULL);
+        PyObject *made = names && shape ? PyObject_CallFunctionObjArgs(
+            (PyObject *)om_py_mesh_class, names, shape, NULL) : NULL;
+        Py_XDECREF(names);
+        Py_XDECREF(shape);
+        Py_SETREF(handle, made ? Py_TYPE(om_py_slots[2])->tp_descr_get(
+            om_py_slots[2], made, NULL) : NULL);
+        Py_XDECREF(made);
+        if (handle && Py_TYPE(om_py_slots[2])->tp_descr_set(om_py_slots[2], obj, handle) < 0)
+            Py_CLEAR(handle);
+    }
+    if (handle && !SWIG_IsOK(SWIG_ConvertPtr(handle, &mesh, SWIGTYPE_p_om_mesh, 0)))
+        PyErr_Format(PyExc_TypeError, "%s is not initialised", what);
+    Py_XDECREF(handle); /* the OfflineMesh keeps it */
+    if (!mesh && PyErr_ExceptionMatches(PyExc_AttributeError))
+        PyErr_Clear(), PyErr_Format(PyExc_TypeError, "%s is not initialised", what);
+    return (om_mesh *)mesh;
+}
+
+/* A new om_dims with the seven fields of `spec`, read by name; types are
+ * checked here, values by om_dims_set(). dp_size None: dp not given. */
+static om_dims *om_py_dims(PyObject *spec)
+{
+    static PyObject *keys[OM_DIM_COUNT + OM_FLAG_COUNT];
     om_dims *dims = NULL;
     om_error err;
-    int i;
+    int i, n = OM_DIM_COUNT + OM_FLAG_COUNT;
 
     om_error_clear(&err);
-    if (om_dims_new(&dims, &err) != OM_OK) {
-        om_py_raise(&err);
-        return NULL;
-    }
-    for (i = 0; i <= (int)OM_DIM_PP; i++) {
-        const char *field = om_dim_field_name((om_dim)i);
-        PyObject *name = om_py_field_name(&om_py_dim_fields[i], field);
-        PyObject *value = name ? PyObject_GetAttr(spec, name) : NULL;
-        int64_t size;
-        int rc;
-        if (!value)
-            goto missing;
-        rc = om_py_as_int64(value, field, &size);
-        Py_DECREF(value);
-        if (rc < 0)
-            goto fail;
-        if (om_dims_set(dims, (om_dim)i, size, &err) != OM_OK) {
-            om_py_raise(&err);
-            goto fail;
+    if (om_dims_new(&dims, &err) != OM_OK)
+        return om_py_raise(&err), NULL;
+    for (i = 0; i < n; i++) {
+        int flag = i >= OM_DIM_COUNT;
+        const char *field = flag ? om_flag_field_name((om_flag)(i - OM_DIM_COUNT))
+                                 : om_dim_field_name((om_dim)i);
+        PyObject *key = keys[i] ? keys[i] : (keys[i] = PyUnicode_InternFromString(field));
+        PyObject *value = key ? PyObject_GetAttr(spec, key) : NULL;
+        int64_t size = 0;
+        int rc = value ? 0 : -1;
+
+        if (rc == 0 && flag && !PyBool_Check(value))
+            rc = -1, PyErr_Format(PyExc_TypeError, "%s must be a bool, not "
+                                  "%.100s", field, Py_TYPE(value)->tp_name);
+        else if (rc == 0 && flag)
+            rc = om_dims_set_flag(dims, (om_flag)(i - OM_DIM_COUNT),
+                                  value == Py_True, &err) == OM_OK ? 0 : 1;
+        else if (rc == 0 && !(i == OM_DIM_DP && value == Py_None))
+            rc = om_py_int(value, field, &size) < 0 ? -1
+                 : om_dims_set(dims, (om_dim)i, size, &err) == OM_OK ? 0 : 1;
+        Py_XDECREF(value);
+        if (rc != 0) {
+            if (rc > 0)
+                om_py_raise(&err);
+            else if (PyErr_ExceptionMatches(PyExc_AttributeError))
+                PyErr_Clear(), PyErr_Format(PyExc_TypeError, "spec must be a "
+                    "ParallelDimsSpec, not %.100s", Py_TYPE(spec)->tp_name);
+            om_dims_free(dims);
+            return NULL;
         }
-    }
-    for (i = 0; i <= (int)OM_FLAG_LOSS_PARALLEL; i++) {
-        const char *field = om_flag_field_name((om_flag)i);
-        PyObject *name = om_py_field_name(&om_py_flag_fields[i], field);
-        PyObject *value = name ? PyObject_GetAttr(spec, name) : NULL;
-        if (!value)
-            goto missing;
-        if (!PyBool_Check(value)) {
-            PyErr_Format(PyExc_TypeError, "%s must be a bool, not %.100s",
-                         field, Py_TYPE(value)->tp_name);
-            Py_DECREF(value);
-            goto fail;
-        }
-        if (om_dims_set_flag(dims, (om_flag)i, value == Py_True, &err) !=
-            OM_OK) {
-            Py_DECREF(value);
-            om_py_raise(&err);
-            goto fail;
-        }
-        Py_DECREF(value);
     }
     return dims;
-missing:
-    if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "spec must be a ParallelDimsSpec, not %.100s",
-                     Py_TYPE(spec)->tp_name);
-    }
-fail:
-    om_dims_free(dims);
-    return NULL;
 }
 %}
 
 /* ---- status and error ------------------------------------------------------ */
-%typemap(out) om_status %{ $result = PyList_New(0); if (!$result) SWIG_fail; %}
-%typemap(ret) om_status %{ (void)$1; $result = om_py_outputs($result); %}
+%typemap(out) om_status %{ $result = NULL; %}
+%typemap(ret) om_status %{
+    (void)$1;
+    if (!$result || PyList_CheckExact($result))
+        Py_XSETREF($result, $result ? PyList_AsTuple($result) : Py_NewRef(Py_None));
+%}
 
 %typemap(in, numinputs=0) om_error *OM_ERROR (om_error temp) %{ $1 = &temp; %}
-/* cleared in "check", which runs after every "in": a retry (OM_BUFFER)
- * jumps back before it */
+/* cleared in "check", after every "in": a retry (OM_BUFFER) jumps back
+ * before it */
 %typemap(check) om_error *OM_ERROR %{ om_error_clear($1); %}
 %typemap(argout) om_error *OM_ERROR %{
     if ($1->status != OM_OK) {
-        Py_XDECREF($result);
-        $result = NULL;
+        Py_CLEAR($result);
         om_py_raise($1);
         SWIG_fail;
     }
 %}
 
-/* ---- new objects, strings, scalar outputs ---------------------------------- */
+/* ---- outputs ------------------------------------------------------------------ */
 %typemap(in, numinputs=0) SWIGTYPE **OM_NEW ($*1_ltype temp = NULL) %{ $1 = &temp; %}
 %typemap(argout) SWIGTYPE **OM_NEW %{
     if (*$1) {
-        PyObject *handle = SWIG_NewPointerObj(*$1, $*1_descriptor,
-                                              SWIG_POINTER_OWN);
-        if (handle && $*1_descriptor == SWIGTYPE_p_om_mesh)
-            handle = om_py_with_tuples(handle, (const om_mesh *)*$1);
-        if (om_py_push($result, handle) < 0)
+        PyObject *handle = SWIG_NewPointerObj(*$1, $*1_descriptor, SWIG_POINTER_OWN);
+        if ($*1_descriptor == SWIGTYPE_p_om_mesh)
+            handle = om_py_wrap_mesh(handle, (const om_mesh *)*$1);
+        if (om_py_push(&$result, handle) < 0)
             SWIG_fail;
     }
 %}
 
 %typemap(in, numinputs=0) char **OM_STRING (char *temp = NULL) %{ $1 = &temp; %}
 %typemap(argout) char **OM_STRING %{
-    if (*$1 && om_py_push($result, om_py_str(*$1)) < 0)
+    if (*$1 && om_py_push(&$result, PyUnicode_FromString(*$1)) < 0)
         SWIG_fail;
 %}
 %typemap(freearg) char **OM_STRING %{ om_string_free(*$1); %}
 
-%typemap(in, numinputs=0) int64_t *OM_OUTPUT (int64_t temp = 0),
-                          uint64_t *OM_OUTPUT (uint64_t temp = 0),
-                          size_t *OM_OUTPUT (size_t temp = 0),
-                          bool *OM_OUTPUT (bool temp = false) %{ $1 = &temp; %}
-%typemap(argout) int64_t *OM_OUTPUT %{
-    if (result == OM_OK && om_py_push($result, PyLong_FromLongLong(*$1)) < 0)
+%define OM_PY_OUTPUT(TYPE, CONVERT)
+%typemap(in, numinputs=0) TYPE *OM_OUTPUT ($*1_ltype temp = 0) %{ $1 = &temp; %}
+%typemap(argout) TYPE *OM_OUTPUT %{
+    if (result == OM_OK && om_py_push(&$result, CONVERT(*$1)) < 0)
         SWIG_fail;
 %}
-%typemap(argout) uint64_t *OM_OUTPUT %{
-    if (result == OM_OK &&
-        om_py_push($result, PyLong_FromUnsignedLongLong(*$1)) < 0)
-        SWIG_fail;
-%}
-%typemap(argout) size_t *OM_OUTPUT %{
-    if (result == OM_OK && om_py_push($result, PyLong_FromSize_t(*$1)) < 0)
-        SWIG_fail;
-%}
-%typemap(argout) bool *OM_OUTPUT %{
-    if (result == OM_OK && om_py_push($result, PyBool_FromLong(*$1)) < 0)
-        SWIG_fail;
-%}
+%enddef
+OM_PY_OUTPUT(int64_t, PyLong_FromLongLong)
+OM_PY_OUTPUT(uint64_t, PyLong_FromUnsignedLongLong)
+OM_PY_OUTPUT(size_t, PyLong_FromSize_t)
+OM_PY_OUTPUT(bool, PyBool_FromLong)
+/* enumerations through a pointer (om_launch_format *, om_world_size_source *) */
+OM_PY_OUTPUT(enum SWIGTYPE, PyLong_FromLong)
+%apply enum SWIGTYPE *OM_OUTPUT { enum SWIGTYPE * };
 
-/* ---- caller buffers with a needed length, one retry ------------------------
- * Integers come back as a bytearray of the C items (memoryview(b).cast("i")
- * or "q" reads them; bulk tables need no Python int per item), strings as a
- * list of str. The first call is the library's size query (NULL, 0); the
- * wrapper then jumps back before the call (the label in "check") with a
+/* Caller buffers with a needed length: the first call is the library's size
+ * query (NULL, 0); the wrapper jumps back (the label in "check") once with a
  * buffer of exactly the needed length. */
 %define OM_PY_BUFFER(TYPE, RESULT)
 %typemap(in, numinputs=0) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED)
-    (size_t needed = 0, PyObject *grown = NULL) %{
-    $1 = NULL;
-    $2 = 0;
-    $3 = &needed;
-%}
+    (size_t needed = 0, PyObject *grown = NULL) %{ $1 = NULL; $2 = 0; $3 = &needed; %}
 %typemap(check) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
-om_py_retry$argnum:
-    ;
+om_py_retry$argnum:;
 %}
 %typemap(argout) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
-    if ((result == OM_OK || result == OM_ERR_BUFFER_TOO_SMALL) &&
-        !grown$argnum && needed$argnum > 0) {
+    if ((result == OM_OK || result == OM_ERR_BUFFER_TOO_SMALL) && !grown$argnum &&
+        needed$argnum > 0) {
         if (needed$argnum > (size_t)PY_SSIZE_T_MAX / sizeof(TYPE)) {
             PyErr_NoMemory();
             SWIG_fail;
@@ -433,134 +428,39 @@ om_py_retry$argnum:
         Py_CLEAR($result);
         goto om_py_retry$argnum;
     }
-    if (result == OM_OK) {
-        size_t i, n = $1 ? needed$argnum : 0;
-        PyObject *value = RESULT;
-        if (om_py_push($result, value) < 0)
-            SWIG_fail;
-    }
+    if (result == OM_OK && om_py_push(&$result, RESULT) < 0)
+        SWIG_fail;
 %}
 %typemap(freearg) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{
     Py_XDECREF(grown$argnum);
 %}
 %enddef
-%{
-/* The first `n` items of a buffer as a bytearray (`grown`, when the buffer
- * is it, trimmed and passed on). */
-static PyObject *om_py_items_bytes(PyObject *grown, const void *items,
-                                   size_t n, size_t size)
-{
-    if (grown && n * size == (size_t)PyByteArray_GET_SIZE(grown)) {
-        Py_INCREF(grown);
-        return grown;
-    }
-    if (grown) {
-        if (PyByteArray_Resize(grown, (Py_ssize_t)(n * size)) < 0)
-            return NULL;
-        Py_INCREF(grown);
-        return grown;
-    }
-    return PyByteArray_FromStringAndSize(items, (Py_ssize_t)(n * size));
-}
+OM_PY_BUFFER(int32_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromStringAndSize("", 0))
+OM_PY_BUFFER(int64_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromStringAndSize("", 0))
 
-SWIGUNUSED static PyObject *om_py_str_list(const char *const *items, size_t n)
-{
-    PyObject *list = PyList_New((Py_ssize_t)n);
-    size_t i;
-    for (i = 0; list && i < n; i++) {
-        PyObject *item = om_py_str(items[i]);
-        if (!item)
-            Py_CLEAR(list);
-        else
-            PyList_SET_ITEM(list, (Py_ssize_t)i, item);
-    }
-    return list;
-}
-%}
-OM_PY_BUFFER(int32_t, ((void)i, om_py_items_bytes(grown$argnum, $1, n, sizeof *$1)))
-OM_PY_BUFFER(int64_t, ((void)i, om_py_items_bytes(grown$argnum, $1, n, sizeof *$1)))
-OM_PY_BUFFER(const char *, ((void)i, om_py_str_list($1, n)))
+/* ---- inputs -------------------------------------------------------------------- */
+%typemap(in) int64_t %{ if (om_py_int($input, "$1_name", &$1) < 0) SWIG_fail; %}
+%typemap(out) int64_t %{ $result = PyLong_FromLongLong((long long)$1); %}
+%typemap(out) uint64_t %{ $result = PyLong_FromUnsignedLongLong((unsigned long long)$1); %}
 
-/* Enumerations returned through a pointer (om_launch_format *format). */
-%typemap(in, numinputs=0) enum SWIGTYPE * ($*1_ltype temp) %{ $1 = &temp; %}
-%typemap(argout) enum SWIGTYPE * %{
-    if (result == OM_OK && om_py_push($result, PyLong_FromLong((long)*$1)) < 0)
+/* enumerations: ints; the library answers unknown values itself */
+%typemap(in) enum SWIGTYPE (int64_t value) %{
+    if (om_py_int($input, "$1_name", &value) < 0)
         SWIG_fail;
-%}
-
-/* A list of OfflineMesh handles (Mesh objects): the views of a world. */
-%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
-    (PyObject *items = NULL) %{
-    items = om_py_items($input, "$1_name");
-    if (!items)
-        SWIG_fail;
-    $2 = (size_t)PyTuple_GET_SIZE(items);
-    $1 = PyMem_Calloc($2 + 1, sizeof *$1);
-    if (!$1) {
-        PyErr_NoMemory();
+    if (value < INT_MIN || value > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "$1_name = %R is out of range", $input);
         SWIG_fail;
     }
-    for (size_t i = 0; i < $2; i++) {
-        void *mesh = NULL;
-        if (!SWIG_IsOK(SWIG_ConvertPtr(PyTuple_GET_ITEM(items, (Py_ssize_t)i),
-                                       &mesh, SWIGTYPE_p_om_mesh, 0))) {
-            PyErr_Format(PyExc_TypeError, "$1_name[%zu] must be a Mesh", i);
-            SWIG_fail;
-        }
-        ((const om_mesh **)$1)[i] = mesh;
-    }
-%}
-%typemap(freearg) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{
-    PyMem_Free((void *)$1);
-    Py_XDECREF(items$argnum);
-%}
-%typemap(argout) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) ""
-
-/* ---- inputs ------------------------------------------------------------------ */
-%typemap(in) int64_t %{
-    if (om_py_as_int64($input, "$1_name", &$1) < 0)
-        SWIG_fail;
+    $1 = ($1_ltype)value;
 %}
 
-/* Enumerations: ints, ValueError beyond C's int; the library answers unknown
- * values itself. */
-%typemap(in) enum SWIGTYPE %{
-    {
-        int64_t value;
-        if (om_py_as_int64($input, "$1_name", &value) < 0)
-            SWIG_fail;
-        if (value < INT_MIN || value > INT_MAX) {
-            PyErr_Format(PyExc_ValueError, "$1_name = %R is out of range", $input);
-            SWIG_fail;
-        }
-        $1 = ($1_ltype)value;
-    }
-%}
-
-/* None is C's NULL: the library reports it with its own message. */
+/* None is C's NULL: the library reports it with its own message */
 %typemap(in) const char * %{
-    $1 = $input == Py_None ? NULL
-                           : ($1_ltype)om_py_as_cstring($input, "$1_name");
+    $1 = $input == Py_None ? NULL : ($1_ltype)om_py_cstr($input, "$1_name");
     if (!$1 && PyErr_Occurred())
         SWIG_fail;
 %}
 %typemap(freearg) const char * ""
-
-/* SWIG is not told that int64_t is `long` (its stdint.i says `long long`,
- * and the casts it writes then mismatch the headers): map them here. */
-%typemap(in) uint64_t %{
-    {
-        unsigned long long value = PyLong_Check($input) && !PyBool_Check($input)
-            ? PyLong_AsUnsignedLongLong($input) : (PyErr_Format(PyExc_TypeError,
-                  "$1_name must be an int, not %.100s", Py_TYPE($input)->tp_name),
-              (unsigned long long)-1);
-        if (value == (unsigned long long)-1 && PyErr_Occurred())
-            SWIG_fail;
-        $1 = (uint64_t)value;
-    }
-%}
-%typemap(out) int64_t %{ $result = PyLong_FromLongLong((long long)$1); %}
-%typemap(out) uint64_t %{ $result = PyLong_FromUnsignedLongLong((unsigned long long)$1); %}
 
 %typemap(in) const char *path (PyObject *encoded = NULL) %{
     if (!PyUnicode_FSConverter($input, &encoded))
@@ -569,12 +469,10 @@ OM_PY_BUFFER(const char *, ((void)i, om_py_str_list($1, n)))
 %}
 %typemap(freearg) const char *path %{ Py_XDECREF(encoded$argnum); %}
 
-%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN) (Py_buffer view) %{
-    view.obj = NULL;
+%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN) (Py_buffer view = {0}) %{
     if (PyUnicode_Check($input)) {
         Py_ssize_t n;
-        $1 = ($1_ltype)PyUnicode_AsUTF8AndSize($input, &n);
-        if (!$1)
+        if (!($1 = ($1_ltype)PyUnicode_AsUTF8AndSize($input, &n)))
             SWIG_fail;
         $2 = (size_t)n;
     } else if (PyObject_CheckBuffer($input)) {
@@ -593,163 +491,169 @@ OM_PY_BUFFER(const char *, ((void)i, om_py_str_list($1, n)))
         PyBuffer_Release(&view$argnum);
 %}
 
+/* lists of names and of ints; an empty list of names is (NULL, 0) */
 %typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
     (PyObject *items = NULL, const char *small[8]) %{
-    items = om_py_items($input, "$1_name");
-    if (!items)
+    if (!($1 = om_py_array($input, "$1_name", 1, small, 8, &items, &$2)))
         SWIG_fail;
-    $2 = (size_t)PyTuple_GET_SIZE(items);
-    /* an empty list is (NULL, 0): "none given" */
-    $1 = $2 == 0 ? NULL : $2 <= 8 ? small : PyMem_Calloc($2, sizeof *$1);
-    if (!$1 && $2 > 0) {
-        PyErr_NoMemory();
-        SWIG_fail;
-    }
-    for (size_t i = 0; i < $2; i++) {
-        PyObject *item = PyTuple_GET_ITEM(items, (Py_ssize_t)i);
-        if (!PyUnicode_Check(item)) {
-            PyErr_Format(PyExc_TypeError, "$1_name[%zu] must be a str, not %.100s",
-                         i, Py_TYPE(item)->tp_name);
-            SWIG_fail;
-        }
-        ((const char **)$1)[i] = om_py_as_cstring(item, "$1_name");
-        if (!$1[i])
-            SWIG_fail;
-    }
+    if ($2 == 0)
+        $1 = NULL;
 %}
-%typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) %{
-    if ((const void *)$1 != (const void *)small$argnum)
-        PyMem_Free((void *)$1);
-    Py_XDECREF(items$argnum);
-%}
-
 %typemap(in) (const int64_t *OM_INTS, size_t OM_INTS_LEN)
     (PyObject *items = NULL, int64_t small[8]) %{
-    items = om_py_items($input, "$1_name");
-    if (!items)
+    if (!($1 = om_py_array($input, "$1_name", 0, small, 8, &items, &$2)))
         SWIG_fail;
-    $2 = (size_t)PyTuple_GET_SIZE(items);
-    $1 = $2 <= 8 ? small : PyMem_Calloc($2, sizeof *$1);
-    if (!$1) {
-        PyErr_NoMemory();
-        SWIG_fail;
-    }
-    for (size_t i = 0; i < $2; i++) {
-        PyObject *item = PyTuple_GET_ITEM(items, (Py_ssize_t)i);
-        if (PyLong_CheckExact(item)) {
-            int overflow = 0;
-            ((int64_t *)$1)[i] = PyLong_AsLongLongAndOverflow(item, &overflow);
-            if (!overflow)
-                continue;
-        }
-        char what[48];
-        snprintf(what, sizeof what, "$1_name[%zu]", i);
-        if (om_py_as_int64(item, what, (int64_t *)&$1[i]) < 0)
-            SWIG_fail;
-    }
 %}
-%typemap(freearg) (const int64_t *OM_INTS, size_t OM_INTS_LEN) %{
-    if ((const void *)$1 != (const void *)small$argnum)
-        PyMem_Free((void *)$1);
+%typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN),
+                  (const int64_t *OM_INTS, size_t OM_INTS_LEN),
+                  (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{
+    if ($1) om_py_free_array($1, small$argnum, NULL);
     Py_XDECREF(items$argnum);
 %}
-
-/* 1.0-style caller buffers: Python passes the number of items and gets
- * back a bytearray of them, filled by the library (not zeroed first: bulk
- * group tables are megabytes). */
-%define OM_PY_INTO(TYPE)
-%typemap(in) (TYPE *OM_INTO, size_t OM_INTO_LEN) (PyObject *array = NULL) %{
-    {
-        int64_t count;
-        if (om_py_as_int64($input, "$2_name", &count) < 0)
-            SWIG_fail;
-        if (count < 0 || (uint64_t)count > (uint64_t)PY_SSIZE_T_MAX / sizeof(TYPE)) {
-            PyErr_Format(PyExc_ValueError, "$2_name = %lld is out of range",
-                         (long long)count);
-            SWIG_fail;
-        }
-        array = PyByteArray_FromStringAndSize(NULL,
-                                              (Py_ssize_t)(count * (int64_t)sizeof(TYPE)));
-        if (!array)
-            SWIG_fail;
-        $1 = (TYPE *)PyByteArray_AS_STRING(array);
-        $2 = (size_t)count;
-    }
-%}
-%typemap(argout) (TYPE *OM_INTO, size_t OM_INTO_LEN) %{
-    if (result == OM_OK) {
-        Py_INCREF(array$argnum);
-        if (om_py_push($result, array$argnum) < 0)
-            SWIG_fail;
-    }
-%}
-%typemap(freearg) (TYPE *OM_INTO, size_t OM_INTO_LEN) %{ Py_XDECREF(array$argnum); %}
-%enddef
-OM_PY_INTO(int32_t)
-OM_PY_INTO(int64_t)
-
-/* Inputs only (not the scalar outputs their pointer types would match). */
 %typemap(argout) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN),
-                 (const int64_t *OM_INTS, size_t OM_INTS_LEN) ""
+                 (const int64_t *OM_INTS, size_t OM_INTS_LEN),
+                 (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) ""
 
-/* A Dims handle, or any object with the seven ParallelDimsSpec fields
- * (converted into a temporary om_dims through the library's setters). */
+/* a list of OfflineMesh: the views of a world */
+%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
+    (PyObject *items = NULL, const om_mesh *small[8]) %{
+    if (!($1 = om_py_array($input, "$1_name", 2, small, 8, &items, &$2)))
+        SWIG_fail;
+%}
+%typemap(in) const om_mesh * %{ if (!($1 = om_py_mesh_of($input, "$1_name"))) SWIG_fail; %}
+
 %typemap(in) const om_dims * (void *handle = NULL, om_dims *temp = NULL) %{
-    if ($input != Py_None &&
-        SWIG_IsOK(SWIG_ConvertPtr($input, &handle, $1_descriptor, 0))) {
+    if (SWIG_IsOK(SWIG_ConvertPtr($input, &handle, $1_descriptor, 0)) && handle)
         $1 = (om_dims *)handle;
-    } else {
-        $1 = temp = om_py_dims_from_spec($input);
-        if (!$1)
-            SWIG_fail;
-    }
+    else if (!($1 = temp = om_py_dims($input)))
+        SWIG_fail;
 %}
 %typemap(freearg) const om_dims * %{ om_dims_free(temp$argnum); %}
 
-/* Python-only shims. */
+/* ---- shims ------------------------------------------------------------------
+ * OfflineMesh(mesh_dim_names=(), mesh_shape=()): the class's constructor
+ * (the package's metaclass calls it). Tuples of plain str and int are kept
+ * as given (the library copied and checked them). */
+%feature("kwargs") om_py_new_mesh;
+%typemap(default) PyObject *mesh_dim_names, PyObject *mesh_shape "$1 = NULL;"
+%rename(OfflineMesh) om_py_new_mesh;
 %inline %{
+static PyObject *om_py_new_mesh(PyObject *mesh_dim_names, PyObject *mesh_shape)
+{
+    static PyObject *empty;
+    const char *small_names[8];
+    int64_t small_sizes[8];
+    PyObject *names_items = NULL, *sizes_items = NULL, *handle, *obj = NULL;
+    size_t nnames = 0, nsizes = 0, i;
+    const char **names = NULL;
+    int64_t *sizes = NULL;
+    om_mesh *mesh = NULL;
+    om_error err;
+
+    if (!empty && !(empty = PyTuple_New(0)))
+        return NULL;
+    names = om_py_array(mesh_dim_names ? mesh_dim_names : empty,
+                        "mesh_dim_names", 1, small_names, 8, &names_items, &nnames);
+    sizes = names ? om_py_array(mesh_shape ? mesh_shape : empty, "mesh_shape",
+                                0, small_sizes, 8, &sizes_items, &nsizes) : NULL;
+    om_error_clear(&err);
+    if (sizes && om_mesh_new_checked(names, nnames, sizes, nsizes, &mesh, &err) != OM_OK)
+        om_py_raise(&err);
+    if (mesh && (handle = SWIG_InternalNewPointerObj(mesh, SWIGTYPE_p_om_mesh, SWIG_POINTER_OWN))) {
+        int plain = PyTuple_CheckExact(mesh_dim_names ? mesh_dim_names : empty) &&
+                    PyTuple_CheckExact(mesh_shape ? mesh_shape : empty);
+        for (i = 0; plain && i < nnames; i++)
+            plain = PyUnicode_CheckExact(PyTuple_GET_ITEM(names_items, i)) &&
+                    PyLong_CheckExact(PyTuple_GET_ITEM(sizes_items, i));
+        if (plain) {
+            obj = om_py_mesh_object(names_items, sizes_items, handle);
+            Py_DECREF(handle);
+        } else {
+            obj = om_py_wrap_mesh(handle, mesh);
+        }
+    }
+    if (names)
+        om_py_free_array(names, small_names, names_items);
+    else
+        Py_XDECREF(names_items);
+    if (sizes)
+        om_py_free_array(sizes, small_sizes, sizes_items);
+    else
+        Py_XDECREF(sizes_items);
+    return obj;
+}
+
 /* Registers the package's OfflineMesh class (see om_py_mesh_object). */
 static PyObject *_set_mesh_class(PyObject *cls)
 {
-    static const char *const slots[3] = {"mesh_dim_names", "mesh_shape",
-                                         "_handle"};
-    int i;
-
-    if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError, "cls must be a class");
-        return NULL;
+    static const char *const names[3] = {"mesh_dim_names", "mesh_shape", "_handle"};
+    for (int i = 0; i < 3; i++) {
+        PyObject *slot = PyType_Check(cls) ? PyObject_GetAttrString(cls, names[i]) : NULL;
+        if (!slot || !Py_TYPE(slot)->tp_descr_set || !Py_TYPE(slot)->tp_descr_get) {
+            Py_XDECREF(slot);
+            return PyErr_Format(PyExc_TypeError, "cls needs the slot %s", names[i]);
+        }
+        Py_XSETREF(om_py_slots[i], slot);
     }
-    for (i = 0; i < 3; i++) {
-        if (!om_py_mesh_slots[i] &&
-            !(om_py_mesh_slots[i] = PyUnicode_InternFromString(slots[i])))
-            return NULL;
-    }
-    Py_INCREF(cls);
-    Py_XSETREF(om_py_mesh_class, (PyTypeObject *)cls);
+    Py_XSETREF(om_py_mesh_class, (PyTypeObject *)Py_NewRef(cls));
     Py_RETURN_NONE;
 }
 
-/* An OfflineMesh of tuples known to be a valid mesh (sub-meshes), its
- * library mesh made on first use. */
-static PyObject *_mesh_object(PyObject *names, PyObject *shape)
+/* An OfflineMesh of tuples known to make a valid mesh (sub-meshes); its
+ * library mesh is made on first use. */
+static PyObject *_sub_mesh(PyObject *names, PyObject *shape)
 {
-    return om_py_mesh_object(Py_None, names, shape);
+    return om_py_mesh_object(names, shape, Py_None);
+}
+
+/* A Dims handle with the fields of a ParallelDimsSpec (dp_size None: dp
+ * not given), for the world-size step. */
+static PyObject *_dims_of(PyObject *spec)
+{
+    om_dims *dims = om_py_dims(spec);
+    return dims ? SWIG_InternalNewPointerObj(dims, SWIGTYPE_p_om_dims, SWIG_POINTER_OWN) : NULL;
 }
 %}
 
 /* Test builds only (meson -Dpython_static=true -Dalloc_failure_injection=true):
- * make the library's n-th allocation from now fail (-1 disarms). Returns the
+ * the library's n-th allocation from now fails (-1 disarms); returns the
  * allocations made since the previous call. */
 #ifdef OM_PY_ALLOC_FAILURE_INJECTION
 %{
 long omi_alloc_fail_after(long n); /* src/alloc.c */
 %}
 %inline %{
-static long _alloc_fail_after(long n)
-{
-    return omi_alloc_fail_after(n);
-}
+static long _alloc_fail_after(long n) { return omi_alloc_fail_after(n); }
 %}
 #endif
 
 %include "offline_mesh.i"
+
+/* The planner's two mesh builders, with the original's keyword names:
+ * the package exports these functions themselves (no Python frame). */
+%feature("kwargs") _build_offline_mesh;
+%feature("kwargs") _build_runtime_mesh;
+%feature("docstring") _build_offline_mesh "build_offline_mesh(spec) -> OfflineMesh
+
+The offline mesh of a ParallelDimsSpec (or any object with its seven fields):
+axes dp, cp, tp in that order, each present when its size is >= 1 (0 means
+\"not declared\"); pp appended last when pp_size > 1; ep never an axis.
+TypeError for wrong field types, OfflineMeshError for invalid values.";
+%feature("docstring") _build_runtime_mesh "build_runtime_mesh(spec, order) -> OfflineMesh
+
+The mesh of spec in a runtime axis order, as a live trainer lays out its
+ranks: \"pp,dp,cp,tp\" lists axes slowest first (PyTorch, JAX, MPI),
+\"tp-cp-ep-dp-pp\" fastest first (Megatron). Axes the offline mesh lacks
+(pp at size 1, ep) are skipped.";
+
+%inline %{
+static om_status _build_offline_mesh(const om_dims *spec, om_mesh **out, om_error *err)
+{
+    return om_build_offline_mesh(spec, out, err);
+}
+static om_status _build_runtime_mesh(const om_dims *spec, const char *order, om_mesh **out,
+                                     om_error *err)
+{
+    return om_build_runtime_mesh(spec, order, out, err);
+}
+%}

@@ -8,20 +8,34 @@
  * given: node K is hosts[K], never sorted by name), its global ranks and,
  * for each local process, the environment the launcher sets.
  *
- * torchrun (torch 2.15 `python -m torch.distributed.run --rdzv-backend=static
+ * torchrun (`python -m torch.distributed.run --rdzv-backend=static
  * --nnodes N --node-rank K --nproc-per-node P [--master-addr A]
  * [--master-port Q]`, every other option at its default, started from an
  * environment without OMP_NUM_THREADS, TORCH_NCCL_ASYNC_ERROR_HANDLING and
- * CUDA_VISIBLE_DEVICES): RANK, LOCAL_RANK, GROUP_RANK, GROUP_WORLD_SIZE,
+ * CUDA_VISIBLE_DEVICES; checked for every process against torch 2.15.0 by
+ * tests/torchrun/): RANK, LOCAL_RANK, GROUP_RANK, GROUP_WORLD_SIZE,
  * LOCAL_WORLD_SIZE, WORLD_SIZE, ROLE_NAME ("default"), ROLE_RANK,
  * ROLE_WORLD_SIZE, MASTER_ADDR ("127.0.0.1"), MASTER_PORT ("29500"),
  * TORCHELASTIC_RESTART_COUNT ("0"), TORCHELASTIC_MAX_RESTARTS ("0"),
  * TORCHELASTIC_RUN_ID ("none"), TORCHELASTIC_USE_AGENT_STORE ("True"),
  * TORCH_NCCL_ASYNC_ERROR_HANDLING ("1"), TORCHELASTIC_SIGNALS_TO_HANDLE
  * ("SIGTERM,SIGINT,SIGHUP,SIGQUIT") and, when P > 1, OMP_NUM_THREADS ("1").
- * Not reproduced: TORCHELASTIC_ERROR_FILE, a fresh temporary path per run.
- * With N = 1 and no master port torchrun switches to a c10d rendezvous on
- * a random port; pass the port to get the plan's static values.
+ * Variables torchrun sets to values chosen at run time are not in "env";
+ * the plan's "not_reproduced" object names each with torchrun's rule, in
+ * which {tmpdir} is the launcher's TMPDIR (else /tmp), {random} 8
+ * characters of a-z, 0-9 and _ (tempfile.mkdtemp), {local_rank} the
+ * process's local rank, {uuid4} a random UUID and {free_port} a port the
+ * OS picks:
+ *   TORCHELASTIC_ERROR_FILE
+ *     "{tmpdir}/torchelastic_{random}/none_{random}/attempt_0/{local_rank}/error.json"
+ *     (torchrun's --log-dir D replaces "{tmpdir}/torchelastic_{random}" by
+ *     D; --log-dir /dev/null makes it "").
+ * With N = 1 and master_port 0, torchrun (given no --master-port) runs a
+ * c10d rendezvous instead of the static one: "not_reproduced" then also
+ * gives MASTER_ADDR "localhost", MASTER_PORT "{free_port}",
+ * TORCHELASTIC_RUN_ID "{uuid4}", and {uuid4} replaces "none" in the error
+ * file, while "env" keeps the static values above (pass a port to both to
+ * match them).
  * Slurm: SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID, SLURM_NTASKS,
  * SLURM_NNODES (+ SLURMD_NODENAME with hosts) and, with hosts, the
  * SLURM_HOSTFILE text for `srun --distribution=arbitrary` (one line per
@@ -63,8 +77,8 @@ OM_API OM_NODISCARD om_status om_launch_format_from_name(
  *   {"nodes":[{"node_rank":K,"ranks":[...],"processes":[{"env":{...},
  *   "local_rank":L,"rank":R},...]},...]}
  * (keys sorted; every environment value is a string), plus "host" per node
- * when `hosts` are given, "hostfile" (Slurm, with hosts) or "rankfile"
- * (Open MPI) at the top. `master_addr` NULL or "" means "127.0.0.1",
+ * when `hosts` are given, "hostfile" (Slurm, with hosts), "rankfile"
+ * (Open MPI) or "not_reproduced" (torchrun, see above) at the top. `master_addr` NULL or "" means "127.0.0.1",
  * `master_port` 0 means 29500 (torchrun's defaults; used by torchrun
  * only). `nhosts` is 0 (no hosts; `hosts` ignored), or exactly `nnodes` distinct
  * names in node-rank order. Validate the job first with om_launch_check():

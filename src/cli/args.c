@@ -6,16 +6,29 @@
 #include <string.h>
 
 #include "cli_internal.h"
+#include "util.h"
 
 int cli_error(const cli_io *io, int code, const char *fmt, ...)
 {
+    char text[2048], line[2048];
     va_list args;
     va_start(args, fmt);
-    fputs("offline-mesh: error: ", io->err);
-    vfprintf(io->err, fmt, args);
-    fputc('\n', io->err);
+    int n = vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+    /* Values come in quoted; this keeps whatever else reached the message
+     * (a library message, an option name) on one harmless line. */
+    omu_quote(line, sizeof line, text, len, 0);
+    fprintf(io->err, "offline-mesh: error: %s\n", line);
     return code;
+}
+
+const char *cli_quote(cli_quoted *q, const char *value)
+{
+    omu_quote(q->text, sizeof q->text, value, value ? strlen(value) : 0, '"');
+    if (!value)
+        snprintf(q->text, sizeof q->text, "(none)");
+    return q->text;
 }
 
 int cli_lib_error(const cli_io *io, const om_error *e)
@@ -41,12 +54,13 @@ static const option_spec options[] = {
     {"prefer", OPT_PREFER},         {"priority", OPT_PRIORITY},
     {"view", OPT_VIEW},             {"world", OPT_WORLD},
     {"preset", OPT_PRESET},         {"param", OPT_PARAM},
+    {"strict", OPT_STRICT},
 };
 
 /* Options that take no value. */
 static bool is_flag(unsigned flag)
 {
-    return flag == OPT_EXAMPLES;
+    return flag == OPT_EXAMPLES || flag == OPT_STRICT;
 }
 
 /* A decimal integer in [min, 2^31-1]. Text that is no integer is a usage
@@ -55,32 +69,31 @@ static bool is_flag(unsigned flag)
 static int parse_count(const cli_io *io, const char *option, const char *text,
                        int64_t min, int64_t *value)
 {
+    cli_quoted q;
     const char *p = text;
     bool negative = *p == '-';
     int64_t v = 0;
     if (*p == '+' || *p == '-')
         p++;
-    if (*p == '\0')
-        return cli_error(io, CLI_USAGE, "--%s needs an integer, got \"%.60s\"",
-                         option, text);
+    bool digits = *p != '\0';
     bool huge = false;
-    for (; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return cli_error(io, CLI_USAGE,
-                             "--%s needs an integer, got \"%.60s\"", option, text);
-        if (!huge)
+    for (; *p && digits; p++) {
+        digits = *p >= '0' && *p <= '9';
+        if (digits && !huge)
             v = v * 10 + (*p - '0');
         huge = huge || v > INT64_C(2147483647);
     }
-    if (negative && (huge || v > 0))
-        return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.60s", option,
-                         (long long)min, text);
+    if (!digits)
+        return cli_error(io, CLI_USAGE,
+                         "--%s needs an integer, got %s (from %lld to 2147483647)",
+                         option, cli_quote(&q, text), (long long)min);
+    /* From here the text is a sign and digits: shown as is. */
+    if ((negative && (huge || v > 0)) || (!huge && v < min))
+        return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.40s%s", option,
+                         (long long)min, text, strlen(text) > 40 ? "..." : "");
     if (huge)
-        return cli_error(io, CLI_FAILED, "--%s %.60s exceeds 2147483647", option,
-                         text);
-    if (v < min)
-        return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.60s", option,
-                         (long long)min, text);
+        return cli_error(io, CLI_FAILED, "--%s %.40s%s exceeds 2147483647", option,
+                         text, strlen(text) > 40 ? "..." : "");
     *value = v;
     return CLI_OK;
 }
@@ -132,6 +145,9 @@ static int store(const cli_io *io, unsigned flag, const char *name,
     case OPT_EXAMPLES:
         opt->examples = true;
         return CLI_OK;
+    case OPT_STRICT:
+        opt->strict = true;
+        return CLI_OK;
     case OPT_NNODES:
         return parse_count(io, name, value, 1, &opt->nnodes);
     case OPT_NPROC:
@@ -160,9 +176,11 @@ static int store(const cli_io *io, unsigned flag, const char *name,
         opt->preset = value;
         return CLI_OK;
     case OPT_PARAM:
-        if (!strchr(value, '=') || value[0] == '=')
-            return cli_error(io, CLI_USAGE, "--param needs KEY=VALUE, got \"%.60s\"",
-                             value);
+        if (!strchr(value, '=') || value[0] == '=') {
+            cli_quoted q;
+            return cli_error(io, CLI_USAGE, "--param needs KEY=VALUE, got %s",
+                             cli_quote(&q, value));
+        }
         if (opt->nparams == CLI_MAX_VIEW_PARAMS)
             return cli_error(io, CLI_USAGE, "more than %d --param options",
                              CLI_MAX_VIEW_PARAMS);
@@ -172,10 +190,42 @@ static int store(const cli_io *io, unsigned flag, const char *name,
     return cli_error(io, CLI_USAGE, "internal: unhandled option");
 }
 
+size_t cli_option_names(unsigned allowed, char *buf, size_t size)
+{
+    size_t o = 0, count = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
+        if (!(allowed & options[k].flag))
+            continue;
+        int n = snprintf(buf + o, size - o, "%s--%s", count ? ", " : "",
+                         options[k].name);
+        if (n < 0 || (size_t)n >= size - o)
+            break;
+        o += (size_t)n;
+        count++;
+    }
+    return count;
+}
+
+/* Names the options `command` does take, so the fix is in the message. */
+static int unknown_option(const cli_io *io, const char *command, const char *arg,
+                          size_t len, unsigned allowed)
+{
+    char shown[96], valid[512];
+    omu_quote(shown, sizeof shown, arg, len, '"');
+    if (cli_option_names(allowed, valid, sizeof valid) == 0)
+        return cli_error(io, CLI_USAGE, "unknown option %s: '%s' takes no options",
+                         shown, command);
+    return cli_error(io, CLI_USAGE, "unknown option %s for '%s' (it takes %s)",
+                     shown, command, valid);
+}
+
 int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
               int first, unsigned allowed, cli_options *opt)
 {
     memset(opt, 0, sizeof *opt);
+    if (allowed & OPT_CONFIG)
+        allowed |= OPT_STRICT;
     unsigned seen = 0;
     bool only_positional = false;
     const char *last_dims = NULL; /* the --dims value just read, if any */
@@ -189,26 +239,32 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
         }
         if (only_positional || arg[0] != '-' || arg[1] == '\0') {
             unsigned slot = allowed & (OPT_CONFIG | OPT_AXES_ARG);
+            cli_quoted q, q_dims, q_joined;
             if (!slot)
-                return cli_error(io, CLI_USAGE, "'%s' takes no argument \"%.60s\"",
-                                 command, arg);
-            if (opt->config && last_dims)
                 return cli_error(io, CLI_USAGE,
-                                 "extra \"%.60s\" after --dims %.60s: an axis set "
-                                 "is one comma-separated value (--dims %.60s,%.60s)",
-                                 arg, last_dims, last_dims, arg);
+                                 "'%s' takes no argument, got %s (options only; "
+                                 "see offline-mesh %s --help)",
+                                 command, cli_quote(&q, arg), command);
+            if (opt->config && last_dims) {
+                char joined[256];
+                snprintf(joined, sizeof joined, "%s,%s", last_dims, arg);
+                return cli_error(io, CLI_USAGE,
+                                 "extra %s after --dims %s: an axis set is one "
+                                 "comma-separated value (--dims %s)",
+                                 cli_quote(&q, arg), cli_quote(&q_dims, last_dims),
+                                 cli_quote(&q_joined, joined));
+            }
             if (opt->config)
                 return cli_error(io, CLI_USAGE,
-                                 "'%s' takes one argument; extra \"%.60s\"",
-                                 command, arg);
+                                 "'%s' takes one argument; extra %s", command,
+                                 cli_quote(&q, arg));
             opt->config = arg;
             opt->config_after_dims = last_dims;
             last_dims = NULL;
             continue;
         }
         if (arg[1] != '-')
-            return cli_error(io, CLI_USAGE, "unknown option \"%.60s\" for '%s'",
-                             arg, command);
+            return unknown_option(io, command, arg, strlen(arg), allowed);
         const char *name = arg + 2;
         const char *eq = strchr(name, '=');
         size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
@@ -218,8 +274,7 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
                 memcmp(options[k].name, name, name_len) == 0)
                 spec = &options[k];
         if (!spec || !(allowed & spec->flag))
-            return cli_error(io, CLI_USAGE, "unknown option \"--%.*s\" for '%s'",
-                             (int)(name_len > 60 ? 60 : name_len), name, command);
+            return unknown_option(io, command, arg, name_len + 2, allowed);
         if ((seen & spec->flag) && spec->flag != OPT_DIMS && spec->flag != OPT_PARAM)
             return cli_error(io, CLI_USAGE, "--%s given twice", spec->name);
         seen |= spec->flag;
@@ -275,9 +330,11 @@ int cli_axis_set_parse(const cli_io *io, const char *option, const char *list,
         while (n > 0 && is_blank(p[n - 1]))
             p[--n] = '\0';
         if (n == 0) {
+            cli_quoted q;
             int rc = cli_error(io, CLI_FAILED,
-                               "--%s: axis list \"%.60s\" has an empty item",
-                               option, list);
+                               "--%s: axis list %s has an empty item (names are "
+                               "separated by single commas, e.g. dp,tp)",
+                               option, cli_quote(&q, list));
             cli_axis_set_free(set);
             return rc;
         }

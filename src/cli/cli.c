@@ -9,44 +9,72 @@ typedef struct {
     int (*run)(const cli_io *io, int argc, char **argv);
     const char *usage;
     const char *summary;
+    const char *options; /* what --help lists, space-separated (help.c) */
 } command;
+
+#define SOURCE "CONFIG.yaml --strict --world-size --order --mesh"
+#define VIEW_SOURCE "--view --world --preset --param"
 
 static const command commands[] = {
     {"dims", cli_cmd_dims, "dims CONFIG.yaml [--world-size N]",
-     "parallel dims projected from the config's accelerator section"},
+     "parallel dims projected from the config's accelerator section",
+     "CONFIG.yaml --strict --world-size"},
     {"mesh", cli_cmd_mesh,
      "mesh (CONFIG.yaml [--world-size N] [--order AXES] | --mesh SPEC)",
-     "the offline mesh (or the runtime mesh in --order)"},
+     "the offline mesh (or the runtime mesh in --order)", SOURCE},
     {"groups", cli_cmd_groups, "groups SOURCE --dims AXES",
-     "process groups over AXES, as a JSON array of arrays"},
-    {"coord", cli_cmd_coord, "coord SOURCE --rank R", "coordinates of rank R"},
+     "process groups over AXES, as a JSON array of arrays",
+     SOURCE " " VIEW_SOURCE " --dims"},
+    {"coord", cli_cmd_coord, "coord SOURCE --rank R", "coordinates of rank R",
+     SOURCE " " VIEW_SOURCE " --rank"},
     {"experts", cli_cmd_experts,
      "experts (CONFIG.yaml [--world-size N] | --mesh SPEC) [--ep N] [--num-experts E]",
-     "extended expert-parallel layout: EP and EDP groups"},
+     "extended expert-parallel layout: EP and EDP groups",
+     "CONFIG.yaml --strict --world-size --mesh --ep --num-experts"},
     {"check", cli_cmd_check_any,
      "check CONFIG.yaml [--world-size N] [--num-experts E]\n"
      "       offline-mesh check --preset NAME [--param KEY=VALUE]... [--world-size N]",
-     "planner preflight; with --preset: every framework rule and view consistency"},
+     "planner preflight as a JSON verdict listing every broken rule (exit 1\n"
+     "when one breaks); with --preset: every framework rule and view consistency",
+     "CONFIG.yaml --strict --world-size --num-experts --preset --param"},
     {"locality", cli_cmd_locality,
      "locality SOURCE (--ranks-per-host K | --hierarchy LEVELS [--require AXES:LEVEL,...] [--examples]) [--dims AXES]...",
-     "how many groups stay inside one host (or each domain of LEVELS)"},
+     "how many groups stay inside one host (or each domain of LEVELS)",
+     SOURCE " " VIEW_SOURCE " --dims --ranks-per-host --hierarchy --require --examples"},
     {"dump", cli_cmd_dump, "dump SOURCE [--dims AXES]...",
-     "JSON Lines: the groups once, then each rank's place in them"},
+     "JSON Lines: the groups once, then each rank's place in them",
+     SOURCE " " VIEW_SOURCE " --dims"},
     {"order", cli_cmd_order, "order AXES",
-     "the mesh an axis order describes (pp,dp,cp,tp or tp-cp-ep-dp-pp)"},
+     "the mesh an axis order describes (pp,dp,cp,tp or tp-cp-ep-dp-pp)", "AXES"},
     {"views", cli_cmd_views,
      "views --preset NAME [--param KEY=VALUE]... [--world-size N] | views CONFIG.yaml [--world-size N]",
-     "every view and named group of a framework preset (torchtitan, megatron, ...)"},
+     "every view and named group of a framework preset (torchtitan, megatron, ...)",
+     "--preset --param CONFIG.yaml --strict --world-size"},
     {"launch", cli_cmd_launch,
      "launch SOURCE --nnodes N --nproc-per-node P [--format torchrun|slurm|openmpi] [--master-addr HOST --master-port PORT] [--hosts LIST|HOSTFILE] [--hierarchy LEVELS] [--require AXES:LEVEL,...]",
-     "per-node launch plan with each process's launcher environment"},
+     "per-node launch plan with each process's launcher environment",
+     SOURCE " --nnodes --nproc-per-node --format --master-addr --master-port "
+     "--hosts --hierarchy --require"},
     {"advise", cli_cmd_advise,
      "advise CONFIG.yaml [--world-size N] --hierarchy LEVELS [--require AXES:LEVEL,...] [--prefer AXES:LEVEL,...] [--priority tp>ep>cp>pp>dp] [--order ORDER]",
-     "runtime axis orders ranked by crossings per level (or what one order breaks)"},
+     "runtime axis orders ranked by crossings per level (or what one order breaks)",
+     "CONFIG.yaml --strict --world-size --hierarchy --require --prefer --priority --order"},
     {"show", cli_cmd_show,
      "show SOURCE [--color-by AXES] [--ranks-per-host K] [--format text|svg] [--hierarchy LEVELS]",
-     "a picture of the ranks, their groups and hosts (terminal or SVG)"},
+     "a picture of the ranks, their groups and hosts (terminal or SVG)",
+     SOURCE " " VIEW_SOURCE " --color-by --ranks-per-host --format --hierarchy"},
 };
+
+static void print_command_help(FILE *out, const command *c)
+{
+    const char *names[32];
+    char copy[512];
+    size_t count = 0;
+    snprintf(copy, sizeof copy, "%s", c->options);
+    for (char *p = strtok(copy, " "); p && count < 32; p = strtok(NULL, " "))
+        names[count++] = p;
+    cli_print_command_help(out, c->name, c->usage, c->summary, names, count);
+}
 
 static void print_help(FILE *out)
 {
@@ -66,12 +94,17 @@ static void print_help(FILE *out)
           "'pp,dp,cp,tp' slowest-varying first, 'tp-cp-ep-dp-pp' (Megatron)\n"
           "fastest first. Without --world-size the world size comes from\n"
           "WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS (else 1).\n"
+          "A config's likely mistakes (an unknown accelerator key, no or an\n"
+          "empty accelerator section, a mesh JSON) are warnings on stderr;\n"
+          "--strict, with any CONFIG.yaml, makes them errors (exit status 1).\n"
           "\n"
           "Output is one JSON document on stdout (dump: one per line; show:\n"
           "a picture, text or SVG). Errors\n"
           "go to stderr; exit status 1 for invalid input, 2 for usage errors.\n"
           "\n"
-          "  offline-mesh --help | --version | COMMAND --help\n", out);
+          "  offline-mesh --help | --version | COMMAND --help\n"
+          "\n"
+          "See man offline-mesh for every command and option.\n", out);
 }
 
 static bool wants_help(int argc, char **argv)
@@ -105,8 +138,7 @@ int omcli_main(int argc, char **argv, FILE *out, FILE *err)
         if (strcmp(commands[i].name, name) != 0)
             continue;
         if (wants_help(argc, argv)) {
-            fprintf(out, "usage: offline-mesh %s\n\n%s\n", commands[i].usage,
-                    commands[i].summary);
+            print_command_help(out, &commands[i]);
             return CLI_OK;
         }
         int rc = commands[i].run(&io, argc, argv);
@@ -114,6 +146,13 @@ int omcli_main(int argc, char **argv, FILE *out, FILE *err)
             return cli_error(&io, CLI_FAILED, "cannot write the output");
         return rc;
     }
+    char known[512];
+    size_t o = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "",
+                              commands[i].name);
+    cli_quoted q;
     return cli_error(&io, CLI_USAGE,
-                     "unknown command \"%.60s\"; try 'offline-mesh --help'", name);
+                     "unknown command %s (commands: %s); try 'offline-mesh --help'",
+                     cli_quote(&q, name), known);
 }

@@ -43,7 +43,9 @@ enum {
                                  --param K=V...]: a view of a world */
     OPT_WORLD = 1 << 24,
     OPT_PRESET = 1 << 25,
-    OPT_PARAM = 1 << 26       /* --param may repeat */
+    OPT_PARAM = 1 << 26,      /* --param may repeat */
+    OPT_STRICT = 1 << 27      /* flag: config diagnostics are errors; every
+                                 command taking OPT_CONFIG accepts it */
 };
 
 #define CLI_VIEW_OPTIONS (OPT_VIEW | OPT_WORLD | OPT_PRESET | OPT_PARAM)
@@ -77,6 +79,7 @@ typedef struct {
     const char *preset; /* --preset NAME */
     const char *params[CLI_MAX_VIEW_PARAMS]; /* --param KEY=VALUE */
     size_t nparams;
+    bool strict;        /* --strict */
 } cli_options;
 
 typedef struct {
@@ -84,18 +87,30 @@ typedef struct {
     FILE *err;
 } cli_io;
 
-/* Prints "offline-mesh: error: <message>" and returns `code`. */
+/* Prints "offline-mesh: error: <message>" (one line: any control character
+ * or byte that is not UTF-8 left in it is escaped as omu_quote() spells it)
+ * and returns `code`. Values the user gave go in through cli_quote(). */
 int cli_error(const cli_io *io, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* A value the user gave, spelled for a message as the library spells it
+ * (omu_quote: in double quotes, escaped, shortened after a whole
+ * character). The text lives in `q`; one cli_quoted per value. */
+typedef struct {
+    char text[96];
+} cli_quoted;
+const char *cli_quote(cli_quoted *q, const char *value);
 /* Reports a library failure (exit status 1). */
 int cli_lib_error(const cli_io *io, const om_error *e);
 
 /* Parses argv[first..argc) for a command accepting `allowed` options. */
 int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
               int first, unsigned allowed, cli_options *opt);
+
+/* Writes "--a, --b" for the options in `allowed` into buf; returns how many. */
+size_t cli_option_names(unsigned allowed, char *buf, size_t size);
 
 /* The mesh a command works on: CONFIG.yaml [--world-size] [--order] or
  * --mesh SPEC (name=size,... or a mesh JSON file). `dims_out` (may be NULL)
@@ -108,6 +123,11 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
 int cli_load_view(const cli_io *io, const cli_options *opt, om_mesh **mesh);
 /* Loads the config's dims (exit status on failure). */
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims);
+/* (config_read.c) Projects opt->config with its diagnostics: each one is
+ * printed as "offline-mesh: warning: ..." on stderr, or with --strict the
+ * read fails (one error line, exit status 1). `dims` may be NULL when only
+ * the diagnostics matter (a preset reads the file itself). */
+int cli_read_config(const cli_io *io, const cli_options *opt, om_dims **dims);
 
 /* An axis set named on the command line ("dp,cp"): the library resolves
  * and checks the names, the CLI only splits the list. */
@@ -143,11 +163,20 @@ void cli_json_name_list(FILE *out, const char *csv);
  * O(n log n); -1 when out of memory. */
 int cli_sorted_axes(const om_mesh *mesh, size_t *order);
 
+/* Prints COMMAND --help: usage, summary, each of `options` ("--rank",
+ * "CONFIG.yaml") with its value, meaning and default, and the man page. */
+void cli_print_command_help(FILE *out, const char *command, const char *usage,
+                            const char *summary, const char *const *options,
+                            size_t count);
+
 /* Commands. */
 int cli_cmd_dims(const cli_io *io, int argc, char **argv);
 int cli_cmd_mesh(const cli_io *io, int argc, char **argv);
 int cli_cmd_order(const cli_io *io, int argc, char **argv);
 int cli_cmd_check(const cli_io *io, int argc, char **argv);
+/* The one stderr line of a check whose verdict (on stdout) failed, for
+ * check and check --preset alike; returns CLI_FAILED. */
+int cli_check_failed(const cli_io *io);
 int cli_cmd_groups(const cli_io *io, int argc, char **argv);
 int cli_cmd_coord(const cli_io *io, int argc, char **argv);
 int cli_cmd_dump(const cli_io *io, int argc, char **argv);

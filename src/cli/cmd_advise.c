@@ -57,9 +57,10 @@ int cli_cmd_advise(const cli_io *io, int argc, char **argv)
                 cli_json_string(io->out, normal);
                 fputs("}\n", io->out);
                 rc = count > 0 ? CLI_FAILED : CLI_OK;
+                cli_quoted q;
                 if (count > 0)
-                    cli_error(io, CLI_FAILED, "order %.60s breaks %zu rule%s",
-                              opt.order, count, count == 1 ? "" : "s");
+                    cli_error(io, CLI_FAILED, "order %s breaks %zu rule%s",
+                              cli_quote(&q, opt.order), count, count == 1 ? "" : "s");
             }
             om_string_free(normal);
         }

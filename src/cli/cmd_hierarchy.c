@@ -5,43 +5,26 @@
 #include <string.h>
 
 #include "cli_internal.h"
+#include "util.h"
 
-/* Whole file, at most 256 MiB; NULL on failure (reported). */
+/* The whole regular file (omu_file_read: bounded, never blocks on a FIFO);
+ * NULL on failure (reported; out of memory said as such). */
 static char *read_file(const cli_io *io, const char *path, size_t *len)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        cli_error(io, CLI_FAILED, "--hierarchy %.200s: not a level=size list and "
-                  "not a readable file", path);
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *text = malloc(cap);
-    while (text) {
-        size_t got = fread(text + n, 1, cap - n, file);
-        n += got;
-        if (got == 0)
-            break;
-        if (n == cap) {
-            char *bigger = cap < ((size_t)256 << 20) ? realloc(text, cap * 2) : NULL;
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-    }
-    bool failed = ferror(file) != 0;
-    fclose(file);
-    if (!text || failed) {
-        free(text);
-        cli_error(io, CLI_FAILED, "--hierarchy %.200s: cannot read the file", path);
-        return NULL;
-    }
-    *len = n;
-    return text;
+    char *text = NULL;
+    om_error e;
+    om_status st = omu_file_read(path, OMU_FILE_LIMIT, &text, len, &e);
+    if (st == OM_OK)
+        return text;
+    cli_quoted q;
+    if (st == OM_ERR_NO_MEMORY)
+        cli_error(io, CLI_FAILED, "--hierarchy %s: %s", cli_quote(&q, path),
+                  e.message);
+    else
+        cli_error(io, CLI_FAILED, "--hierarchy %s: not a level=size list (e.g. "
+                  "host=8,rack=64) and not a readable file (%s)",
+                  cli_quote(&q, path), e.message);
+    return NULL;
 }
 
 int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out)
@@ -64,8 +47,10 @@ int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out)
                        ? om_hierarchy_from_json(text, len, out, &e)
                        : om_hierarchy_from_hostfile(text, len, out, &e);
     free(text);
+    cli_quoted q;
     if (st != OM_OK)
-        return cli_error(io, CLI_FAILED, "--hierarchy %.200s: %s", value, e.message);
+        return cli_error(io, CLI_FAILED, "--hierarchy %s: %s", cli_quote(&q, value),
+                         e.message);
     return CLI_OK;
 }
 
@@ -96,11 +81,15 @@ static int split_dims(const cli_io *io, const char *dims, axis_list *list)
         size_t n = strlen(p);
         while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
             p[--n] = '\0';
+        cli_quoted q;
         if (n == 0)
-            return cli_error(io, CLI_FAILED, "axis list \"%.60s\" has an empty item",
-                             dims);
+            return cli_error(io, CLI_FAILED, "axis list %s has an empty item (names "
+                             "are separated by single commas, e.g. dp,tp)",
+                             cli_quote(&q, dims));
         if (list->count == 64)
-            return cli_error(io, CLI_FAILED, "axis list \"%.60s\" is too long", dims);
+            return cli_error(io, CLI_FAILED, "axis list %s names more than 64 axes, "
+                             "the most one --dims of locality --hierarchy takes",
+                             cli_quote(&q, dims));
         list->names[list->count++] = p;
         if (!comma)
             return CLI_OK;
@@ -245,13 +234,29 @@ int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
     if (rc == CLI_OK && om_hierarchy_to_json(h, &levels, &e) != OM_OK)
         rc = cli_lib_error(io, &e);
     if (rc == CLI_OK) {
-        fprintf(io->out, "{\"levels\":%s,\"report\":[", levels);
-        for (size_t s = 0; rc == CLI_OK && s < nsets; s++) {
-            if (s)
-                fputc(',', io->out);
-            rc = write_entry(io, mesh, h, &sets[s], opt->examples);
+        /* The report is made whole in memory first: an allocation failing
+         * half-way leaves stdout empty. */
+        char *doc = NULL;
+        size_t doc_len = 0;
+        FILE *mem = open_memstream(&doc, &doc_len);
+        if (!mem) {
+            rc = cli_error(io, CLI_FAILED, "out of memory");
+        } else {
+            cli_io mem_io = {mem, io->err};
+            fprintf(mem, "{\"levels\":%s,\"report\":[", levels);
+            for (size_t s = 0; rc == CLI_OK && s < nsets; s++) {
+                if (s)
+                    fputc(',', mem);
+                rc = write_entry(&mem_io, mesh, h, &sets[s], opt->examples);
+            }
+            fputs("]}\n", mem);
+            bool failed = fclose(mem) != 0 || !doc;
+            if (rc == CLI_OK && failed)
+                rc = cli_error(io, CLI_FAILED, "out of memory");
+            if (rc == CLI_OK)
+                fwrite(doc, 1, doc_len, io->out);
         }
-        fputs("]}\n", io->out);
+        free(doc);
     }
     om_string_free(levels);
     if (rc == CLI_OK && broken > 0) {

@@ -2,6 +2,7 @@
  * check (every violation printed, exit 1). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_internal.h"
 
@@ -115,11 +116,11 @@ static int hostfile_hosts(const cli_io *io, const char *path, host_list *hosts)
 
 static int load_hosts(const cli_io *io, const char *value, host_list *hosts)
 {
-    FILE *file = strchr(value, ',') ? NULL : fopen(value, "rb");
-    if (file) {
-        fclose(file);
+    /* stat, not fopen: fopen can fail for lack of memory, and a hostfile
+     * must then not be taken for one host name. */
+    struct stat info;
+    if (!strchr(value, ',') && stat(value, &info) == 0)
         return hostfile_hosts(io, value, hosts);
-    }
     return split_hosts(io, value, hosts);
 }
 

@@ -19,9 +19,11 @@ static int parse_format(const cli_io *io, const char *text, int *format)
         *format = FORMAT_TEXT;
     else if (strcmp(text, "svg") == 0)
         *format = FORMAT_SVG;
-    else
-        return cli_error(io, CLI_USAGE,
-                         "--format must be text or svg, got \"%.60s\"", text);
+    else {
+        cli_quoted q;
+        return cli_error(io, CLI_USAGE, "--format must be text or svg, got %s",
+                         cli_quote(&q, text));
+    }
     return CLI_OK;
 }
 
@@ -33,10 +35,12 @@ static int want_color(const cli_io *io, bool *color)
             *color = true;
         else if (strcmp(force, "never") == 0)
             *color = false;
-        else
+        else {
+            cli_quoted q;
             return cli_error(io, CLI_USAGE,
                              "OFFLINE_MESH_COLOR must be always, never or "
-                             "auto, got \"%.60s\"", force);
+                             "auto, got %s", cli_quote(&q, force));
+        }
         return CLI_OK;
     }
     const char *no_color = getenv("NO_COLOR");

@@ -1,5 +1,6 @@
 /* The views command (every view of a framework preset as JSON) and the
  * preset form of check (every rule violation, then view consistency). */
+#include <errno.h>
 #include <string.h>
 
 #include "cli_internal.h"
@@ -34,9 +35,11 @@ int cli_take_preset_args(const cli_io *io, int argc, char **argv,
             continue;
         }
         const char *eq = strchr(value, '=');
-        if (!eq || eq == value)
-            return cli_error(io, CLI_USAGE,
-                             "--param needs KEY=VALUE, got \"%.60s\"", value);
+        if (!eq || eq == value) {
+            cli_quoted q;
+            return cli_error(io, CLI_USAGE, "--param needs KEY=VALUE, got %s",
+                             cli_quote(&q, value));
+        }
         if (pa->nparams == CLI_MAX_PARAMS)
             return cli_error(io, CLI_USAGE, "more than %d --param options",
                              CLI_MAX_PARAMS);
@@ -73,10 +76,11 @@ static int parse(const cli_io *io, const char *command, int argc, char **argv,
                        OPT_CONFIG | OPT_WORLD_SIZE, opt);
     if (rc != CLI_OK)
         return rc;
+    cli_quoted q;
     if (opt->config && pa->preset && strcmp(pa->preset, "hyper-parallel") != 0)
         return cli_error(io, CLI_USAGE,
                          "a CONFIG.yaml goes with the hyper-parallel preset only, "
-                         "not with --preset %.40s", pa->preset);
+                         "not with --preset %s", cli_quote(&q, pa->preset));
     if (opt->config && pa->nparams)
         return cli_error(io, CLI_USAGE,
                          "give the hyper-parallel parameters in CONFIG.yaml or "
@@ -91,6 +95,8 @@ int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
     int64_t world;
     int rc = world_size(io, opt, pa, &world);
     if (rc != CLI_OK)
+        return rc;
+    if (opt->config && (rc = cli_read_config(io, opt, NULL)) != CLI_OK)
         return rc;
     om_error e;
     om_status st = opt->config
@@ -118,16 +124,21 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
     rc = cli_load_preset(io, &pa, &opt, &preset);
     if (rc != CLI_OK)
         return rc;
+    /* Every parameter is valid once the preset exists: from here on the
+     * document streams out as it is computed (bounded memory; a failed
+     * write stops it at once). */
     om_error e;
-    char *json = NULL;
-    om_status st = om_preset_to_json(preset, &json, &e);
+    fflush(io->out);
+    om_status st = om_preset_write_json(preset, io->out, &e);
     om_preset_free(preset);
-    if (st != OM_OK)
-        return cli_lib_error(io, &e);
-    fputs(json, io->out);
-    fputc('\n', io->out);
-    om_string_free(json);
-    return CLI_OK;
+    if (st == OM_OK && (fputc('\n', io->out) == EOF || fflush(io->out) != 0))
+        return cli_error(io, CLI_FAILED, "cannot write the output: %s",
+                         strerror(errno));
+    if (st == OM_ERR_IO)
+        return cli_error(io, CLI_FAILED, "cannot write the output: %s",
+                         strchr(e.message, ':') ? strchr(e.message, ':') + 2
+                                                : e.message);
+    return st == OM_OK ? CLI_OK : cli_lib_error(io, &e);
 }
 
 static bool has_preset(int argc, char **argv)
@@ -154,6 +165,8 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
     int64_t world = 0;
     if (rc == CLI_OK)
         rc = world_size(io, &opt, &pa, &world);
+    if (rc == CLI_OK && opt.config)
+        rc = cli_read_config(io, &opt, NULL);
     if (rc != CLI_OK)
         return rc;
     om_error e;
@@ -168,5 +181,5 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
     fputs(verdict, io->out);
     fputc('\n', io->out);
     om_string_free(verdict);
-    return ok ? CLI_OK : CLI_FAILED;
+    return ok ? CLI_OK : cli_check_failed(io);
 }

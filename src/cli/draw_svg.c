@@ -42,6 +42,15 @@ static void put_escaped(omu_str *s, const char *text, bool keep_newlines)
 }
 
 /* A line of text at the left margin (plus `indent` pixels). */
+/* The text of a scratch string; one that ran out of memory fails the
+ * picture (never a picture with a piece silently missing). */
+static const char *text_of(svg_ctx *c, const omu_str *s)
+{
+    if (s->failed)
+        c->body.failed = true;
+    return omu_str_cstr(s);
+}
+
 static void text_line(svg_ctx *c, const char *cls, int indent, const char *text)
 {
     omu_str_printf(&c->body, "<text class=\"%s\" x=\"%d\" y=\"%d\">", cls,
@@ -98,7 +107,7 @@ static om_status rank_cell(svg_ctx *c, int64_t rank, int x, int y)
     fill_color(fill, sizeof fill, cell.color);
     omu_str_printf(&c->body, "<g class=\"rank%s\" data-rank=\"%lld\"><title>",
                     cell.crosses ? " crosses" : "", (long long)rank);
-    put_escaped(&c->body, omu_str_cstr(&title), true);
+    put_escaped(&c->body, text_of(c, &title), true);
     omu_str_free(&title);
     omu_str_printf(&c->body,
                     "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
@@ -195,14 +204,14 @@ static om_status block(svg_ctx *c, int64_t b)
         return st;
     }
     c->y += 6;
-    text_line(c, "block", 0, omu_str_cstr(&s));
+    text_line(c, "block", 0, text_of(c, &s));
     omu_str_free(&s);
 
     /* Column header, with the corner naming the row and column axes. */
     draw_corner_label(pic, &s);
     omu_str_printf(&c->body, "<text class=\"corner\" x=\"%d\" y=\"%d\">",
                     MARGIN + c->label_w - 6, c->y + 13);
-    put_escaped(&c->body, omu_str_cstr(&s), false);
+    put_escaped(&c->body, text_of(c, &s), false);
     omu_str_printf(&c->body, "</text>\n");
     omu_str_free(&s);
     for (size_t k = 0; k < pic->ncol_slots; k++) {
@@ -269,7 +278,7 @@ static om_status legend(svg_ctx *c)
     if ((int64_t)count < distinct)
         omu_str_printf(&s, ", the first %zu listed", count);
     c->y += 6;
-    text_line(c, "legend", 0, omu_str_cstr(&s));
+    text_line(c, "legend", 0, text_of(c, &s));
     int swatch_w = CHAR_W * (pic->tag_width + 1) + 8;
     for (size_t k = 0; k < count && st == OM_OK; k++) {
         draw_cell cell;
@@ -296,13 +305,13 @@ static om_status legend(svg_ctx *c)
             omu_str_printf(&s, "  hosts %lld-%lld, CROSSES HOSTS",
                             (long long)cell.first_host, (long long)cell.last_host);
         text_line(c, cell.crosses ? "entry warn" : "entry", 16 + swatch_w,
-                  omu_str_cstr(&s));
+                  text_of(c, &s));
     }
     if (st == OM_OK && (int64_t)count < distinct) {
         omu_str_clear(&s);
         omu_str_printf(&s, "... %lld more; colors repeat every %d groups",
                         (long long)(distinct - (int64_t)count), DRAW_PALETTE_SIZE);
-        text_line(c, "entry", 8, omu_str_cstr(&s));
+        text_line(c, "entry", 8, text_of(c, &s));
     }
     omu_str_free(&s);
     return st;
@@ -317,17 +326,17 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
 
     omu_str s = {0};
     draw_describe_mesh(pic, &s);
-    text_line(&c, "title", 0, omu_str_cstr(&s));
+    text_line(&c, "title", 0, text_of(&c, &s));
     omu_str_clear(&s);
     draw_describe_colors(pic, &s);
-    text_line(&c, "note", 0, omu_str_cstr(&s));
+    text_line(&c, "note", 0, text_of(&c, &s));
     om_status st = OM_OK;
     for (size_t k = 0; k < pic->nblock_slots && st == OM_OK; k++) {
         if (pic->block_slots[k] == DRAW_ELIDED) {
             omu_str_clear(&s);
             draw_describe_hidden_blocks(pic, &s);
             c.y += 6;
-            text_line(&c, "elided-blocks", 0, omu_str_cstr(&s));
+            text_line(&c, "elided-blocks", 0, text_of(&c, &s));
             continue;
         }
         st = block(&c, pic->block_slots[k]);
@@ -339,15 +348,19 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
         draw_describe_hosts(pic, &s);
         c.y += 6;
         text_line(&c, pic->local_groups < pic->group_count ? "hosts warn" : "hosts",
-                  0, omu_str_cstr(&s));
+                  0, text_of(&c, &s));
         for (size_t l = 1; l < pic->nlevels; l++) {
             omu_str_clear(&s);
             draw_describe_level(pic, l, &s);
             text_line(&c, pic->level_crossing[l] ? "hosts warn" : "hosts", 0,
-                      omu_str_cstr(&s));
+                      text_of(&c, &s));
         }
     }
-    bool failed = s.failed || c.body.failed;
+    omu_str title = {0};
+    omu_str_clear(&s);
+    draw_describe_mesh(pic, &s);
+    put_escaped(&title, text_of(&c, &s), false);
+    bool failed = s.failed || c.body.failed || title.failed;
     if (st == OM_OK && failed) {
         st = OM_ERR_NO_MEMORY;
         if (err) {
@@ -366,13 +379,8 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
                 "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
                 width, height, width, height);
-        omu_str_clear(&s);
-        draw_describe_mesh(pic, &s);
         fputs("<title>offline-mesh show: ", out);
-        omu_str t = {0};
-        put_escaped(&t, omu_str_cstr(&s), false);
-        fputs(omu_str_cstr(&t), out);
-        omu_str_free(&t);
+        fputs(omu_str_cstr(&title), out);
         fputs("</title>\n"
               "<style>\n"
               "text{font-family:monospace;font-size:12px;fill:#000}\n"
@@ -390,6 +398,7 @@ om_status draw_svg(const draw_picture *pic, FILE *out, om_error *err)
         fputs("</svg>\n", out);
     }
     omu_str_free(&s);
+    omu_str_free(&title);
     omu_str_free(&c.body);
     return st;
 }

@@ -79,6 +79,10 @@ static void put_swatch(text_ctx *t, const draw_cell *cell)
 
 static void put_text(text_ctx *t, const omu_str *s)
 {
+    /* A scratch text that ran out of memory fails the picture: never a
+     * picture with a piece silently missing. */
+    if (s->failed)
+        t->line.failed = true;
     put_clean(&t->line, omu_str_cstr(s));
 }
 

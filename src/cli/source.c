@@ -14,8 +14,9 @@ int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims)
         return cli_error(io, CLI_USAGE, "a CONFIG.yaml argument is required");
     /* The projection, then the world size as its own step: its errors say
      * where the number came from. */
-    if (om_dims_read_yaml(opt->config, dims, &e) != OM_OK)
-        return cli_lib_error(io, &e);
+    int rc = cli_read_config(io, opt, dims);
+    if (rc != CLI_OK)
+        return rc;
     if (om_dims_resolve_world_size(*dims, opt->world_size, &e) != OM_OK) {
         om_dims_free(*dims);
         *dims = NULL;
@@ -61,17 +62,23 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
     if (opt->view || opt->world || opt->preset || opt->nparams)
         return cli_load_view(io, opt, mesh);
     if (opt->mesh) {
-        if (opt->config && opt->config_after_dims)
+        cli_quoted q, q_dims, q_joined;
+        if (opt->config && opt->config_after_dims) {
+            char joined[256];
+            snprintf(joined, sizeof joined, "%s,%s", opt->config_after_dims,
+                     opt->config);
             return cli_error(io, CLI_USAGE,
-                             "stray \"%.60s\" after --dims %.60s: an axis set is "
-                             "one comma-separated value (--dims %.60s,%.60s); "
-                             "with --mesh there is no CONFIG.yaml",
-                             opt->config, opt->config_after_dims,
-                             opt->config_after_dims, opt->config);
+                             "stray %s after --dims %s: an axis set is one "
+                             "comma-separated value (--dims %s); with --mesh "
+                             "there is no CONFIG.yaml",
+                             cli_quote(&q, opt->config),
+                             cli_quote(&q_dims, opt->config_after_dims),
+                             cli_quote(&q_joined, joined));
+        }
         if (opt->config)
             return cli_error(io, CLI_USAGE,
                              "--mesh cannot be combined with a CONFIG.yaml "
-                             "(got \"%.60s\")", opt->config);
+                             "(got %s)", cli_quote(&q, opt->config));
         if (opt->world_size || opt->order)
             return cli_error(io, CLI_USAGE,
                              "--mesh cannot be combined with --world-size or "

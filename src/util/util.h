@@ -51,6 +51,18 @@ bool omu_utf8_valid(const char *s, size_t len);
  * at the end is dropped, any other invalid byte becomes '?'. */
 void omu_utf8_repair(char *s);
 
+/* ---- quoting values for messages (quote.c) ---- */
+/* Writes s[0..len) as every message of the library and the CLI spells what
+ * a user gave, into buf (NUL-terminated, never more than `size` bytes):
+ * between two `quote` characters ('"' or '\''; 0 writes no quotes, for a
+ * whole message), that quote and '\' escaped with a backslash, control
+ * characters and bytes that are not UTF-8 as \xNN, C1 controls, bidi
+ * overrides and line separators as \uNNNN, everything else as is. What
+ * does not fit ends in "..." after a whole character, never inside one.
+ * Returns the length written (0 and "" when s is NULL or size leaves no
+ * room for the quotes, one character and "..."). */
+size_t omu_quote(char *buf, size_t size, const char *s, size_t len, char quote);
+
 /* ---- string builder (str.c) ---- */
 /* A growable NUL-terminated string. Start it zeroed ({0}); after a failed
  * allocation every append is a no-op and `failed` stays set, so a writer

@@ -255,7 +255,7 @@ def test_advise_one_order(tmp_path):
     out = json.loads(r.stdout)
     assert out["order"] == "pp,ep,dp,tp"
     assert len(out["broken"]) == 1 and out["broken"][0].startswith("ep:nvl broken")
-    assert r.stderr == "offline-mesh: error: order tp-dp-ep-pp breaks 1 rule\n"
+    assert r.stderr == "offline-mesh: error: order \"tp-dp-ep-pp\" breaks 1 rule\n"
     out = ok("advise", cfg, "--world-size", "1152", "--hierarchy", "host=4,nvl=72",
              "--require", "tp:host,ep:nvl", "--order", "pp,dp,tp,ep")
     assert out == {"broken": [], "order": "pp,dp,tp,ep"}

@@ -7,7 +7,9 @@
  *    through omi_malloc/omi_realloc;
  *  - a malloc/calloc/realloc/free interposer defined in this executable,
  *    which sees every heap allocation of the process, including those
- *    jansson, libyaml and libc (fopen) make for the library.
+ *    jansson, libyaml and libc (fopen) make for the library: jansson's
+ *    own allocations fail too (the library gives jansson a per-call pool,
+ *    src/json_read.c, so they reach both injectors).
  * After each injected failure the call must return OM_ERR_NO_MEMORY with
  * err filled and every out-handle NULL, or succeed with the same result as
  * without the failure; either way the number of live heap blocks must be
@@ -102,6 +104,7 @@ static int failures;       /* failed checks in this process, this run */
 static int call_failures;  /* failing runs of the call being exercised */
 static int total_failures; /* failing runs of all calls */
 static int checks;
+static int crashes;        /* injected runs that ended by a signal */
 static char context[160];
 static int print_limit = 3; /* failures printed per call (env OM_ALLOC_FAILURE_VERBOSE: all) */
 
@@ -125,9 +128,11 @@ typedef struct {
     om_error err;
     om_mesh *mesh;
     om_dims *dims;
+    om_world *world;
+    om_hierarchy *hierarchy;
     char *string;
     int64_t value; /* for calls returning a number */
-    bool has_mesh, has_dims, has_string;
+    bool has_mesh, has_dims, has_world, has_hierarchy, has_string;
 } result;
 
 typedef void (*call_fn)(result *r);
@@ -153,6 +158,13 @@ static char *describe(const result *r)
             text = strdup(json);
             om_string_free(json);
         }
+    } else if (r->has_world || r->has_hierarchy) {
+        char *json = NULL;
+        if ((r->has_world ? om_world_to_json(r->world, &json, &e)
+                          : om_hierarchy_to_json(r->hierarchy, &json, &e)) == OM_OK) {
+            text = strdup(json);
+            om_string_free(json);
+        }
     } else if (r->has_string) {
         text = strdup(r->string);
     } else {
@@ -171,6 +183,10 @@ static void release(result *r)
         om_mesh_free(r->mesh);
     if (r->has_dims)
         om_dims_free(r->dims);
+    if (r->has_world)
+        om_world_free(r->world);
+    if (r->has_hierarchy)
+        om_hierarchy_free(r->hierarchy);
     if (r->has_string)
         om_string_free(r->string);
 }
@@ -181,6 +197,8 @@ static void run_once(call_fn fn, result *r)
     /* Sentinels a failing call must overwrite with NULL. */
     r->mesh = (om_mesh *)(void *)r;
     r->dims = (om_dims *)(void *)r;
+    r->world = (om_world *)(void *)r;
+    r->hierarchy = (om_hierarchy *)(void *)r;
     r->string = (char *)r;
     om_error_clear(&r->err);
     fn(r);
@@ -192,8 +210,8 @@ static void check_run(result *r, const char *reference)
     if (r->st == OM_OK) {
         char *got = describe(r);
         if (strcmp(got, reference) != 0)
-            fail("succeeded with a different result: %s (expected %s)", got,
-                 reference);
+            fail("succeeded with a different result: %.300s (expected %.300s)",
+                 got, reference);
         free(got);
         return;
     }
@@ -209,15 +227,15 @@ static void check_run(result *r, const char *reference)
         fail("*out mesh is not NULL after a failure");
     if (r->has_dims && r->dims != NULL)
         fail("*out dims is not NULL after a failure");
+    if (r->has_world && r->world != NULL)
+        fail("*out world is not NULL after a failure");
+    if (r->has_hierarchy && r->hierarchy != NULL)
+        fail("*out hierarchy is not NULL after a failure");
     if (r->has_string && r->string != NULL)
         fail("*out string is not NULL after a failure");
 }
 
 /* Runs `fn` with every one of its allocations failing in turn. */
-/* False while a call runs whose dependency cannot survive heap allocation
- * failures: then only the library's own allocations are failed. */
-static bool heap_injection = true;
-
 static void exercise(const char *name, call_fn fn, bool may_allocate)
 {
     result r;
@@ -254,11 +272,10 @@ static void exercise(const char *name, call_fn fn, bool may_allocate)
         fail("documented not to allocate, made %ld allocations", total);
     call_failures = failures;
 
-    /* Each injected run happens in a child process, so a crash inside a
-     * dependency (jansson 2.14's parser is not safe under allocation
-     * failure) is reported as a failure of that run and the rest go on.
-     * First the library's own hook, then the heap interposer. */
-    long injected = own + (heap_injection ? total : 0);
+    /* Each injected run happens in a child process, so a crash (inside a
+     * dependency too) is reported as a failure of that run and the rest go
+     * on. First the library's own hook, then the heap interposer. */
+    long injected = own + total;
     for (long n = 0; n < injected; n++) {
         bool hook = n < own;
         long k = hook ? n : n - own;
@@ -299,16 +316,18 @@ static void exercise(const char *name, call_fn fn, bool may_allocate)
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
             continue;
         call_failures++;
-        if (!WIFEXITED(status) && call_failures <= print_limit)
-            printf("FAIL %s: crashed (signal %d)\n", context,
-                   WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        if (!WIFEXITED(status)) {
+            crashes++;
+            if (call_failures <= print_limit)
+                printf("FAIL %s: crashed (signal %d)\n", context,
+                       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        }
     }
     if (call_failures > print_limit)
         printf("FAIL %s: %d failing runs in all (first %d shown)\n", name,
                call_failures, print_limit);
-    printf("%s %-28s %3ld library + %3ld heap allocations failed in turn%s\n",
-           call_failures ? "not ok" : "ok", name, own, injected - own,
-           heap_injection ? "" : " (heap: jansson#362)");
+    printf("%s %-28s %3ld library + %3ld heap allocations failed in turn\n",
+           call_failures ? "not ok" : "ok", name, own, injected - own);
     total_failures += call_failures;
     free(reference);
 }
@@ -387,6 +406,45 @@ static void c_mesh_from_json(result *r)
     r->st = om_mesh_from_json(text, sizeof text - 1, &r->mesh, &r->err);
 }
 
+static char mesh_json_path[64];
+
+static void c_mesh_load_json(result *r)
+{
+    r->has_mesh = true;
+    r->st = om_mesh_load_json(mesh_json_path, &r->mesh, &r->err);
+}
+
+static void c_view_from_json(result *r)
+{
+    static const char text[] =
+        "{\"dim_names\":[\"dp_tp\"],\"instances\":[[0,1,4,5],[2,3,6,7]],"
+        "\"layout\":[[[2,4],[2,1]]],\"shape\":[4]}";
+    r->has_mesh = true;
+    r->st = om_view_from_json(text, sizeof text - 1, &r->mesh, &r->err);
+}
+
+static void c_world_from_json(result *r)
+{
+    static const char text[] =
+        "{\"views\":{\"root\":{\"dim_names\":[\"dp\",\"cp\",\"tp\"],"
+        "\"layout\":[[[2,4]],[[2,2]],[[2,1]]],\"shape\":[2,2,2]},"
+        "\"dp_tp\":{\"dim_names\":[\"dp_tp\"],\"instances\":[[0,1,4,5],"
+        "[2,3,6,7]],\"layout\":[[[2,4],[2,1]]],\"shape\":[4]}},"
+        "\"world_size\":8}";
+    r->has_world = true;
+    r->st = om_world_from_json(text, sizeof text - 1, &r->world, &r->err);
+}
+
+static void c_hierarchy_from_json(result *r)
+{
+    static const char text[] =
+        "{\"levels\":[\"host\",\"nvl\"],\"ranks\":["
+        "{\"rank\":2,\"host\":\"b\",\"nvl\":7},{\"rank\":0,\"host\":\"a\",\"nvl\":7},"
+        "{\"rank\":1,\"host\":\"a\",\"nvl\":7},{\"rank\":3,\"host\":\"c\",\"nvl\":9}]}";
+    r->has_hierarchy = true;
+    r->st = om_hierarchy_from_json(text, sizeof text - 1, &r->hierarchy, &r->err);
+}
+
 static void c_mesh_from_spec(result *r)
 {
     r->has_mesh = true;
@@ -459,6 +517,206 @@ static void c_expert_mesh(result *r)
     r->st = om_expert_mesh(mesh_dpcptp, 4, 8, &r->mesh, &r->err);
 }
 
+/* ---- the 1.1 calls: hierarchies, placement rules, launch plans, presets,
+ * views and worlds (strings made inside the call count as its allocations) */
+
+static om_hierarchy *hierarchy_fixture; /* host=4,nvl=8 over mesh_dpcptp's 8 ranks */
+
+/* Hands a string result (or the failure) to `r`. */
+static void string_result(result *r, om_status st, char *text)
+{
+    r->has_string = true;
+    r->st = st;
+    r->string = st == OM_OK ? text : NULL;
+}
+
+static void c_hierarchy_from_spec(result *r)
+{
+    r->has_hierarchy = true;
+    r->st = om_hierarchy_from_spec("host=4,nvl=8", &r->hierarchy, &r->err);
+}
+
+static void c_hierarchy_from_hostfile(result *r)
+{
+    static const char text[] = "# two hosts\nn0 slots=4\nn1 slots=4\n";
+    r->has_hierarchy = true;
+    r->st = om_hierarchy_from_hostfile(text, sizeof text - 1, &r->hierarchy, &r->err);
+}
+
+static void c_hierarchy_to_json(result *r)
+{
+    r->has_string = true;
+    r->st = om_hierarchy_to_json(hierarchy_fixture, &r->string, &r->err);
+}
+
+static void c_hierarchy_domain_label(result *r)
+{
+    r->has_string = true;
+    r->st = om_hierarchy_domain_label(hierarchy_fixture, 0, 1, &r->string, &r->err);
+}
+
+static void c_hierarchy_locality(result *r)
+{
+    om_locality *loc = (om_locality *)(void *)r; /* a failure must reset it */
+    const char *axes[] = {"cp", "tp"};
+    r->st = om_hierarchy_locality(mesh_dpcptp, hierarchy_fixture, axes, 2, &loc,
+                                  &r->err);
+    if (r->st == OM_OK) {
+        int64_t crossing = 0;
+        r->st = om_locality_get(loc, 0, OM_LOCALITY_GROUPS_CROSSING, &crossing, &r->err);
+        r->value = om_locality_groups(loc) * 100 + crossing;
+    } else if (loc) {
+        snprintf(r->err.message, sizeof r->err.message, "*out locality not reset");
+        r->st = OM_ERR_INVALID_ARGUMENT;
+        return;
+    }
+    om_locality_free(loc);
+}
+
+static void c_hierarchy_check(result *r)
+{
+    char *lines = NULL;
+    size_t count = 0;
+    om_status st = om_hierarchy_check(mesh_dpcptp, hierarchy_fixture,
+                                      "tp:host,dp+cp+tp:nvl", &lines, &count, &r->err);
+    string_result(r, st, lines);
+}
+
+static void c_order_advice(result *r)
+{
+    char *text = NULL;
+    om_status st = om_order_advice(dims_fixture, hierarchy_fixture, "tp:host", NULL,
+                                   NULL, &text, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_order_check(result *r)
+{
+    char *text = NULL;
+    size_t count = 0;
+    om_status st = om_order_check(dims_fixture, hierarchy_fixture, "tp-cp-dp-pp",
+                                  "tp:host", &text, &count, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_launch_plan(result *r)
+{
+    const char *hosts[] = {"n0", "n1"};
+    char *text = NULL;
+    om_status st = om_launch_plan(mesh_dpcptp, 2, 4, OM_LAUNCH_SLURM, "n0", 29500,
+                                  hosts, 2, &text, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_launch_check(result *r)
+{
+    char *text = NULL;
+    size_t count = 0;
+    om_status st = om_launch_check(mesh_dpcptp, hierarchy_fixture, 2, 4, "tp:host",
+                                   &text, &count, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_preset(result *r)
+{
+    const char *params[] = {"tp=2"};
+    om_preset *preset = NULL;
+    char *text = NULL;
+    om_status st = om_preset_new("torchtitan", params, 1, 8, &preset, &r->err);
+    if (st == OM_OK)
+        st = om_preset_to_json(preset, &text, &r->err);
+    om_preset_free(preset);
+    string_result(r, st, text);
+}
+
+static void c_preset_world(result *r)
+{
+    om_preset *preset = NULL;
+    om_status st = om_preset_new("megatron", NULL, 0, 16, &preset, &r->err);
+    r->has_world = true;
+    r->st = st == OM_OK ? om_preset_world(preset, &r->world, &r->err) : st;
+    if (st != OM_OK)
+        r->world = NULL;
+    om_preset_free(preset);
+}
+
+static void c_preset_check(result *r)
+{
+    char *text = NULL;
+    om_status st = om_preset_check("torchtitan", NULL, 0, 8, &text, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_view_ops(result *r)
+{
+    /* new -> flatten -> unflatten -> slice -> JSON, one chain */
+    const char *names[] = {"a", "b"};
+    om_mesh *v = NULL, *flat = NULL, *back = NULL, *cut = NULL;
+    char *text = NULL;
+    om_status st = om_view_new(names, 2, (int64_t[]){3, 2}, 2, (int64_t[]){2, 1}, 2, 4,
+                               &v, &r->err);
+    if (st == OM_OK)
+        st = om_view_flatten(v, names, 2, "ab", &flat, &r->err);
+    if (st == OM_OK)
+        st = om_view_unflatten(flat, "ab", (int64_t[]){2, 3}, 2,
+                               (const char *[]){"x", "y"}, 2, &back, &r->err);
+    if (st == OM_OK)
+        st = om_view_slice(back, (const char *[]){"y"}, 1, &cut, &r->err);
+    if (st == OM_OK)
+        st = om_view_to_json(cut, &text, &r->err);
+    om_mesh_free(v);
+    om_mesh_free(flat);
+    om_mesh_free(back);
+    om_mesh_free(cut);
+    string_result(r, st, text);
+}
+
+static void c_world_ops(result *r)
+{
+    /* new -> view -> slice -> JSON, one chain */
+    const char *vnames[] = {"root"};
+    const om_mesh *views[] = {mesh_dpcptp};
+    om_world *w = NULL;
+    om_mesh *root = NULL, *cut = NULL;
+    char *text = NULL;
+    om_status st = om_world_new(8, vnames, 1, views, 1, &w, &r->err);
+    if (st == OM_OK)
+        st = om_world_view(w, "root", &root, &r->err);
+    if (st == OM_OK)
+        st = om_world_slice(w, (const char *[]){"tp", "dp"}, 2, &cut, &r->err);
+    if (st == OM_OK)
+        st = om_world_to_json(w, &text, &r->err);
+    om_mesh_free(root);
+    om_mesh_free(cut);
+    om_world_free(w);
+    string_result(r, st, text);
+}
+
+static void c_mesh_plan_axes(result *r)
+{
+    char *text = NULL;
+    om_status st = om_mesh_plan_axes(mesh_dpcptp, 2, 2, 1, &text, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_mesh_reslice_experts(result *r)
+{
+    r->has_mesh = true;
+    r->st = om_mesh_reslice_experts(mesh_dpcptp, 4, 8, &r->mesh, &r->err);
+}
+
+static void c_mesh_from_dims_in_order(result *r)
+{
+    r->has_mesh = true;
+    r->st = om_mesh_from_dims_in_order(dims_fixture, "tp-cp-dp-pp", &r->mesh, &r->err);
+}
+
+static void c_dims_parse_yaml(result *r)
+{
+    r->has_dims = true;
+    r->st = om_dims_parse_yaml(yaml_text, strlen(yaml_text), &r->dims, &r->err);
+}
+
 /* Calls documented as not allocating (topology.h: "nothing here
  * allocates"; the accessors; world size discovery). */
 static void c_topology(result *r)
@@ -512,6 +770,14 @@ int main(void)
         perror(yaml_path);
         return 2;
     }
+    snprintf(mesh_json_path, sizeof mesh_json_path,
+             "/tmp/om-alloc-failure-%ld.json", (long)getpid());
+    f = fopen(mesh_json_path, "w");
+    if (!f || fputs("{\"mesh_dim_names\":[\"dp\",\"tp\"],\"mesh_shape\":[2,4]}", f) < 0 ||
+        fclose(f) != 0) {
+        perror(mesh_json_path);
+        return 2;
+    }
     const char *names[] = {"dp", "cp", "tp"};
     const int64_t sizes[] = {2, 2, 2};
     const char *wide_names[] = {"dp", "\xc3\xa9p", "tp"};
@@ -521,7 +787,8 @@ int main(void)
         om_dims_set(dims_fixture, OM_DIM_TP, 2, &e) != OM_OK ||
         om_dims_set(dims_fixture, OM_DIM_CP, 2, &e) != OM_OK ||
         om_dims_set(dims_fixture, OM_DIM_PP, 2, &e) != OM_OK ||
-        om_dims_set(dims_fixture, OM_DIM_DP, 4, &e) != OM_OK) {
+        om_dims_set(dims_fixture, OM_DIM_DP, 4, &e) != OM_OK ||
+        om_hierarchy_from_spec("host=4,nvl=8", &hierarchy_fixture, &e) != OM_OK) {
         fprintf(stderr, "fixtures: %s\n", e.message);
         return 2;
     }
@@ -532,15 +799,11 @@ int main(void)
     exercise("om_mesh_get", c_mesh_get, true);
     exercise("om_mesh_get (absent axis)", c_mesh_get_absent, true);
     exercise("om_mesh_to_json", c_mesh_to_json, true);
-    /* jansson 2.14's lexer ignores its own failed allocations (upstream
-     * issue akheron/jansson#362, fixes proposed in PRs #735 and #747, not
-     * released): it then reports a parse error or writes out of bounds. A
-     * library cannot work around that from outside, so the JSON reader is
-     * checked against the library's own allocations only; see
-     * docs/hardening.md, "Known limits". */
-    heap_injection = false;
     exercise("om_mesh_from_json", c_mesh_from_json, true);
-    heap_injection = true;
+    exercise("om_mesh_load_json", c_mesh_load_json, true);
+    exercise("om_view_from_json", c_view_from_json, true);
+    exercise("om_world_from_json", c_world_from_json, true);
+    exercise("om_hierarchy_from_json", c_hierarchy_from_json, true);
     exercise("om_mesh_from_spec", c_mesh_from_spec, true);
     exercise("om_mesh_to_spec", c_mesh_to_spec, true);
     exercise("om_dims_new", c_dims_new, true);
@@ -553,14 +816,35 @@ int main(void)
     exercise("om_dims_load_yaml", c_dims_load_yaml, true);
     exercise("om_plan_dim_names", c_plan_dim_names, true);
     exercise("om_expert_mesh", c_expert_mesh, true);
+    exercise("om_hierarchy_from_spec", c_hierarchy_from_spec, true);
+    exercise("om_hierarchy_from_hostfile", c_hierarchy_from_hostfile, true);
+    exercise("om_hierarchy_to_json", c_hierarchy_to_json, true);
+    exercise("om_hierarchy_domain_label", c_hierarchy_domain_label, true);
+    exercise("om_hierarchy_locality", c_hierarchy_locality, true);
+    exercise("om_hierarchy_check", c_hierarchy_check, true);
+    exercise("om_order_advice", c_order_advice, true);
+    exercise("om_order_check", c_order_check, true);
+    exercise("om_launch_plan", c_launch_plan, true);
+    exercise("om_launch_check", c_launch_check, true);
+    exercise("om_preset_new + _to_json", c_preset, true);
+    exercise("om_preset_world", c_preset_world, true);
+    exercise("om_preset_check", c_preset_check, true);
+    exercise("om_view_new/flatten/unflatten/slice/to_json", c_view_ops, true);
+    exercise("om_world_new/view/slice/to_json", c_world_ops, true);
+    exercise("om_mesh_plan_axes", c_mesh_plan_axes, true);
+    exercise("om_mesh_reslice_experts", c_mesh_reslice_experts, true);
+    exercise("om_mesh_from_dims_in_order", c_mesh_from_dims_in_order, true);
+    exercise("om_dims_parse_yaml", c_dims_parse_yaml, true);
     exercise("topology and accessors", c_topology, false);
     exercise("om_world_size_from_env", c_world_size_env, false);
 
     om_mesh_free(mesh_dpcptp);
     om_mesh_free(mesh_wide);
     om_dims_free(dims_fixture);
+    om_hierarchy_free(hierarchy_fixture);
     unlink(yaml_path);
-    printf("allocation failures: %d injected runs, %d failed\n", checks,
-           total_failures);
+    unlink(mesh_json_path);
+    printf("allocation failures: %d injected runs, %d failed, %d crashed\n",
+           checks, total_failures, crashes);
     return total_failures ? 1 : 0;
 }

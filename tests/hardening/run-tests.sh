@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hardening checks of liboffline_mesh (docs/hardening.md):
 #   oom       allocation-failure injection, every allocation of every call
+#   cli_oom   the same over every offline-mesh command (whole output or none)
 #   tsan      the public API from 8 threads on shared handles, ThreadSanitizer
 #   asan      the C and CLI suites and the bad-input table, ASan + UBSan
 #   valgrind  the C suite and the CLI suite under valgrind memcheck
@@ -17,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 root="$(pwd)"
 lead_build="${1:-${OM_BUILD_DIR:-}}"
-stages="${OM_HARDENING_STAGES:-oom tsan asan valgrind fuzz}"
+stages="${OM_HARDENING_STAGES:-oom cli_oom tsan asan valgrind fuzz}"
 fuzz_seconds="${OM_FUZZ_SECONDS:-30}"
 work="${OM_HARDENING_WORK:-/tmp/om-hardening-$(printf '%s' "$root" | md5sum | cut -c1-8)}"
 mkdir -p "$work"
@@ -87,6 +88,18 @@ stage_oom() {
     tests/hardening/alloc_failure.c "$dir/src/liboffline_mesh_static.a" \
     $yaml_jansson_libs || return 1
   "$work/alloc_failure"
+}
+
+# Every allocation of each offline-mesh command line fails in turn (an
+# LD_PRELOAD allocator): no crash, and the whole output or nothing.
+stage_cli_oom() {
+  local dir="$work/cli-oom"
+  setup "$dir" gcc -Dtests=false -Dbench=false || return 1
+  build "$dir" src/cli/offline-mesh || return 1
+  gcc -shared -fPIC -O1 -Wall -Wextra -Werror -o "$work/fail_alloc_preload.so" \
+    tests/hardening/fail_alloc_preload.c || return 1
+  python3 tests/hardening/cli_alloc_failure.py "$dir/src/cli/offline-mesh" \
+    "$work/fail_alloc_preload.so"
 }
 
 stage_tsan() {

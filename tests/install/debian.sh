@@ -166,10 +166,10 @@ jar_entries=$(python3 -m zipfile -l "$tmp/java-deb/usr/share/java/offline-mesh-$
 if echo "$jar_entries" | grep -qx 'org/offlinemesh/OfflineMesh.class'; then ok "the packaged jar holds org.offlinemesh.OfflineMesh"; else bad "the packaged jar lacks OfflineMesh.class"; fi
 if echo "$jar_entries" | grep -q '\.so$'; then bad "the packaged jar carries a native library"; else ok "the packaged jar carries no native library (liboffline-mesh-jni does)"; fi
 deps=$(dpkg-deb -f "$(deb_of offline-mesh-tools)" Depends)
-case "$deps" in *"liboffline-mesh1 (>= 1.1.0)"*) ok "offline-mesh-tools depends on liboffline-mesh1 (>= 1.1.0), the node its 1.1 calls need" ;;
+case "$deps" in *"liboffline-mesh1 (>= 1.2.0)"*) ok "offline-mesh-tools depends on liboffline-mesh1 (>= 1.2.0), the node its 1.2 calls need (strict configs)" ;;
     *) bad "offline-mesh-tools Depends: $deps" ;; esac
 deps=$(dpkg-deb -f "$(deb_of python3-offline-mesh)" Depends)
-# 1.0.0 or 1.1.0: the lowest version whose symbols the binding calls.
+# 1.0.0, 1.1.0 or 1.2.0: the lowest version whose symbols the binding calls.
 case "$deps" in *"liboffline-mesh1 (>= 1."*"python3"*|*"python3"*"liboffline-mesh1 (>= 1."*)
     ok "python3-offline-mesh depends on python3 and liboffline-mesh1" ;;
     *) bad "python3-offline-mesh Depends: $deps" ;; esac

@@ -1,7 +1,11 @@
 package offlinemesh
 
 import (
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
 
 // Run: go test -run '^$' -bench . -benchmem ./offlinemesh (see docs/go.md).
@@ -164,5 +168,71 @@ func BenchmarkLocality1M(b *testing.B) {
 			b.Fatal(err)
 		}
 		sinkInt += loc.MaxHosts
+	}
+}
+
+// BenchmarkGroupsVsCopy times Groups against a warm copy of the same number
+// of ints (the result has to be written somewhere: the cheapest honest
+// baseline; the copy's destination is read back, so it cannot be dropped)
+// and reports their ratio from one run (the best turn of each, taken
+// alternately), with
+// the ratio of the C enumeration alone (into a ready buffer) beside it:
+//
+//	go test -run '^$' -bench GroupsVsCopy ./offlinemesh
+func BenchmarkGroupsVsCopy(b *testing.B) {
+	for _, c := range []struct {
+		spec string
+		axes []string
+	}{
+		{"dp=256,cp=64,tp=64", []string{"cp"}},
+		{"dp=256,cp=64,tp=64", []string{"tp"}},
+		{"dp=256,cp=64,tp=64", []string{"dp", "tp"}},
+		{"dp=64,cp=16,tp=16,pp=64", []string{"cp"}},
+		{"dp=131071,cp=2,tp=4", []string{"cp"}},  // a prime axis
+		{"dp=1024,cp=64,tp=256", []string{"cp"}}, // 2^24 ranks, DRAM
+	} {
+		b.Run(c.spec+"/"+strings.Join(c.axes, "+"), func(b *testing.B) {
+			m, err := ParseMeshSpec(c.spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			src, dst := make([]int, m.Size()), make([]int, m.Size())
+			best := func(f func()) time.Duration {
+				t := time.Duration(1 << 62)
+				for range 3 {
+					start := time.Now()
+					f()
+					t = min(t, time.Since(start))
+				}
+				return t
+			}
+			count, size, _ := m.GroupShape(c.axes...)
+			raw := make([]int, count*size+1)
+			groups, flat, copies, calls := time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62)
+			for i := 0; i < b.N; i++ {
+				groups = min(groups, best(func() {
+					g, err := m.Groups(c.axes...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sinkInt += g[len(g)-1][0]
+				}))
+				copies = min(copies, best(func() { copy(dst, src); sinkInt += dst[len(dst)-1] }))
+				flat = min(flat, best(func() {
+					g, _, err := m.GroupsFlat(c.axes...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sinkInt += g[len(g)-1]
+				}))
+				calls = min(calls, best(func() { // the C enumeration alone, into a ready buffer
+					_ = omswig.Om_mesh_groups_named(m.c(), c.axes, 0, count, raw)
+					sinkInt += raw[len(raw)-2]
+				}))
+			}
+			b.ReportMetric(float64(groups)/float64(copies), "x-copy")
+			b.ReportMetric(float64(flat)/float64(copies), "flat-x-copy")
+			b.ReportMetric(float64(calls)/float64(copies), "C-x-copy")
+		})
 	}
 }

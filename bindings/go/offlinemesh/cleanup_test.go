@@ -2,6 +2,8 @@ package offlinemesh
 
 import (
 	"runtime"
+
+	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 	"testing"
 	"time"
 )
@@ -11,7 +13,7 @@ import (
 // unreachable, so a caller that "forgets" leaks nothing.
 func TestHandlesAreFreed(t *testing.T) {
 	runtime.GC()
-	base := liveHandles.Load()
+	base := omswig.Live.Load()
 	const n = 5000
 	for i := 0; i < n; i++ {
 		m := mustMesh(t, []string{"dp", "tp"}, []int{2, i%7 + 1})
@@ -22,15 +24,15 @@ func TestHandlesAreFreed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := liveHandles.Load() - base; got <= 0 || got > 3*n {
+	if got := omswig.Live.Load() - base; got <= 0 || got > 3*n {
 		t.Fatalf("%d live handles after creating %d meshes", got, 3*n)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for liveHandles.Load() > base && time.Now().Before(deadline) {
+	for omswig.Live.Load() > base && time.Now().Before(deadline) {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
-	if left := liveHandles.Load() - base; left > 0 {
+	if left := omswig.Live.Load() - base; left > 0 {
 		t.Fatalf("%d C handles were never freed", left)
 	}
 }
@@ -57,8 +59,8 @@ func TestHandleOutlivesCopies(t *testing.T) {
 func TestClose(t *testing.T) {
 	m := mustMesh(t, []string{"dp", "tp"}, []int{2, 4})
 	cp := *m
-	if err := m.Close(); err != nil || m.c.p != 0 {
-		t.Fatalf("Close: %v, handle %x", err, m.c.p)
+	if err := m.Close(); err != nil || m.h.Open() {
+		t.Fatalf("Close: %v, handle open", err)
 	}
 	if err := m.Close(); err != nil {
 		t.Fatal(err)

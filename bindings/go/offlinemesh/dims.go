@@ -1,7 +1,7 @@
 package offlinemesh
 
 import (
-	"strings"
+	"fmt"
 
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
@@ -10,8 +10,9 @@ import (
 // (TP), context (CP), expert (EP) and pipeline (PP) parallel sizes and two
 // flags. Through this API (not YAML) a size may be 0, meaning "not
 // declared": DP, CP and TP at 0 are left out of the mesh, PP and EP at 0
-// behave as 1. Negative sizes and sizes over 2^31-1 are errors. The JSON
-// field names are the config's.
+// behave as 1, and the world-size step (ResolveWorldSize) derives a DP of 0.
+// Negative sizes and sizes over 2^31-1 are errors. The JSON field names are
+// the config's.
 type ParallelDims struct {
 	DP               int  `json:"dp_size"`
 	TP               int  `json:"tp_size"`
@@ -32,43 +33,46 @@ func (d *ParallelDims) fields() ([]*int, []*bool) {
 	return []*int{&d.DP, &d.TP, &d.CP, &d.EP, &d.PP}, []*bool{&d.SequenceParallel, &d.LossParallel}
 }
 
-// withC runs f on a C copy of d; the library checks every value (negative:
-// ErrInvalidArgument, over 2^31-1: ErrOutOfRange).
-func (d ParallelDims) withC(f func(h omswig.Dims, e *omswig.Error) int) error {
-	var p uintptr
-	var e omswig.Error
-	st := omswig.Om_dims_new(&p, &e)
-	h := omswig.SwigcptrDims(p)
-	defer omswig.Om_dims_free(h)
+// withC runs f on a C copy of d (the library checks every value: negative
+// ErrInvalidArgument, over 2^31-1 ErrOutOfRange); a DP of 0 stays "not
+// given" when deriveDP is set.
+func (d ParallelDims) withC(deriveDP bool, f func(h *omswig.Handle) error) error {
+	h := new(omswig.Handle)
+	defer h.Close()
+	err := omswig.Om_dims_new(h)
 	sizes, flags := d.fields()
-	for i := 0; st == 0 && i < len(sizes); i++ {
-		st = omswig.Om_dims_set(h, omswig.Enum_SS_om_dim(i), *sizes[i], &e)
+	for i := 0; err == nil && i < len(sizes); i++ {
+		if i > 0 || !deriveDP || d.DP != 0 {
+			err = omswig.Om_dims_set(h, omswig.Enum_SS_om_dim(i), *sizes[i])
+		}
 	}
-	for i := 0; st == 0 && i < len(flags); i++ {
-		st = omswig.Om_dims_set_flag(h, omswig.Enum_SS_om_flag(i), *flags[i], &e)
+	for i := 0; err == nil && i < len(flags); i++ {
+		err = omswig.Om_dims_set_flag(h, omswig.Enum_SS_om_flag(i), *flags[i])
 	}
-	if st == 0 {
-		st = f(h, &e)
+	if err == nil {
+		err = f(h)
 	}
-	return fromC(st, &e)
+	return err
 }
 
-// newDims runs a C constructor of dims and copies the result out.
-func newDims(f func(out *uintptr, e *omswig.Error) int) (ParallelDims, error) {
+// fromC copies C dims out; a DP that was not given is 0 when keepGiven.
+func fromC(h *omswig.Handle, keepGiven bool) (ParallelDims, error) {
 	var d ParallelDims
-	var p uintptr
-	var e omswig.Error
-	if err := fromC(f(&p, &e), &e); err != nil {
-		return d, err
-	}
-	h := omswig.SwigcptrDims(p)
-	defer omswig.Om_dims_free(h)
 	sizes, flags := d.fields()
 	for i, p := range sizes {
 		*p = omswig.Om_dims_get(h, omswig.Enum_SS_om_dim(i))
 	}
 	for i, p := range flags {
 		*p = omswig.Om_dims_get_flag(h, omswig.Enum_SS_om_flag(i))
+	}
+	given := true
+	if keepGiven {
+		if err := omswig.Om_dims_dp_given(h, &given); err != nil {
+			return d, err
+		}
+	}
+	if !given {
+		d.DP = 0
 	}
 	return d, nil
 }
@@ -77,31 +81,20 @@ func newDims(f func(out *uintptr, e *omswig.Error) int) (ParallelDims, error) {
 // sorted, no spaces. (Unmarshalling uses the struct tags.)
 func (d ParallelDims) MarshalJSON() ([]byte, error) {
 	var s string
-	err := d.withC(func(h omswig.Dims, e *omswig.Error) int { return omswig.Om_dims_to_json(h, &s, e) })
+	err := d.withC(false, func(h *omswig.Handle) error { return omswig.Om_dims_to_json(h, &s) })
 	return []byte(s), err
 }
 
 // String is the canonical JSON, or the error for invalid values.
-func (d ParallelDims) String() string {
-	b, err := d.MarshalJSON()
-	if err != nil {
-		return "<invalid ParallelDims: " + err.Error() + ">"
-	}
-	return string(b)
-}
+func (d ParallelDims) String() string { return jsonString(d.MarshalJSON()) }
 
 // BuildOfflineMesh builds the offline mesh of d: axes dp, cp, tp in that
 // order, each present when its size is >= 1 (even at 1); pp appended last
 // when PP > 1; ep never an axis (EP travels beside the mesh).
-func BuildOfflineMesh(d ParallelDims) (*Mesh, error) {
-	var m *Mesh
-	err := d.withC(func(h omswig.Dims, e *omswig.Error) int {
-		var p uintptr
-		st := omswig.Om_build_offline_mesh(h, &p, e)
-		if st == 0 {
-			m = adopt(p)
-		}
-		return st
+func BuildOfflineMesh(d ParallelDims) (m *Mesh, err error) {
+	err = d.withC(false, func(h *omswig.Handle) error {
+		m, err = newMesh(nil, func(o *omswig.Handle) error { return omswig.Om_build_offline_mesh(h, o) })
+		return err
 	})
 	return m, err
 }
@@ -114,18 +107,10 @@ func BuildOfflineMesh(d ParallelDims) (*Mesh, error) {
 // Names the offline mesh lacks are skipped; axes of size 1 that order omits
 // stay outermost. ErrInvalidArgument for an unknown or repeated axis, mixed
 // separators, an empty item, or an omitted axis of size > 1.
-func BuildRuntimeMesh(d ParallelDims, order string) (*Mesh, error) {
-	if strings.IndexByte(order, 0) >= 0 {
-		return nil, errorf(ErrInvalidArgument, "axis order %q contains a NUL byte", order)
-	}
-	var m *Mesh
-	err := d.withC(func(h omswig.Dims, e *omswig.Error) int {
-		var p uintptr
-		st := omswig.Om_build_runtime_mesh(h, order, &p, e)
-		if st == 0 {
-			m = adopt(p)
-		}
-		return st
+func BuildRuntimeMesh(d ParallelDims, order string) (m *Mesh, err error) {
+	err = d.withC(false, func(h *omswig.Handle) error {
+		m, err = newMesh(nil, func(o *omswig.Handle) error { return omswig.Om_build_runtime_mesh(h, order, o) })
+		return err
 	})
 	return m, err
 }
@@ -134,73 +119,138 @@ func BuildRuntimeMesh(d ParallelDims, order string) (*Mesh, error) {
 // as the comma-separated, slowest-first list of the mesh it describes:
 // "tp-cp-ep-dp-pp" gives "pp,dp,ep,cp,tp".
 func NormalizeOrder(order string) (string, error) {
-	if strings.IndexByte(order, 0) >= 0 {
-		return "", errorf(ErrInvalidArgument, "axis order %q contains a NUL byte", order)
-	}
-	var s string
-	var e omswig.Error
-	err := fromC(omswig.Om_order_normalize(order, &s, &e), &e)
-	return s, err
+	return get(nil, func(s *string) error { return omswig.Om_order_normalize(order, s) })
 }
 
-// WorldSizeFromEnv discovers the world size from the environment, first to
-// last: WORLD_SIZE (torchrun), OMPI_COMM_WORLD_SIZE (Open MPI), PMI_SIZE
-// (MPICH, Intel MPI), SLURM_NTASKS; the first one set decides. found tells
-// whether any was set (size is 1 when none is). A value that is not a
-// positive integer is an error naming the variable.
+// WorldSizeSource says where a world size came from.
+type WorldSizeSource int
+
+// The sources, in the order ResolveWorldSize tries them.
+const (
+	WorldSizeUnresolved    WorldSizeSource = iota // no world size applied
+	WorldSizeExplicit                             // given by the caller
+	WorldSizeFromWorldSize                        // WORLD_SIZE (torchrun)
+	WorldSizeFromOMPI                             // OMPI_COMM_WORLD_SIZE (Open MPI)
+	WorldSizeFromPMI                              // PMI_SIZE (MPICH, Intel MPI)
+	WorldSizeFromSlurm                            // SLURM_NTASKS
+	WorldSizeDefault                              // none set: 1
+)
+
+// String is how messages name the source, e.g. "from WORLD_SIZE".
+func (s WorldSizeSource) String() string {
+	if t := omswig.Om_world_size_source_string(omswig.Enum_SS_om_world_size_source(s)); t != "" {
+		return t
+	}
+	return fmt.Sprintf("WorldSizeSource(%d)", int(s))
+}
+
+// Variable is the environment variable of the source ("" for none).
+func (s WorldSizeSource) Variable() string {
+	return omswig.Om_world_size_source_variable(omswig.Enum_SS_om_world_size_source(s))
+}
+
+// ResolveWorldSize resolves a world size: explicit >= 1 is the caller's; 0
+// means "not given": WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE,
+// SLURM_NTASKS (the first set decides), else 1. A negative explicit value,
+// or a variable that is not a positive integer, is ErrInvalidArgument.
+func ResolveWorldSize(explicit int) (size int, source WorldSizeSource, err error) {
+	err = omswig.Om_world_size_resolve(explicit, &size, (*int)(&source))
+	return size, source, err
+}
+
+// WorldSizeFromEnv discovers the world size from the environment (as
+// ResolveWorldSize(0)); found tells whether any variable was set.
 func WorldSizeFromEnv() (size int, found bool, err error) {
-	var e omswig.Error
-	if err := fromC(omswig.Om_world_size_from_env(&size, &found, &e), &e); err != nil {
+	if err = omswig.Om_world_size_from_env(&size, &found); err != nil {
 		return 0, false, err
 	}
 	return size, found, nil
 }
 
-func checkWorldSize(worldSize int) error {
-	if worldSize < 0 {
-		return errorf(ErrInvalidArgument, "world size must be >= 0 (0 = from the environment), got %d", worldSize)
-	}
-	return nil
+// ResolveWorldSize is the world-size step for d: ResolveWorldSize(explicit),
+// then ApplyWorldSize with its source.
+func (d ParallelDims) ResolveWorldSize(explicit int) (ParallelDims, WorldSizeSource, error) {
+	return d.apply(func(h *omswig.Handle) error { return omswig.Om_dims_resolve_world_size(h, explicit) })
 }
 
-// ParseParallelDims projects a training YAML document onto ParallelDims.
-// Only the top-level accelerator mapping is read; sizes must be YAML
-// integers 1..2^31-1 and flags YAML booleans. DP is derived as
-// worldSize / (TP*CP*PP) unless dp_size is given; with an explicit dp_size
-// their product must equal a known world size. worldSize 0 means discover
-// it (WorldSizeFromEnv). Errors name the key and line: ErrParse (malformed
-// YAML, wrong types), ErrInvalidArgument (sizes < 1, indivisible or
-// mismatched world size, bad environment value), ErrOutOfRange (> 2^31-1).
+// ApplyWorldSize applies a resolved world size as the YAML loaders do: a DP
+// of 0 (not given) becomes size / (TP*CP*PP), a remainder being an error
+// naming the source ("world size 1 (the default: ...) is not divisible by
+// tp*cp*pp = 4"); a given DP must give DP*TP*CP*PP == size unless source is
+// WorldSizeDefault. Sizes at 0 count as 1.
+func (d ParallelDims) ApplyWorldSize(size int, source WorldSizeSource) (ParallelDims, error) {
+	out, _, err := d.apply(func(h *omswig.Handle) error {
+		return omswig.Om_dims_apply_world_size(h, size, omswig.Enum_SS_om_world_size_source(source))
+	})
+	return out, err
+}
+
+func (d ParallelDims) apply(f func(h *omswig.Handle) error) (out ParallelDims, src WorldSizeSource, err error) {
+	err = d.withC(true, func(h *omswig.Handle) error {
+		var size int
+		if err := f(h); err != nil {
+			return err
+		}
+		if err := omswig.Om_dims_world_size(h, &size, (*int)(&src)); err != nil {
+			return err
+		}
+		out, err = fromC(h, false)
+		return err
+	})
+	if err != nil {
+		return ParallelDims{}, 0, err
+	}
+	return out, src, nil
+}
+
+// ProjectParallelDims projects a training YAML document onto ParallelDims
+// as a pure function of the text: no world size is applied and the
+// environment is not read; DP is 0 unless dp_size is given. Follow with
+// ResolveWorldSize. Only the top-level accelerator mapping is read; sizes
+// must be YAML integers 1..2^31-1 and flags YAML booleans. Errors name the
+// key and line: ErrParse (malformed YAML, wrong types), ErrInvalidArgument
+// (sizes < 1), ErrOutOfRange (> 2^31-1).
+func ProjectParallelDims(yaml []byte) (ParallelDims, error) {
+	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_parse_yaml(yaml, h) }, true, 0)
+}
+
+// ReadParallelDims is ProjectParallelDims of the YAML file at path; ErrIO
+// when it is missing, unreadable, a directory, a FIFO or larger than 64 MiB.
+func ReadParallelDims(path string) (ParallelDims, error) {
+	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_read_yaml(path, h) }, true, 0)
+}
+
+// ParseParallelDims is ProjectParallelDims followed by the world-size step
+// with worldSize: 0 means not given (the environment, else 1), negative is
+// ErrInvalidArgument, as the CLI's --world-size. DP is derived as
+// worldSize / (TP*CP*PP) unless dp_size is given; then the product must
+// equal a known world size. Messages name the world size's source.
 func ParseParallelDims(yaml []byte, worldSize int) (ParallelDims, error) {
-	if err := checkWorldSize(worldSize); err != nil {
-		return ParallelDims{}, err
-	}
-	return newDims(func(out *uintptr, e *omswig.Error) int {
-		return omswig.Om_dims_from_yaml(yaml, worldSize, out, e)
-	})
+	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_parse_yaml(yaml, h) }, false, worldSize)
 }
 
-// LoadParallelDims is ParseParallelDims for the YAML file at path; it also
-// fails with ErrIO when the file is missing, unreadable, a directory or
-// larger than 64 MiB. Messages start with the path.
+// LoadParallelDims is ParseParallelDims for the YAML file at path (ErrIO
+// as ReadParallelDims). Messages start with the path.
 func LoadParallelDims(path string, worldSize int) (ParallelDims, error) {
-	if strings.IndexByte(path, 0) >= 0 {
-		return ParallelDims{}, errorf(ErrIO, "%q: path contains a NUL byte", path)
+	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_read_yaml(path, h) }, false, worldSize)
+}
+
+// dims runs a C projection, then (unless pure) the world-size step.
+func dims(f func(h *omswig.Handle) error, pure bool, worldSize int) (ParallelDims, error) {
+	h := new(omswig.Handle)
+	defer h.Close()
+	err := f(h)
+	if err == nil && !pure {
+		err = omswig.Om_dims_resolve_world_size(h, worldSize)
 	}
-	if err := checkWorldSize(worldSize); err != nil {
+	if err != nil {
 		return ParallelDims{}, err
 	}
-	return newDims(func(out *uintptr, e *omswig.Error) int {
-		return omswig.Om_dims_load_yaml(path, worldSize, out, e)
-	})
+	return fromC(h, pure)
 }
 
 // Version is the version of the C library actually loaded, e.g. "1.1.0".
-func Version() string {
-	return omswig.Om_version_string()
-}
+func Version() string { return omswig.Om_version_string() }
 
 // VersionNumber is Version as major*10000 + minor*100 + patch.
-func VersionNumber() int {
-	return omswig.Om_version_number()
-}
+func VersionNumber() int { return omswig.Om_version_number() }

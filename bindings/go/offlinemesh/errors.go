@@ -2,6 +2,7 @@ package offlinemesh
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
@@ -11,81 +12,92 @@ import (
 // error value, so a returned error can be tested with errors.Is:
 //
 //	if errors.Is(err, offlinemesh.ErrParse) { ... }
-type Status int
+//
+// String is the library's English name ("parse error"), Name the C
+// identifier ("OM_ERR_PARSE").
+type Status = omswig.Status
 
 // The library's status codes.
 const (
-	OK                 Status = 0  // success
-	ErrInvalidArgument Status = 1  // a bad value or an inconsistent combination
-	ErrOutOfRange      Status = 2  // a number beyond its limits (rank, coordinate, size over 2^31-1)
-	ErrParse           Status = 3  // malformed YAML, JSON or spec text, or a value of the wrong type in it
-	ErrIO              Status = 4  // a file could not be opened or read
-	ErrNoMemory        Status = 5  // an allocation failed
-	ErrLengthMismatch  Status = 6  // mesh names and shape differ in length
-	ErrDuplicateName   Status = 7  // an axis name appears twice
-	ErrEmptyName       Status = 8  // an axis name is empty
-	ErrBadSize         Status = 9  // an axis size is < 1
-	ErrMeshTooLarge    Status = 10 // the product of the sizes exceeds 2^31-1
-	ErrInvalidName     Status = 11 // an axis name is not valid UTF-8 (or holds a NUL byte)
-	ErrBufferTooSmall  Status = 12 // a buffer cannot hold the result
-	ErrUnknownAxis     Status = 13 // an axis named in a set is not in the mesh
+	OK                 Status = iota // success
+	ErrInvalidArgument               // a bad value or an inconsistent combination
+	ErrOutOfRange                    // a number beyond its limits (rank, coordinate, size over 2^31-1)
+	ErrParse                         // malformed YAML, JSON or spec text, or a value of the wrong type in it
+	ErrIO                            // a file could not be opened or read
+	ErrNoMemory                      // an allocation failed
+	ErrLengthMismatch                // mesh names and shape differ in length
+	ErrDuplicateName                 // an axis name appears twice
+	ErrEmptyName                     // an axis name is empty
+	ErrBadSize                       // an axis size is < 1
+	ErrMeshTooLarge                  // the product of the sizes exceeds 2^31-1
+	ErrInvalidName                   // an axis name is not valid UTF-8 (or holds a NUL byte)
+	ErrBufferTooSmall                // a buffer cannot hold the result
+	ErrUnknownAxis                   // an axis named in a set is not in the mesh
+	ErrRankCollision                 // two coordinates of a view give one rank
+	ErrOutsideWorld                  // a view reaches a rank outside the world
+	ErrAxisOrder                     // axes named out of view order (Flatten)
+	ErrSizeMismatch                  // Unflatten sizes do not multiply to the axis size
+	ErrUnaligned                     // an Unflatten would cut one of the axis's modes
+	ErrViewConflict                  // two views of a world give one axis different groups
+	ErrUnknownView                   // a named view is not in the world
 )
 
-// String is the library's English name of the status, e.g. "parse error".
-func (s Status) String() string {
-	return omswig.Om_status_string(int(s))
-}
-
-// Name is the C identifier of the status, e.g. "OM_ERR_PARSE".
-func (s Status) Name() string {
-	return omswig.Om_status_name(int(s))
-}
-
-// Error makes a Status usable as an error target for errors.Is; it is the
-// same text as String (like syscall.Errno).
-func (s Status) Error() string {
-	return s.String()
-}
-
-// Error is the error every failing function of this package returns. Use
-// errors.As to read the status code and the library's message:
+// Error is the error every failing function of this package returns, with
+// the library's status and its one-line message naming the offending value,
+// taken from the very call that failed. Error() is "offlinemesh: MESSAGE".
 //
 //	var e *offlinemesh.Error
 //	if errors.As(err, &e) && e.Status == offlinemesh.ErrDuplicateName { ... }
-//
-// errors.Is(err, offlinemesh.ErrDuplicateName) tests the status alone.
-type Error struct {
-	Status  Status // the library's status code, never OK
-	Message string // one line naming the offending value
-}
+type Error = omswig.Error
 
-// Error returns "offlinemesh: " followed by the library's message.
-func (e *Error) Error() string {
-	if e.Message == "" {
-		return "offlinemesh: " + e.Status.String()
-	}
-	return "offlinemesh: " + e.Message
-}
-
-// Unwrap returns the Status, for errors.Is.
-func (e *Error) Unwrap() error { return e.Status }
-
-// fromC turns the result of a C call into a Go error: nil on success,
-// otherwise an *Error with the status and message the failing call itself
-// wrote to its om_error (there is no thread-local error state to consult).
-func fromC(status int, e *omswig.Error) error {
-	if status == int(OK) {
-		return nil
-	}
-	s := Status(status)
-	if e.Status != 0 {
-		s = Status(e.Status)
-	}
-	return &Error{Status: s, Message: e.Text()}
-}
-
-// errorf builds an *Error for a check done on the Go side (values C cannot
-// receive, such as strings with NUL bytes).
+// errorf builds an *Error for a check done on the Go side.
 func errorf(s Status, format string, args ...any) error {
 	return &Error{Status: s, Message: fmt.Sprintf(format, args...)}
+}
+
+// get runs a call that writes one result through a pointer, unless pre
+// (the state of the receiver, see Mesh.ok) is an error.
+func get[T any](pre error, f func(*T) error) (T, error) {
+	var v T
+	if pre != nil {
+		return v, pre
+	}
+	return v, f(&v)
+}
+
+// bulk runs a bulk call (OM_BUFFER: a buffer one longer than the result,
+// whose last element receives the needed length) with room for guess
+// values, and once more with the needed length if that was short.
+func bulk(pre error, guess int, f func([]int) error) ([]int, error) {
+	if pre != nil {
+		return nil, pre
+	}
+	buf := make([]int, guess+1)
+	err := f(buf)
+	if e, ok := err.(*Error); ok && e.Status == ErrBufferTooSmall {
+		buf = make([]int, buf[guess]+1)
+		err = f(buf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	n := buf[len(buf)-1]
+	return buf[:n:n], nil
+}
+
+// lines splits a newline-terminated list of messages.
+func lines(s string, err error) ([]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' }), nil
+}
+
+// list reads n strings by index.
+func list(n int, at func(int) string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = at(i)
+	}
+	return out
 }

@@ -27,6 +27,14 @@ func TestStatusValuesMatchTheLibrary(t *testing.T) {
 		{ErrMeshTooLarge, omswig.OM_ERR_MESH_TOO_LARGE, ""},
 		{ErrInvalidName, omswig.OM_ERR_INVALID_NAME, ""},
 		{ErrBufferTooSmall, omswig.OM_ERR_BUFFER_TOO_SMALL, ""},
+		{ErrUnknownAxis, omswig.OM_ERR_UNKNOWN_AXIS, ""},
+		{ErrRankCollision, omswig.OM_ERR_RANK_COLLISION, ""},
+		{ErrOutsideWorld, omswig.OM_ERR_OUTSIDE_WORLD, ""},
+		{ErrAxisOrder, omswig.OM_ERR_AXIS_ORDER, ""},
+		{ErrSizeMismatch, omswig.OM_ERR_SIZE_MISMATCH, ""},
+		{ErrUnaligned, omswig.OM_ERR_UNALIGNED, ""},
+		{ErrViewConflict, omswig.OM_ERR_VIEW_CONFLICT, ""},
+		{ErrUnknownView, omswig.OM_ERR_UNKNOWN_VIEW, ""},
 	}
 	seen := map[string]bool{}
 	for _, p := range pairs {
@@ -74,16 +82,16 @@ func TestErrorType(t *testing.T) {
 }
 
 func TestFromC(t *testing.T) {
-	var e omswig.Error
-	if fromC(0, &e) != nil {
-		t.Fatal("status 0 is an error")
+	h := new(omswig.Handle)
+	if err := omswig.Om_mesh_new_checked([]string{"a"}, []int{2}, h); err != nil || !h.Open() {
+		t.Fatalf("a valid mesh: %v", err)
 	}
+	h.Close()
 	// The message and status come from the om_error the failing call filled.
-	var h uintptr
-	st := omswig.Om_mesh_new_checked([]string{"a"}, []int{1, 2}, &h, &e)
-	err := fromC(st, &e)
+	h = new(omswig.Handle)
+	err := omswig.Om_mesh_new_checked([]string{"a"}, []int{1, 2}, h)
 	wantErr(t, err, ErrLengthMismatch)
-	if h != 0 {
+	if h.Open() {
 		t.Fatal("failed call returned a handle")
 	}
 	// Long values in messages are shortened, never overflow the buffer.

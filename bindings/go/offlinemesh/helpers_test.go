@@ -69,9 +69,6 @@ func equalGroups(a, b [][]int) bool {
 
 // handle is the C mesh of m for tests that call the SWIG layer directly
 // (the shared empty mesh for the zero Mesh).
-func (m *Mesh) handle() (omswig.Mesh, *handle, error) {
-	if m.c == nil {
-		return omswig.SwigcptrMesh(emptyMesh()), nil, nil
-	}
-	return omswig.SwigcptrMesh(m.c.p), m.c, nil
+func (m *Mesh) handle() (*omswig.Handle, *omswig.Handle, error) {
+	return m.c(), m.h, nil
 }

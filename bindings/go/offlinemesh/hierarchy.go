@@ -1,7 +1,7 @@
 package offlinemesh
 
 import (
-	"strings"
+	"fmt"
 
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
@@ -10,67 +10,78 @@ import (
 // first (the GPU itself implied), each splitting the ranks into domains.
 // Uniform levels ("host=4,nvl=72,rack=576") put rank r in domain r/k;
 // explicit ones come from a hostfile or JSON (see docs/hierarchy.md).
-//
-// A Hierarchy is a Go value holding its validated source: every call builds
-// the C hierarchy, uses it and frees it, so there is nothing to Close and
-// values may be copied and shared between goroutines.
-type Hierarchy struct {
-	kind   int // 0 spec, 1 JSON, 2 hostfile
-	text   string
-	levels []string
+// Copies share the C hierarchy, which is immutable and freed by a cleanup
+// (or Close).
+type Hierarchy struct{ h *omswig.Handle }
+
+func newHierarchy(f func(h *omswig.Handle) error) (Hierarchy, error) {
+	h := Hierarchy{new(omswig.Handle)}
+	return orNil(h, f(h.h))
 }
 
 // ParseHierarchy reads uniform levels such as "host=4,nvl=72". Sizes must
 // strictly increase; ErrInvalidArgument, ErrParse or ErrOutOfRange name the
 // offending item.
-func ParseHierarchy(spec string) (Hierarchy, error) { return newHierarchy(0, spec) }
+func ParseHierarchy(spec string) (Hierarchy, error) {
+	return newHierarchy(func(h *omswig.Handle) error { return omswig.Om_hierarchy_from_spec(spec, h) })
+}
 
 // ReadHierarchyJSON reads {"levels":[...],"ranks":[{"rank":0,...},...]}.
-func ReadHierarchyJSON(data []byte) (Hierarchy, error) { return newHierarchy(1, string(data)) }
+func ReadHierarchyJSON(data []byte) (Hierarchy, error) {
+	return newHierarchy(func(h *omswig.Handle) error { return omswig.Om_hierarchy_from_json(data, h) })
+}
 
 // ReadHostfile reads "NAME slots=N [LEVEL=ID ...]" lines (or "NAME:N").
-func ReadHostfile(data []byte) (Hierarchy, error) { return newHierarchy(2, string(data)) }
-
-func newHierarchy(kind int, text string) (Hierarchy, error) {
-	h := Hierarchy{kind: kind, text: text}
-	err := h.with(func(p omswig.Hierarchy) error {
-		n := omswig.Om_hierarchy_levels(p)
-		for i := range n {
-			h.levels = append(h.levels, omswig.Om_hierarchy_level_name(p, i))
-		}
-		return nil
-	})
-	return h, err
+func ReadHostfile(data []byte) (Hierarchy, error) {
+	return newHierarchy(func(h *omswig.Handle) error { return omswig.Om_hierarchy_from_hostfile(data, h) })
 }
 
-// with builds the C hierarchy for one call of f.
-func (h Hierarchy) with(f func(p omswig.Hierarchy) error) error {
-	var out uintptr
-	var e omswig.Error
-	var st int
-	switch h.kind {
-	case 0:
-		st = omswig.Om_hierarchy_from_spec(h.text, &out, &e)
-	case 1:
-		st = omswig.Om_hierarchy_from_json([]byte(h.text), &out, &e)
-	default:
-		st = omswig.Om_hierarchy_from_hostfile([]byte(h.text), &out, &e)
-	}
-	if err := fromC(st, &e); err != nil {
-		return err
-	}
-	p := omswig.SwigcptrHierarchy(out)
-	defer omswig.Om_hierarchy_free(p)
-	return f(p)
-}
+// Close releases the C hierarchy now.
+func (h Hierarchy) Close() error { h.h.Close(); return nil }
 
 // Levels returns the level names, fastest first.
-func (h Hierarchy) Levels() []string { return append([]string(nil), h.levels...) }
+func (h Hierarchy) Levels() []string {
+	return list(omswig.Om_hierarchy_levels(h.h), func(i int) string { return omswig.Om_hierarchy_level_name(h.h, i) })
+}
+
+// LevelIndex is the position of level name (ErrInvalidArgument otherwise).
+func (h Hierarchy) LevelIndex(name string) (int, error) {
+	return get(nil, func(i *int) error { return omswig.Om_hierarchy_level_index(h.h, name, i) })
+}
+
+// RanksPerDomain is the domain size of a uniform level (0 when explicit).
+func (h Hierarchy) RanksPerDomain(level int) int {
+	return omswig.Om_hierarchy_ranks_per_domain(h.h, level)
+}
+
+// Ranks is the number of ranks an explicit hierarchy describes (0 when
+// uniform: any number).
+func (h Hierarchy) Ranks() int { return omswig.Om_hierarchy_ranks(h.h) }
+
+// DomainOf is the domain of rank at level.
+func (h Hierarchy) DomainOf(level, rank int) (int, error) {
+	return get(nil, func(d *int) error { return omswig.Om_hierarchy_domain_of(h.h, level, rank, d) })
+}
+
+// DomainLabel is the name of a domain (a host name, or "nvl3").
+func (h Hierarchy) DomainLabel(level, domain int) (string, error) {
+	return get(nil, func(s *string) error { return omswig.Om_hierarchy_domain_label(h.h, level, domain, s) })
+}
+
+// MarshalJSON is the hierarchy as JSON.
+func (h Hierarchy) MarshalJSON() ([]byte, error) {
+	s, err := get(nil, func(s *string) error { return omswig.Om_hierarchy_to_json(h.h, s) })
+	return []byte(s), err
+}
+
+// String is the JSON of the hierarchy, or the error.
+func (h Hierarchy) String() string { return jsonString(h.MarshalJSON()) }
 
 // LevelLocality is the locality of the groups over one axis set at one
 // level.
 type LevelLocality struct {
 	Level          string
+	Groups         int // groups over the axis set
 	GroupsInside   int // groups inside one domain
 	GroupsCrossing int // groups spanning two or more domains
 	MaxDomains     int // most domains one group spans
@@ -80,31 +91,31 @@ type LevelLocality struct {
 	CrossingRank   int // its first rank outside its first member's domain, -1
 }
 
+// String is e.g. LevelLocality{Level:host Groups:2 GroupsInside:0 ...}.
+func (l LevelLocality) String() string {
+	type fields LevelLocality // no String method: no recursion
+	return fmt.Sprintf("LevelLocality%+v", fields(l))
+}
+
 // Locality reports, per level, how the groups of m over axes sit in h.
-func (h Hierarchy) Locality(m *Mesh, axes ...string) ([]LevelLocality, error) {
-	var out []LevelLocality
-	err := h.with(func(hp omswig.Hierarchy) error {
-		return m.call(func(mp omswig.Mesh, e *omswig.Error) int {
-			var lp uintptr
-			st := omswig.Om_hierarchy_locality(mp, hp, axes, &lp, e)
-			if st != 0 {
-				return st
-			}
-			loc := omswig.SwigcptrLocality(lp)
-			defer omswig.Om_locality_free(loc)
-			for l, name := range h.levels {
-				var v [8]int
-				for f := range v {
-					if st = omswig.Om_locality_get(loc, l, omswig.Enum_SS_om_locality_field(f), &v[f], e); st != 0 {
-						return st
-					}
-				}
-				out = append(out, LevelLocality{name, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]})
-			}
-			return 0
-		})
-	})
-	return out, err
+func (h Hierarchy) Locality(m *View, axes ...string) ([]LevelLocality, error) {
+	loc := new(omswig.Handle)
+	defer loc.Close()
+	if err := m.ok(); err != nil {
+		return nil, err
+	}
+	if err := omswig.Om_hierarchy_locality(m.c(), h.h, axes, loc); err != nil {
+		return nil, err
+	}
+	out := make([]LevelLocality, omswig.Om_locality_levels(loc))
+	for l, name := range h.Levels()[:len(out)] {
+		v := [8]int{}
+		for f := range v {
+			_ = omswig.Om_locality_get(loc, l, omswig.Enum_SS_om_locality_field(f), &v[f])
+		}
+		out[l] = LevelLocality{name, omswig.Om_locality_groups(loc), v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]}
+	}
+	return out, nil
 }
 
 // Check returns one message per broken placement rule of rules
@@ -112,26 +123,69 @@ func (h Hierarchy) Locality(m *Mesh, axes ...string) ([]LevelLocality, error) {
 // and rank; an empty slice when every rule holds. A broken rule is a
 // result; errors are for bad input (an unknown level or axis, a malformed
 // rule).
-func (h Hierarchy) Check(m *Mesh, rules string) ([]string, error) {
-	var lines string
-	err := h.with(func(hp omswig.Hierarchy) error {
-		return m.call(func(mp omswig.Mesh, e *omswig.Error) int {
-			var n int
-			return omswig.Om_hierarchy_check(mp, hp, rules, &lines, &n, e)
-		})
-	})
-	if err != nil {
-		return nil, err
-	}
-	return splitLines(lines), nil
+func (h Hierarchy) Check(m *View, rules string) ([]string, error) {
+	var n int
+	return lines(get(m.ok(), func(s *string) error { return omswig.Om_hierarchy_check(m.c(), h.h, rules, s, &n) }))
 }
 
-func splitLines(s string) []string {
-	out := []string{}
-	for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
-		if l != "" {
-			out = append(out, l)
+// AdviseOrder lists every runtime order of d's parallel axes judged in h
+// with Megatron's layout, as JSON {"orders":[{"broken","crossings",
+// "megatron","torch"},...],"rejected":[...]}, ranked by broken require
+// (must) rules, broken prefer (should) rules, then crossings per level in
+// priority order ("tp>ep>cp>pp>dp"; "" for Megatron's tp>cp>ep>dp>pp).
+func AdviseOrder(d ParallelDims, h Hierarchy, require, prefer, priority string) (s string, err error) {
+	err = d.withC(false, func(dh *omswig.Handle) error { return omswig.Om_order_advice(dh, h.h, require, prefer, priority, &s) })
+	return s, err
+}
+
+// CheckOrder lists the rules one runtime order breaks: Megatron's pp-last
+// rule, then each broken rule of require (empty when none).
+func CheckOrder(d ParallelDims, h Hierarchy, order, require string) (broken []string, err error) {
+	var s string
+	var n int
+	err = d.withC(false, func(dh *omswig.Handle) error { return omswig.Om_order_check(dh, h.h, order, require, &s, &n) })
+	return lines(s, err)
+}
+
+// Launch describes a job of Nodes nodes with ProcsPerNode processes each:
+// node K runs ranks K*P .. K*P+P-1.
+type Launch struct {
+	Nodes, ProcsPerNode int
+	Format              string     // "torchrun" (default), "slurm" or "openmpi"
+	MasterAddr          string     // torchrun; "" means 127.0.0.1
+	MasterPort          int        // torchrun; 0 means 29500
+	Hosts               []string   // node-rank order, never sorted; nil for none
+	Hierarchy           *Hierarchy // admission levels; nil means host=ProcsPerNode
+	Require             string     // placement rules checked at admission
+}
+
+// Check lists every admission violation of running m as l at once (an
+// empty slice when admissible): world size not Nodes*ProcsPerNode, a host
+// level of another size, a slower level a node would straddle, each broken
+// rule of Require.
+func (l Launch) Check(m *View) ([]string, error) {
+	var hh *omswig.Handle
+	if l.Hierarchy != nil {
+		hh = l.Hierarchy.h
+	}
+	var n int
+	return lines(get(m.ok(), func(s *string) error {
+		return omswig.Om_launch_check(m.c(), hh, l.Nodes, l.ProcsPerNode, l.Require, s, &n)
+	}))
+}
+
+// Plan returns the launch plan of m as JSON: per node its node rank, host,
+// ranks and each process's launcher environment (torchrun's static
+// rendezvous, Slurm or Open MPI; docs/hierarchy.md lists the variables).
+// Call Check first: Plan only refuses what it cannot write.
+func (l Launch) Plan(m *View) (string, error) {
+	var format int
+	if l.Format != "" {
+		if err := omswig.Om_launch_format_from_name(l.Format, &format); err != nil {
+			return "", err
 		}
 	}
-	return out
+	return get(m.ok(), func(s *string) error {
+		return omswig.Om_launch_plan(m.c(), l.Nodes, l.ProcsPerNode, omswig.Enum_SS_om_launch_format(format), l.MasterAddr, l.MasterPort, l.Hosts, s)
+	})
 }

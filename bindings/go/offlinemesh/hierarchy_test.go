@@ -81,9 +81,9 @@ func TestHierarchyLocality(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []offlinemesh.LevelLocality{
-		{Level: "host", GroupsInside: 0, GroupsCrossing: 3, MaxDomains: 2, PPNMin: 1, PPNMax: 4,
+		{Level: "host", Groups: 3, GroupsInside: 0, GroupsCrossing: 3, MaxDomains: 2, PPNMin: 1, PPNMax: 4,
 			WorstGroup: 0, FirstCrossing: 0, CrossingRank: 4},
-		{Level: "nvl", GroupsInside: 1, GroupsCrossing: 2, MaxDomains: 2, PPNMin: 1, PPNMax: 5,
+		{Level: "nvl", Groups: 3, GroupsInside: 1, GroupsCrossing: 2, MaxDomains: 2, PPNMin: 1, PPNMax: 5,
 			WorstGroup: 1, FirstCrossing: 1, CrossingRank: 6},
 	}
 	if !reflect.DeepEqual(loc, want) {

@@ -1,11 +1,8 @@
 package offlinemesh
 
 import (
-	"runtime"
 	"slices"
-	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
@@ -21,88 +18,72 @@ import (
 // working after Close; every other method then fails with
 // ErrInvalidArgument. The zero Mesh is the empty mesh (no axes, size 1); a
 // nil *Mesh behaves as C's NULL mesh.
+//
+// Every Mesh is also a View (views.go): a plain mesh is the row-major view.
 type Mesh struct {
-	c     *handle
+	h     *omswig.Handle
 	names []string
 	shape []int
 }
 
-// handle owns one C mesh; the cleanup frees it when the last copy of the
-// Mesh is unreachable, unless Close did so first.
-type handle struct {
-	p       uintptr
-	cleanup runtime.Cleanup
-}
-
-// liveHandles counts C meshes not yet freed (the cleanup test reads it).
-var liveHandles atomic.Int64
-
-func freeMesh(p uintptr) {
-	omswig.DeleteMesh(omswig.SwigcptrMesh(p))
-	liveHandles.Add(-1)
-}
-
-// adopt copies names and shape out of a mesh the library returned and takes
-// ownership of it.
-func adopt(p uintptr) *Mesh {
-	c := omswig.SwigcptrMesh(p)
-	n := omswig.Om_mesh_ndim(c)
-	m := &Mesh{c: &handle{p: p}, names: make([]string, n), shape: make([]int, n)}
-	for i := range n {
-		m.names[i], m.shape[i] = omswig.Om_mesh_name(c, i), omswig.Om_mesh_dim_size(c, i)
-	}
-	liveHandles.Add(1)
-	m.c.cleanup = runtime.AddCleanup(m.c, freeMesh, p)
-	return m
-}
-
-// newMesh runs a C constructor that returns a mesh through `om_mesh **out`.
-func newMesh(f func(out *uintptr, e *omswig.Error) int) (*Mesh, error) {
-	var p uintptr
-	var e omswig.Error
-	if err := fromC(f(&p, &e), &e); err != nil {
-		return nil, err
-	}
-	return adopt(p), nil
-}
-
 // emptyMesh is the C mesh of every zero Mesh (the empty mesh), never freed.
-var emptyMesh = sync.OnceValue(func() uintptr {
-	var p uintptr
-	var e omswig.Error
-	omswig.Om_mesh_new_checked(nil, nil, &p, &e)
-	return p
+var emptyMesh = sync.OnceValue(func() *omswig.Handle {
+	h := new(omswig.Handle)
+	_ = omswig.Om_mesh_new_checked(nil, nil, h)
+	return h
 })
 
-// call runs f on the C mesh, keeping it alive until f returns.
-func (m *Mesh) call(f func(p omswig.Mesh, e *omswig.Error) int) error {
+// c is the handle C calls receive: nil for a nil *Mesh (C's NULL).
+func (m *Mesh) c() *omswig.Handle {
 	if m == nil {
-		return errorf(ErrInvalidArgument, "mesh is NULL (a nil *Mesh)")
+		return nil
 	}
-	p := emptyMesh()
-	if m.c != nil {
-		if p = m.c.p; p == 0 {
-			return errorf(ErrInvalidArgument, "mesh is closed")
-		}
+	if m.h == nil {
+		return emptyMesh()
 	}
-	e := errPool.Get().(*omswig.Error) // a cgo argument: heap-allocated otherwise
-	e.Status = 0
-	st := f(omswig.SwigcptrMesh(p), e)
-	runtime.KeepAlive(m.c)
-	err := fromC(st, e)
-	errPool.Put(e)
-	return err
+	if !m.h.Open() {
+		return closed
+	}
+	return m.h
 }
 
-var errPool = sync.Pool{New: func() any { return new(omswig.Error) }}
+// closed stands for a closed mesh: C receives NULL, Go reports it by name.
+var closed = new(omswig.Handle)
+
+// newMesh runs a C constructor of a mesh (`om_mesh **out`) unless pre is
+// an error.
+func newMesh(pre error, f func(out *omswig.Handle) error) (*Mesh, error) {
+	h := new(omswig.Handle)
+	if pre == nil {
+		pre = f(h)
+	}
+	if pre != nil {
+		return nil, pre
+	}
+	n := omswig.Om_mesh_ndim(h)
+	m := &Mesh{h: h, names: make([]string, n), shape: make([]int, n)}
+	for i := range n {
+		m.names[i], m.shape[i] = omswig.Om_mesh_name(h, i), omswig.Om_mesh_dim_size(h, i)
+	}
+	return m, nil
+}
+
+// ok is the error of a call on a nil or closed mesh, else nil.
+func (m *Mesh) ok() error {
+	switch m.c() {
+	case nil:
+		return errorf(ErrInvalidArgument, "mesh is NULL (a nil *Mesh)")
+	case closed:
+		return errorf(ErrInvalidArgument, "mesh is closed")
+	}
+	return nil
+}
 
 // Close releases the C mesh now instead of at garbage collection. Further
 // calls that need it fail; Close itself may be called again (a no-op).
 func (m *Mesh) Close() error {
-	if m != nil && m.c != nil && m.c.p != 0 {
-		m.c.cleanup.Stop()
-		freeMesh(m.c.p)
-		m.c.p = 0
+	if m != nil {
+		m.h.Close()
 	}
 	return nil
 }
@@ -112,14 +93,7 @@ func (m *Mesh) Close() error {
 // ErrInvalidName (not UTF-8, or a NUL byte), ErrBadSize (a size < 1) or
 // ErrMeshTooLarge (more than 2^31-1 ranks).
 func NewMesh(names []string, shape []int) (*Mesh, error) {
-	for _, n := range names {
-		if strings.IndexByte(n, 0) >= 0 {
-			return nil, errorf(ErrInvalidName, "axis name %q contains a NUL byte", n)
-		}
-	}
-	return newMesh(func(out *uintptr, e *omswig.Error) int {
-		return omswig.Om_mesh_new_checked(names, shape, out, e)
-	})
+	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_new_checked(names, shape, h) })
 }
 
 // MustMesh is NewMesh for meshes known to be valid; it panics on error.
@@ -136,25 +110,24 @@ func MustMesh(names []string, shape []int) *Mesh {
 // exactly one valid mesh object fails: ErrParse for wrong types, missing or
 // duplicate keys, other keys or trailing bytes, then the errors of NewMesh.
 func ParseMesh(data []byte) (*Mesh, error) {
-	return newMesh(func(out *uintptr, e *omswig.Error) int { return omswig.Om_mesh_from_json(data, out, e) })
+	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_from_json(data, h) })
+}
+
+// LoadMesh is ParseMesh of the file at path; ErrIO when it cannot be read
+// (missing, a directory, a FIFO or device, over 64 MiB). Messages start
+// with the path.
+func LoadMesh(path string) (*Mesh, error) {
+	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_load_json(path, h) })
 }
 
 // ParseMeshSpec parses the text form "dp=2,cp=2,tp=8" (spaces around items
 // are allowed; "" is the empty mesh). Errors: ErrParse, then those of NewMesh.
 func ParseMeshSpec(spec string) (*Mesh, error) {
-	if strings.IndexByte(spec, 0) >= 0 {
-		return nil, errorf(ErrParse, "mesh spec %q contains a NUL byte", spec)
-	}
-	return newMesh(func(out *uintptr, e *omswig.Error) int { return omswig.Om_mesh_from_spec(spec, out, e) })
+	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_from_spec(spec, h) })
 }
 
 // Names returns a copy of the axis names, in mesh order.
-func (m *Mesh) Names() []string {
-	if m == nil {
-		return nil
-	}
-	return slices.Clone(m.names)
-}
+func (m *Mesh) Names() []string { return slices.Clone(m.names0()) }
 
 // Shape returns a copy of the axis sizes, in mesh order.
 func (m *Mesh) Shape() []int {
@@ -165,15 +138,18 @@ func (m *Mesh) Shape() []int {
 }
 
 // NDim is the number of axes (0 for the empty mesh).
-func (m *Mesh) NDim() int {
+func (m *Mesh) NDim() int { return len(m.names0()) }
+
+// names0 is the Go copy of the names without copying it (nil for nil).
+func (m *Mesh) names0() []string {
 	if m == nil {
-		return 0
+		return nil
 	}
-	return len(m.names)
+	return m.names
 }
 
-// Size is the number of ranks, the product of the sizes (1 for the empty
-// mesh, 0 for nil).
+// Size is the number of ranks of one instance, the product of the sizes (1
+// for the empty mesh, 0 for nil).
 func (m *Mesh) Size() int {
 	if m == nil {
 		return 0
@@ -186,12 +162,7 @@ func (m *Mesh) Size() int {
 }
 
 // Index is the position of axis dim, or -1 when the mesh has no such axis.
-func (m *Mesh) Index(dim string) int {
-	if m == nil {
-		return -1
-	}
-	return slices.Index(m.names, dim)
-}
+func (m *Mesh) Index(dim string) int { return slices.Index(m.names0(), dim) }
 
 // SizeOf is the size of axis dim, or 1 when the mesh has no such axis (a
 // planner asks for "tp" on a mesh without tp).
@@ -202,14 +173,14 @@ func (m *Mesh) SizeOf(dim string) int {
 	return 1
 }
 
-// Sub selects axes: the mesh of the named axes that m has, in mesh order.
-// Absent names are skipped (Sub of an absent axis is the empty mesh, as in
-// the planner-facing original), so Sub("dp", "cp") is torch's
-// mesh["dp", "cp"] and never fails.
+// Sub selects axes: the plain mesh of the named axes that m has, in mesh
+// order. Absent names are skipped (Sub of an absent axis is the empty mesh,
+// as in the planner-facing original), so Sub("dp", "cp") is torch's
+// mesh["dp", "cp"] shape and never fails. View.Slice keeps the ranks.
 func (m *Mesh) Sub(dims ...string) *Mesh {
 	var names []string
 	var shape []int
-	for i, n := range m.Names() {
+	for i, n := range m.names0() {
 		if slices.Contains(dims, n) {
 			names, shape = append(names, n), append(shape, m.shape[i])
 		}
@@ -228,30 +199,31 @@ func (m *Mesh) Equal(o *Mesh) bool {
 
 // Hash is the library's hash of (names, shape), consistent with Equal and
 // the same in every language binding (0 for nil or a closed mesh).
-func (m *Mesh) Hash() uint64 {
-	var h uint64
-	_ = m.call(func(p omswig.Mesh, _ *omswig.Error) int { h = omswig.Om_mesh_hash(p); return 0 })
-	return h
-}
+func (m *Mesh) Hash() uint64 { return omswig.Om_mesh_hash(m.c()) }
 
-// String is the canonical JSON of the mesh, e.g.
-// {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}; "<nil>" for nil.
+// String is the canonical JSON of a plain mesh, e.g.
+// {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}, and the view JSON
+// (ViewJSON) of any other view; "<nil>" for nil.
 func (m *Mesh) String() string {
 	if m == nil {
 		return "<nil>"
 	}
-	b, err := m.MarshalJSON()
+	s, err := m.ViewJSON()
+	if m.IsPlain() {
+		var b []byte
+		b, err = m.MarshalJSON()
+		s = string(b)
+	}
 	if err != nil {
 		return "<invalid mesh: " + err.Error() + ">"
 	}
-	return string(b)
+	return s
 }
 
 // MarshalJSON returns the canonical JSON of the mesh (keys sorted, no
 // spaces), exactly as the library and the other bindings print it.
 func (m *Mesh) MarshalJSON() ([]byte, error) {
-	var s string
-	err := m.call(func(p omswig.Mesh, e *omswig.Error) int { return omswig.Om_mesh_to_json(p, &s, e) })
+	s, err := get(m.ok(), func(s *string) error { return omswig.Om_mesh_to_json(m.c(), s) })
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +250,5 @@ func (m *Mesh) UnmarshalJSON(data []byte) error {
 // ParseMeshSpec reads back; ErrInvalidArgument for names it cannot carry
 // (',', '=' or spaces at either end).
 func (m *Mesh) Spec() (string, error) {
-	var s string
-	err := m.call(func(p omswig.Mesh, e *omswig.Error) int { return omswig.Om_mesh_to_spec(p, &s, e) })
-	return s, err
+	return get(m.ok(), func(s *string) error { return omswig.Om_mesh_to_spec(m.c(), s) })
 }

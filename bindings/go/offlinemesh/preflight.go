@@ -13,23 +13,18 @@ import (
 // "ep" axis. A failed check is ErrInvalidArgument with a message such as
 // "tp_size 4 does not match mesh axis tp of size 2"; so are sizes < 1.
 func ValidateAxes(m *Mesh, tp, cp, ep int) error {
-	return m.call(func(p omswig.Mesh, e *omswig.Error) int { return omswig.Om_validate_axes(p, tp, cp, ep, e) })
+	if err := m.ok(); err != nil {
+		return err
+	}
+	return omswig.Om_validate_axes(m.c(), tp, cp, ep)
 }
 
 // PlanDimNames returns a plan's coordinate axes: the names of m, in mesh
 // order, that are "tp", "cp" or "ep" with a plan size > 1 (an empty, non-nil
 // slice when none). "dp" is never one. ErrInvalidArgument for sizes < 1.
 func PlanDimNames(m *Mesh, tp, cp, ep int) ([]string, error) {
-	var s string
-	if err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
-		return omswig.Om_plan_dim_names(p, tp, cp, ep, &s, e)
-	}); err != nil {
-		return nil, err
-	}
-	if s == "" {
-		return []string{}, nil
-	}
-	return strings.Split(s, ","), nil
+	s, err := get(m.ok(), func(s *string) error { return omswig.Om_plan_dim_names(m.c(), tp, cp, ep, s) })
+	return orNil(strings.FieldsFunc(s, func(r rune) bool { return r == ',' }), err)
 }
 
 // Experts is the extended expert-parallel layout of a mesh: its dense region
@@ -48,16 +43,8 @@ type Experts struct {
 // EP), ep does not divide the dense region (or exceeds it), or numExperts
 // is not divisible by ep.
 func ExpertLayout(m *Mesh, ep, numExperts int) (*Experts, error) {
-	var x *Experts
-	err := m.call(func(p omswig.Mesh, e *omswig.Error) int {
-		var out uintptr
-		st := omswig.Om_expert_mesh(p, ep, numExperts, &out, e)
-		if st == 0 {
-			x = &Experts{adopt(out), numExperts}
-		}
-		return st
-	})
-	return x, err
+	x, err := newMesh(m.ok(), func(o *omswig.Handle) error { return omswig.Om_expert_mesh(m.c(), ep, numExperts, o) })
+	return orNil(&Experts{x, numExperts}, err)
 }
 
 // EP is the expert-parallel size (ranks per EP group).

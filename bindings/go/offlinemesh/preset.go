@@ -1,43 +1,96 @@
 package offlinemesh
 
 import (
-	"strings"
-
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
 
-// PresetViews builds the views a framework builds, from that framework's
-// own parameters, and returns the JSON document `offline-mesh views` prints:
-// {"views": {NAME: {"dim_names", "shape", "layout", "groups", "coords", ...}}}
-// plus, for "megatron" and "deepspeed", a top-level "groups" object with the
-// framework's named group lists in its order. name is one of "torchtitan",
-// "megatron", "deepspeed", "hyper-parallel"; params are "KEY=VALUE" strings
-// with the framework's keys (e.g. "tensor_model_parallel_size=2",
-// "fsdp_config.dp_shard_size=4"; absent keys take the framework's
-// defaults). worldSize 0 takes the "world_size" parameter. A broken rule of
-// the framework is ErrInvalidArgument with the framework's message, e.g.
-// "world_size (8) is not divisible by 3"; an unknown key names the closest
-// valid one.
-func PresetViews(name string, params []string, worldSize int) (string, error) {
-	if err := checkPresetText(name, params); err != nil {
-		return "", err
-	}
-	return presetJSON(func(out *uintptr, e *omswig.Error) int {
-		return omswig.Om_preset_new(name, params, worldSize, out, e)
-	})
+// Preset is the set of views a framework builds, from that framework's own
+// parameters (docs/views.md): "torchtitan", "megatron", "deepspeed" or
+// "hyper-parallel". params are "KEY=VALUE" strings with the framework's
+// keys (e.g. "tensor_model_parallel_size=2", "fsdp_config.dp_shard_size=4";
+// absent keys take the framework's defaults); worldSize 0 takes the
+// "world_size" parameter. A broken rule of the framework is
+// ErrInvalidArgument with the framework's message, e.g. "world_size (8) is
+// not divisible by 3"; an unknown key names the closest valid one. Close
+// releases it (a cleanup otherwise).
+type Preset struct{ h *omswig.Handle }
+
+// NewPreset builds the views of preset name.
+func NewPreset(name string, params []string, worldSize int) (*Preset, error) {
+	p := &Preset{new(omswig.Handle)}
+	return orNil(p, omswig.Om_preset_new(name, params, worldSize, p.h))
 }
 
-// LoadPresetViews is PresetViews of the hyper-parallel preset whose
-// parameters are the accelerator.{tp,cp,pp,ep}_size and
-// fsdp_config.{dp,edp}_shard_size keys of the training YAML at path.
-// worldSize must be > 0. ErrIO / ErrParse for the file.
+// LoadPreset is the hyper-parallel preset whose parameters are the
+// accelerator.{tp,cp,pp,ep}_size and fsdp_config.{dp,edp}_shard_size keys
+// of the training YAML at path. worldSize must be > 0.
+func LoadPreset(path string, worldSize int) (*Preset, error) {
+	p := &Preset{new(omswig.Handle)}
+	return orNil(p, omswig.Om_preset_load_yaml(path, worldSize, p.h))
+}
+
+// Close releases the C preset now.
+func (p *Preset) Close() error { p.h.Close(); return nil }
+
+// Name is the preset's name.
+func (p *Preset) Name() string { return omswig.Om_preset_name(p.h) }
+
+// WorldSize is the number of ranks the views cover.
+func (p *Preset) WorldSize() int { return omswig.Om_preset_world_size(p.h) }
+
+// Views lists the view names in the framework's order.
+func (p *Preset) Views() []string {
+	return list(omswig.Om_preset_view_count(p.h), func(i int) string { return omswig.Om_preset_view_name(p.h, i) })
+}
+
+// GroupLists lists the named group lists (Megatron's "dp_cp", "tp", ...;
+// DeepSpeed's "ep", "expt_dp"), in creation order; none for the others.
+func (p *Preset) GroupLists() []string {
+	return list(omswig.Om_preset_group_list_count(p.h), func(i int) string { return omswig.Om_preset_group_list_name(p.h, i) })
+}
+
+// GroupList returns the named group list, groups and members in the
+// framework's order (ErrInvalidArgument for an unknown name).
+func (p *Preset) GroupList(name string) ([][]int, error) {
+	var size int
+	all, err := bulk(nil, p.WorldSize(), func(b []int) error { return omswig.Om_preset_group_list(p.h, name, b, &size) })
+	return split(all, size, err)
+}
+
+// World returns the views as a World, each under the name it has among the
+// others (Megatron's expert axes are "pp", "expt_dp", "ep", "expt_tp").
+func (p *Preset) World() (*World, error) {
+	return newWorld(func(h *omswig.Handle) error { return omswig.Om_preset_world(p.h, h) })
+}
+
+// MarshalJSON is the document `offline-mesh views` prints:
+// {"views": {NAME: {"dim_names", "shape", "layout", "groups", "coords", ...}}}
+// plus, for "megatron" and "deepspeed", a top-level "groups" object.
+func (p *Preset) MarshalJSON() ([]byte, error) {
+	s, err := get(nil, func(s *string) error { return omswig.Om_preset_to_json(p.h, s) })
+	return []byte(s), err
+}
+
+// String is the JSON document, or the error.
+func (p *Preset) String() string { return jsonString(p.MarshalJSON()) }
+
+// PresetViews is NewPreset's JSON document (MarshalJSON) as a string.
+func PresetViews(name string, params []string, worldSize int) (string, error) {
+	return presetJSON(NewPreset(name, params, worldSize))
+}
+
+// LoadPresetViews is LoadPreset's JSON document as a string.
 func LoadPresetViews(path string, worldSize int) (string, error) {
-	if strings.IndexByte(path, 0) >= 0 {
-		return "", errorf(ErrIO, "%q: path contains a NUL byte", path)
+	return presetJSON(LoadPreset(path, worldSize))
+}
+
+func presetJSON(p *Preset, err error) (string, error) {
+	if err != nil {
+		return "", err
 	}
-	return presetJSON(func(out *uintptr, e *omswig.Error) int {
-		return omswig.Om_preset_load_yaml(path, worldSize, out, e)
-	})
+	defer p.Close()
+	b, err := p.MarshalJSON()
+	return string(b), err
 }
 
 // PresetCheck runs every rule of the preset that can be evaluated (not only
@@ -46,39 +99,5 @@ func LoadPresetViews(path string, worldSize int) (string, error) {
 // rules are not an error; an unknown preset or key, or a badly typed value,
 // is.
 func PresetCheck(name string, params []string, worldSize int) (string, error) {
-	if err := checkPresetText(name, params); err != nil {
-		return "", err
-	}
-	var s string
-	var e omswig.Error
-	err := fromC(omswig.Om_preset_check(name, params, worldSize, &s, &e), &e)
-	return s, err
-}
-
-// The C API takes NUL-terminated strings: a Go string holding a NUL byte
-// would be cut short, so it is refused here.
-func checkPresetText(name string, params []string) error {
-	if strings.IndexByte(name, 0) >= 0 {
-		return errorf(ErrInvalidArgument, "preset name %q contains a NUL byte", name)
-	}
-	for _, p := range params {
-		if strings.IndexByte(p, 0) >= 0 {
-			return errorf(ErrInvalidArgument, "parameter %q contains a NUL byte", p)
-		}
-	}
-	return nil
-}
-
-// presetJSON makes a preset with f, writes its document and frees it.
-func presetJSON(f func(out *uintptr, e *omswig.Error) int) (string, error) {
-	var p uintptr
-	var e omswig.Error
-	if err := fromC(f(&p, &e), &e); err != nil {
-		return "", err
-	}
-	h := omswig.SwigcptrPreset(p)
-	defer omswig.Om_preset_free(h)
-	var s string
-	err := fromC(omswig.Om_preset_to_json(h, &s, &e), &e)
-	return s, err
+	return get(nil, func(s *string) error { return omswig.Om_preset_check(name, params, worldSize, s) })
 }

@@ -176,8 +176,8 @@ func TestTopologyErrors(t *testing.T) {
 		{[]string{"pp"}, ErrUnknownAxis},
 		{[]string{"tp", "tp"}, ErrDuplicateName},
 		{[]string{"tp", ""}, ErrUnknownAxis},
-		{[]string{"dp,cp"}, ErrUnknownAxis}, // names, not comma lists
-		{[]string{"t\x00p"}, ErrInvalidArgument},
+		{[]string{"dp,cp"}, ErrUnknownAxis},  // names, not comma lists
+		{[]string{"t\x00p"}, ErrUnknownAxis}, // never read as two names
 		{[]string{"TP"}, ErrUnknownAxis},
 	}
 	for _, tc := range axisErrors {

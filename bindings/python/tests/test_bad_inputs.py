@@ -153,7 +153,7 @@ CALLS = {
     # om_mesh_axes (the 1.0 mask call; the API names axes with the 1.1
     # calls): the generated binding, as the package does not use it.
     "mesh_axes": lambda a, i, d: (
-        lambda m: lambda: offline_mesh._core.om_mesh_axes(m._mesh(), text(a["names"])))(
+        lambda m: lambda: offline_mesh._core.om_mesh_axes(m, text(a["names"])))(
             make_mesh(a["mesh"])),
     "mesh_from_spec": lambda a, i, d: (
         lambda t: lambda: OfflineMesh.from_spec(t))(text(a["spec"])),

@@ -6,6 +6,8 @@ import pathlib
 
 import pytest
 
+import offline_mesh
+
 from offline_mesh import (OfflineMesh, ParallelDimsSpec, build_offline_mesh,
                           load_parallel_dims, parse_parallel_dims)
 
@@ -210,10 +212,14 @@ def test_invalid_yaml_raises_value_error_with_the_librarys_message(text, world, 
         parse_parallel_dims(text, world_size=world)
 
 
-@pytest.mark.parametrize("world", [0, -8])
-def test_world_size_must_be_positive_or_none(world):
-    with pytest.raises(ValueError, match="world_size must be >= 1 or None"):
-        parse_parallel_dims("accelerator: {}", world_size=world)
+def test_world_size_zero_is_not_given_and_negative_is_the_librarys_error(monkeypatch):
+    monkeypatch.setenv("WORLD_SIZE", "6")
+    assert parse_parallel_dims("accelerator: {tp_size: 2}", world_size=0).dp_size == 3
+    for world in (-1, -8):
+        with pytest.raises(offline_mesh.OfflineMeshError) as info:
+            parse_parallel_dims("accelerator: {}", world_size=world)
+        assert info.value.status is offline_mesh.Status.INVALID_ARGUMENT
+        assert str(info.value) == f"world size must be >= 1 (or 0 to discover it), got {world}"
 
 
 @pytest.mark.parametrize("world", ["8", 8.0, True, [8]])

@@ -190,3 +190,14 @@ def test_errors_carry_the_status_and_pickle():
     assert type(info.value) is offline_mesh.OfflineMeshIOError
     assert info.value.status is offline_mesh.Status.IO
     assert offline_mesh.OfflineMeshError(999, "x").status == 999  # newer code
+
+
+def test_world_size_source_mirrors_the_c_enum():
+    Source = offline_mesh.WorldSizeSource
+    codes = {n: getattr(offline_mesh._core, n) for n in dir(offline_mesh._core)
+             if n.startswith("OM_WORLD_SIZE_") and not n.endswith("_COUNT")}
+    assert len(Source) == offline_mesh._core.OM_WORLD_SIZE_SOURCE_COUNT == len(codes)
+    for name, value in codes.items():
+        assert Source[name[len("OM_WORLD_SIZE_"):]] == value
+    assert Source.FROM_SLURM_NTASKS.variable == "SLURM_NTASKS"
+    assert Source.DEFAULT.description.startswith("the default")

@@ -193,16 +193,10 @@ static void* Swig_malloc(int c) {
 #endif
 
 
-#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "offline_mesh.h"
-
-/* omswig.Error (types.go) must have exactly this layout. */
-_Static_assert(sizeof(om_status) == 4, "om_status is not 4 bytes");
-_Static_assert(offsetof(om_error, message) == 4, "om_error.message offset");
-_Static_assert(sizeof(om_error) == 4 + OM_ERROR_MESSAGE_SIZE,
-               "om_error has padding");
 
 /* Target of empty Go slices (their data pointer may be NULL). */
 static int64_t omgo_empty_i64[1];
@@ -220,32 +214,34 @@ static void omgo_widen(void *buf, size_t n) {
   }
 }
 
+/* The destructor of each handle type, chosen by the type of the new object. */
+#define OMGO_FREE_OF(p) ((uint64_t)(uintptr_t)_Generic((p), \
+    om_mesh *: om_mesh_free, om_dims *: om_dims_free, \
+    om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
+    om_locality *: om_locality_free, om_world *: om_world_free, \
+    om_diagnostics *: om_diagnostics_free))
+
+
+/* Frees a handle's object with the destructor OMGO_FREE_OF recorded. */
+static void omgo_release(uint64_t free_fn, uint64_t object) {
+  ((void (*)(void *))(uintptr_t)free_fn)((void *)(uintptr_t)object);
+}
+
 
 #include "offline_mesh.h"
 
 SWIGINTERN void delete_om_mesh(struct om_mesh *self){ om_mesh_free(self); }
-SWIGINTERN struct om_mesh *new_om_mesh(char const *const *names,size_t names_len,int64_t const *sizes,size_t sizes_len,om_error *err){
-        om_mesh *mesh = NULL;
-        if (om_mesh_new_checked(names, names_len, sizes, sizes_len, &mesh,
-                                err) != OM_OK)
-            return NULL;
-        return mesh;
-    }
 SWIGINTERN void delete_om_dims(struct om_dims *self){ om_dims_free(self); }
-SWIGINTERN struct om_dims *new_om_dims(om_error *err){
-        om_dims *dims = NULL;
-        if (om_dims_new(&dims, err) != OM_OK)
-            return NULL;
-        return dims;
-    }
 SWIGINTERN void delete_om_preset(struct om_preset *self){ om_preset_free(self); }
 SWIGINTERN void delete_om_hierarchy(struct om_hierarchy *self){ om_hierarchy_free(self); }
 SWIGINTERN void delete_om_locality(struct om_locality *self){ om_locality_free(self); }
+SWIGINTERN void delete_om_world(struct om_world *self){ om_world_free(self); }
+SWIGINTERN void delete_om_diagnostics(struct om_diagnostics *self){ om_diagnostics_free(self); }
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_489bbaa3fbd32d70(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_ccb576416bc220c8(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -255,7 +251,7 @@ void _wrap_Swig_free_omswig_489bbaa3fbd32d70(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_ccb576416bc220c8(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -268,7 +264,19 @@ void *_wrap_Swig_malloc_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
 }
 
 
-void _wrap_delete_Mesh_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
+void _wrap_omgo_release_omswig_ccb576416bc220c8(long long _swig_go_0, long long _swig_go_1) {
+  uint64_t arg1 ;
+  uint64_t arg2 ;
+  
+  arg1 = (uint64_t)_swig_go_0; 
+  arg2 = (uint64_t)_swig_go_1; 
+  
+  omgo_release(arg1,arg2);
+  
+}
+
+
+void _wrap_delete_Mesh_omswig_ccb576416bc220c8(struct om_mesh *_swig_go_0) {
   struct om_mesh *arg1 = (struct om_mesh *) 0 ;
   
   arg1 = *(struct om_mesh **)&_swig_go_0; 
@@ -278,50 +286,7 @@ void _wrap_delete_Mesh_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
 }
 
 
-struct om_mesh *_wrap_new_Mesh_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_error *_swig_go_2) {
-  char **arg1 = (char **) 0 ;
-  size_t arg2 ;
-  int64_t *arg3 = (int64_t *) 0 ;
-  size_t arg4 ;
-  om_error *arg5 = (om_error *) 0 ;
-  char const *stack1[64] ;
-  char const **heap1 = NULL ;
-  struct om_mesh *result = 0 ;
-  struct om_mesh *_swig_go_result;
-  
-  
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_0.p;
-    const char **dst = stack1;
-    for (i = 0; i < (size_t)_swig_go_0.n; i++)
-    count += _swig_go_0.p[i] == '\0';
-    if (count > 64)
-    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
-      if (_swig_go_0.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_0.p + i + 1;
-      }
-    }
-    arg1 = (char **)dst;
-    arg2 = count;
-  }
-  
-  
-  arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
-  arg4 = (size_t)_swig_go_1.len;
-  
-  arg5 = (om_error *)_swig_go_2; 
-  
-  result = (struct om_mesh *)new_om_mesh((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5);
-  *(struct om_mesh **)&_swig_go_result = (struct om_mesh *)result; 
-  free(heap1); 
-  return _swig_go_result;
-}
-
-
-void _wrap_delete_Dims_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0) {
+void _wrap_delete_Dims_omswig_ccb576416bc220c8(struct om_dims *_swig_go_0) {
   struct om_dims *arg1 = (struct om_dims *) 0 ;
   
   arg1 = *(struct om_dims **)&_swig_go_0; 
@@ -331,20 +296,7 @@ void _wrap_delete_Dims_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0) {
 }
 
 
-struct om_dims *_wrap_new_Dims_omswig_489bbaa3fbd32d70(om_error *_swig_go_0) {
-  om_error *arg1 = (om_error *) 0 ;
-  struct om_dims *result = 0 ;
-  struct om_dims *_swig_go_result;
-  
-  arg1 = (om_error *)_swig_go_0; 
-  
-  result = (struct om_dims *)new_om_dims(arg1);
-  *(struct om_dims **)&_swig_go_result = (struct om_dims *)result; 
-  return _swig_go_result;
-}
-
-
-void _wrap_delete_Preset_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+void _wrap_delete_Preset_omswig_ccb576416bc220c8(struct om_preset *_swig_go_0) {
   struct om_preset *arg1 = (struct om_preset *) 0 ;
   
   arg1 = *(struct om_preset **)&_swig_go_0; 
@@ -354,7 +306,37 @@ void _wrap_delete_Preset_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_489bbaa3fbd32d70() {
+void _wrap_delete_Hierarchy_omswig_ccb576416bc220c8(struct om_hierarchy *_swig_go_0) {
+  struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
+  
+  arg1 = *(struct om_hierarchy **)&_swig_go_0; 
+  
+  delete_om_hierarchy(arg1);
+  
+}
+
+
+void _wrap_delete_Locality_omswig_ccb576416bc220c8(struct om_locality *_swig_go_0) {
+  struct om_locality *arg1 = (struct om_locality *) 0 ;
+  
+  arg1 = *(struct om_locality **)&_swig_go_0; 
+  
+  delete_om_locality(arg1);
+  
+}
+
+
+void _wrap_delete_World_omswig_ccb576416bc220c8(struct om_world *_swig_go_0) {
+  struct om_world *arg1 = (struct om_world *) 0 ;
+  
+  arg1 = *(struct om_world **)&_swig_go_0; 
+  
+  delete_om_world(arg1);
+  
+}
+
+
+_gostring_ _wrap_om_version_string_omswig_ccb576416bc220c8() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -365,7 +347,7 @@ _gostring_ _wrap_om_version_string_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_om_version_number_omswig_489bbaa3fbd32d70() {
+intgo _wrap_om_version_number_omswig_ccb576416bc220c8() {
   int result;
   intgo _swig_go_result;
   
@@ -376,7 +358,7 @@ intgo _wrap_om_version_number_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_OK_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_OK_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -388,7 +370,7 @@ intgo _wrap_OM_OK_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -400,7 +382,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -412,7 +394,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_PARSE_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -424,7 +406,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_IO_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -436,7 +418,7 @@ intgo _wrap_OM_ERR_IO_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -448,7 +430,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -460,7 +442,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -472,7 +454,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -484,7 +466,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -496,7 +478,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -508,7 +490,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -520,7 +502,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -532,7 +514,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -544,7 +526,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -556,7 +538,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -568,7 +550,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -580,7 +562,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -592,7 +574,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -604,7 +586,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -616,7 +598,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_ccb576416bc220c8() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -628,7 +610,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_489bbaa3fbd32d70() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_ccb576416bc220c8(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -641,7 +623,7 @@ _gostring_ _wrap_om_status_string_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -654,7 +636,7 @@ _gostring_ _wrap_om_status_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_new_checked_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -663,9 +645,12 @@ intgo _wrap_om_mesh_new_checked_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _
   om_error *arg6 = (om_error *) 0 ;
   char const *stack1[64] ;
   char const **heap1 = NULL ;
+  om_mesh *obj5 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
   
   {
     size_t count = 0, i, k = 0;
@@ -689,32 +674,41 @@ intgo _wrap_om_mesh_new_checked_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _
   arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
   arg4 = (size_t)_swig_go_1.len;
   
-  arg5 = (om_mesh **)_swig_go_2; 
-  arg6 = (om_error *)_swig_go_3; 
+  arg5 = &obj5; 
   
   result = (om_status)om_mesh_new_checked((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj5 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj5); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(heap1); 
   return _swig_go_result;
 }
 
 
-void _wrap_om_mesh_free_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   om_mesh_free(arg1);
   
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = om_mesh_ndim((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -722,13 +716,13 @@ intgo _wrap_om_mesh_ndim_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (char *)om_mesh_name((struct om_mesh const *)arg1,arg2);
@@ -737,13 +731,13 @@ _gostring_ _wrap_om_mesh_name_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (int64_t)om_mesh_dim_size((struct om_mesh const *)arg1,arg2);
@@ -752,12 +746,12 @@ intgo _wrap_om_mesh_dim_size_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_size_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = (int64_t)om_mesh_size((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -765,13 +759,13 @@ intgo _wrap_om_mesh_size_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -785,13 +779,13 @@ intgo _wrap_om_mesh_size_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, 
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
   intgo _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -805,38 +799,50 @@ intgo _wrap_om_mesh_index_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0,
 }
 
 
-intgo _wrap_om_mesh_get_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_mesh_get_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_mesh *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
   arg2[_swig_go_1.n] = '\0';
   
-  arg3 = (om_mesh **)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
+  arg3 = &obj3; 
   
   result = (om_status)om_mesh_get((struct om_mesh const *)arg1,(char const *)arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg2); 
   return _swig_go_result;
 }
 
 
-bool _wrap_om_mesh_equal_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, struct om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = *(om_mesh **)&_swig_go_1; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = _swig_go_1 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_1)[0] : NULL; 
   
   result = (bool)om_mesh_equal((struct om_mesh const *)arg1,(struct om_mesh const *)arg2);
   _swig_go_result = result; 
@@ -844,12 +850,12 @@ bool _wrap_om_mesh_equal_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, str
 }
 
 
-long long _wrap_om_mesh_hash_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = (uint64_t)om_mesh_hash((struct om_mesh const *)arg1);
   _swig_go_result = result; 
@@ -857,20 +863,21 @@ long long _wrap_om_mesh_hash_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0)
 }
 
 
-intgo _wrap_om_mesh_to_json_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_mesh_to_json_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   char *str2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = &str2; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_mesh_to_json((struct om_mesh const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
@@ -879,89 +886,133 @@ intgo _wrap_om_mesh_to_json_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, 
     om_string_free(str2);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_from_json_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_mesh *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
   arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
   arg2 = (size_t)_swig_go_0.len;
   
-  arg3 = (om_mesh **)_swig_go_1; 
-  arg4 = (om_error *)_swig_go_2; 
+  arg3 = &obj3; 
   
   result = (om_status)om_mesh_from_json((char const *)arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_load_json_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_mesh_load_json_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_mesh *obj2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
-  arg2 = (om_mesh **)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
+  arg2 = &obj2; 
   
   result = (om_status)om_mesh_load_json((char const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_from_spec_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_mesh *obj2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
-  arg2 = (om_mesh **)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
+  arg2 = &obj2; 
   
   result = (om_status)om_mesh_from_spec((char const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_to_spec_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   char *str2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = &str2; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_mesh_to_spec((struct om_mesh const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
@@ -970,11 +1021,18 @@ intgo _wrap_om_mesh_to_spec_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, 
     om_string_free(str2);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_DIM_DP_omswig_ccb576416bc220c8() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -986,7 +1044,7 @@ intgo _wrap_OM_DIM_DP_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_DIM_TP_omswig_ccb576416bc220c8() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -998,7 +1056,7 @@ intgo _wrap_OM_DIM_TP_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_DIM_CP_omswig_ccb576416bc220c8() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1010,7 +1068,7 @@ intgo _wrap_OM_DIM_CP_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_DIM_EP_omswig_ccb576416bc220c8() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1022,7 +1080,7 @@ intgo _wrap_OM_DIM_EP_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_DIM_PP_omswig_ccb576416bc220c8() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1034,7 +1092,7 @@ intgo _wrap_OM_DIM_PP_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_ccb576416bc220c8() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1046,7 +1104,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_ccb576416bc220c8() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1058,49 +1116,157 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_om_dims_new_omswig_489bbaa3fbd32d70(om_dims **_swig_go_0, om_error *_swig_go_1) {
-  om_dims **arg1 = (om_dims **) 0 ;
-  om_error *arg2 = (om_error *) 0 ;
-  om_status result;
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_ccb576416bc220c8() {
+  enum om_world_size_source result;
   intgo _swig_go_result;
   
-  arg1 = (om_dims **)_swig_go_0; 
-  arg2 = (om_error *)_swig_go_1; 
   
-  result = (om_status)om_dims_new(arg1,arg2);
+  result = OM_WORLD_SIZE_UNRESOLVED;
+  
   _swig_go_result = (intgo)result; 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_dims_copy_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_ccb576416bc220c8() {
+  enum om_world_size_source result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_WORLD_SIZE_EXPLICIT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_ccb576416bc220c8() {
+  enum om_world_size_source result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_WORLD_SIZE_FROM_WORLD_SIZE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_ccb576416bc220c8() {
+  enum om_world_size_source result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_ccb576416bc220c8() {
+  enum om_world_size_source result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_WORLD_SIZE_FROM_PMI_SIZE;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_ccb576416bc220c8() {
+  enum om_world_size_source result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_WORLD_SIZE_FROM_SLURM_NTASKS;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_ccb576416bc220c8() {
+  enum om_world_size_source result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_WORLD_SIZE_DEFAULT;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_new_omswig_ccb576416bc220c8(om_dims **_swig_go_0) {
+  om_dims **arg1 = (om_dims **) 0 ;
+  om_error *arg2 = (om_error *) 0 ;
+  om_dims *obj1 = NULL ;
+  om_error e2 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e2.status = OM_OK; e2.message[0] = '\0'; arg2 = &e2; 
+  arg1 = &obj1; 
+  
+  result = (om_status)om_dims_new(arg1,arg2);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj1 != NULL) {
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(obj1); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e2.status != OM_OK ? (int)e2.status : (int)result, e2.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_copy_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_dims *obj2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
-  arg2 = (om_dims **)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = &obj2; 
   
   result = (om_status)om_dims_copy((struct om_dims const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-void _wrap_om_dims_free_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_ccb576416bc220c8(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   om_dims_free(arg1);
   
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1113,7 +1279,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1126,7 +1292,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1139,13 +1305,13 @@ _gostring_ _wrap_om_flag_field_name_omswig_489bbaa3fbd32d70(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (om_dim)_swig_go_1; 
   
   result = (int64_t)om_dims_get((struct om_dims const *)arg1,arg2);
@@ -1154,32 +1320,40 @@ intgo _wrap_om_dims_get_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_dims_set_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_dims_set_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (om_dim)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
   
   result = (om_status)om_dims_set(arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (om_flag)_swig_go_1; 
   
   result = (bool)om_dims_get_flag((struct om_dims const *)arg1,arg2);
@@ -1188,33 +1362,41 @@ bool _wrap_om_dims_get_flag_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_dims_set_flag_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_dims_set_flag_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (om_flag)_swig_go_1; 
   arg3 = (bool)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
   
   result = (om_status)om_dims_set_flag(arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-bool _wrap_om_dims_equal_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, struct om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
   bool _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
-  arg2 = *(om_dims **)&_swig_go_1; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = _swig_go_1 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_1)[0] : NULL; 
   
   result = (bool)om_dims_equal((struct om_dims const *)arg1,(struct om_dims const *)arg2);
   _swig_go_result = result; 
@@ -1222,20 +1404,21 @@ bool _wrap_om_dims_equal_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, str
 }
 
 
-intgo _wrap_om_dims_to_json_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_dims_to_json_omswig_ccb576416bc220c8(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   char *str2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = &str2; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_dims_to_json((struct om_dims const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
@@ -1244,69 +1427,101 @@ intgo _wrap_om_dims_to_json_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, 
     om_string_free(str2);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_from_dims_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_mesh *obj2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
-  arg2 = (om_mesh **)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = &obj2; 
   
   result = (om_status)om_mesh_from_dims((struct om_dims const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_from_dims_in_order_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_ccb576416bc220c8(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_mesh *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
   arg2[_swig_go_1.n] = '\0';
   
-  arg3 = (om_mesh **)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
+  arg3 = &obj3; 
   
   result = (om_status)om_mesh_from_dims_in_order((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_axis_order_normalize_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   char *str2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
   arg2 = &str2; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_axis_order_normalize((char const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
@@ -1315,70 +1530,102 @@ intgo _wrap_om_axis_order_normalize_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_
     om_string_free(str2);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_build_offline_mesh_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, om_mesh **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_mesh *obj2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
-  arg2 = (om_mesh **)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = &obj2; 
   
   result = (om_status)om_build_offline_mesh((struct om_dims const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_build_runtime_mesh_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_ccb576416bc220c8(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_mesh *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
   arg2[_swig_go_1.n] = '\0';
   
-  arg3 = (om_mesh **)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
+  arg3 = &obj3; 
   
   result = (om_status)om_build_runtime_mesh((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_order_normalize_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_order_normalize_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   char *str2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
   arg2 = &str2; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_order_normalize((char const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
@@ -1387,176 +1634,374 @@ intgo _wrap_om_order_normalize_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _g
     om_string_free(str2);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_world_size_from_env_omswig_489bbaa3fbd32d70(intgo *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_world_size_from_env_omswig_ccb576416bc220c8(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
   arg1 = (int64_t *)_swig_go_0; 
   arg2 = (bool *)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_world_size_from_env(arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_dims_from_yaml_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
   om_dims **arg4 = (om_dims **) 0 ;
   om_error *arg5 = (om_error *) 0 ;
+  om_dims *obj4 = NULL ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
   
   arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = (int64_t)_swig_go_1; 
-  arg4 = (om_dims **)_swig_go_2; 
-  arg5 = (om_error *)_swig_go_3; 
+  arg4 = &obj4; 
   
   result = (om_status)om_dims_from_yaml((char const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj4 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_dims_load_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_dims *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
   arg2 = (int64_t)_swig_go_1; 
-  arg3 = (om_dims **)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
+  arg3 = &obj3; 
   
   result = (om_status)om_dims_load_yaml((char const *)arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_dims_resolve_world_size_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, intgo _swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_world_size_source_string_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+  om_world_size_source arg1 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = (om_world_size_source)_swig_go_0; 
+  
+  result = (char *)om_world_size_source_string(arg1);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_size_source_variable_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+  om_world_size_source arg1 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = (om_world_size_source)_swig_go_0; 
+  
+  result = (char *)om_world_size_source_variable(arg1);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_size_resolve_omswig_ccb576416bc220c8(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+  int64_t arg1 ;
+  int64_t *arg2 = (int64_t *) 0 ;
+  om_world_size_source *arg3 = (om_world_size_source *) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_world_size_source value3 = 0 ;
+  om_error e4 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = (int64_t)_swig_go_0; 
+  arg2 = (int64_t *)_swig_go_1; 
+  arg3 = &value3; 
+  
+  result = (om_status)om_world_size_resolve(arg1,arg2,arg3,arg4);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  *_swig_go_2 = (intgo)value3; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_apply_world_size_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  int64_t arg2 ;
+  om_world_size_source arg3 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_error e4 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (int64_t)_swig_go_1; 
+  arg3 = (om_world_size_source)_swig_go_2; 
+  
+  result = (om_status)om_dims_apply_world_size(arg1,arg2,arg3,arg4);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_dims_resolve_world_size(arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_dims_dp_given_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, bool *_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+  om_dims *arg1 = (om_dims *) 0 ;
+  int64_t *arg2 = (int64_t *) 0 ;
+  om_world_size_source *arg3 = (om_world_size_source *) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_world_size_source value3 = 0 ;
+  om_error e4 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (int64_t *)_swig_go_1; 
+  arg3 = &value3; 
+  
+  result = (om_status)om_dims_world_size((struct om_dims const *)arg1,arg2,arg3,arg4);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  *_swig_go_2 = (intgo)value3; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_dp_given_omswig_ccb576416bc220c8(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (bool *)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_dims_dp_given((struct om_dims const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_dims_parse_yaml_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_dims *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
   arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
   arg2 = (size_t)_swig_go_0.len;
   
-  arg3 = (om_dims **)_swig_go_1; 
-  arg4 = (om_error *)_swig_go_2; 
+  arg3 = &obj3; 
   
   result = (om_status)om_dims_parse_yaml((char const *)arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_dims_read_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_dims **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_dims *obj2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
-  arg2 = (om_dims **)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
+  arg2 = &obj2; 
   
   result = (om_status)om_dims_read_yaml((char const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_rank_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_mesh_rank_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
   int64_t *arg4 = (int64_t *) 0 ;
   om_error *arg5 = (om_error *) 0 ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   arg2 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
   arg3 = (size_t)_swig_go_1.len;
   
   arg4 = (int64_t *)_swig_go_2; 
-  arg5 = (om_error *)_swig_go_3; 
   
   result = (om_status)om_mesh_rank((struct om_mesh const *)arg1,(long const *)arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_axis_indices_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1568,10 +2013,12 @@ intgo _wrap_om_mesh_axis_indices_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_g
   char const **heap2 = NULL ;
   size_t needed4 = 0 ;
   size_t buflen4 = 0 ;
+  om_error e7 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e7.status = OM_OK; e7.message[0] = '\0'; arg7 = &e7; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   {
     size_t count = 0, i, k = 0;
@@ -1597,22 +2044,28 @@ intgo _wrap_om_mesh_axis_indices_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_g
   arg5 = buflen4;
   arg6 = &needed4;
   
-  arg7 = (om_error *)_swig_go_3; 
   
   result = (om_status)om_mesh_axis_indices((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (0 && result == OM_OK)
   omgo_widen(arg4, needed4 < buflen4 ? needed4 : buflen4);
   if (_swig_go_2.len > 0)
   ((int64_t *)_swig_go_2.array)[buflen4] = (int64_t)needed4;
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(heap2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_coordinate_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -1621,10 +2074,12 @@ intgo _wrap_om_mesh_coordinate_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_
   om_error *arg6 = (om_error *) 0 ;
   size_t needed3 = 0 ;
   size_t buflen3 = 0 ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
   
   buflen3 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
@@ -1632,21 +2087,27 @@ intgo _wrap_om_mesh_coordinate_of_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_
   arg4 = buflen3;
   arg5 = &needed3;
   
-  arg6 = (om_error *)_swig_go_3; 
   
   result = (om_status)om_mesh_coordinate_of((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (0 && result == OM_OK)
   omgo_widen(arg3, needed3 < buflen3 ? needed3 : buflen3);
   if (_swig_go_2.len > 0)
   ((int64_t *)_swig_go_2.array)[buflen3] = (int64_t)needed3;
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_group_shape_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1655,10 +2116,12 @@ intgo _wrap_om_mesh_group_shape_named_omswig_489bbaa3fbd32d70(struct om_mesh *_s
   om_error *arg6 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   {
     size_t count = 0, i, k = 0;
@@ -1680,16 +2143,22 @@ intgo _wrap_om_mesh_group_shape_named_omswig_489bbaa3fbd32d70(struct om_mesh *_s
   
   arg4 = (int64_t *)_swig_go_2; 
   arg5 = (int64_t *)_swig_go_3; 
-  arg6 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_mesh_group_shape_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(heap2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_groups_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4, om_error *_swig_go_5) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1703,10 +2172,12 @@ intgo _wrap_om_mesh_groups_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_g
   char const **heap2 = NULL ;
   size_t needed6 = 0 ;
   size_t buflen6 = 0 ;
+  om_error e9 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e9.status = OM_OK; e9.message[0] = '\0'; arg9 = &e9; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   {
     size_t count = 0, i, k = 0;
@@ -1734,22 +2205,28 @@ intgo _wrap_om_mesh_groups_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_g
   arg7 = buflen6;
   arg8 = &needed6;
   
-  arg9 = (om_error *)_swig_go_5; 
   
   result = (om_status)om_mesh_groups_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8,arg9);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (1 && result == OM_OK)
   omgo_widen(arg6, needed6 < buflen6 ? needed6 : buflen6);
   if (_swig_go_4.len > 0)
   ((int64_t *)_swig_go_4.array)[buflen6] = (int64_t)needed6;
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e9.status != OM_OK ? (int)e9.status : (int)result, e9.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(heap2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_group_index_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1758,10 +2235,12 @@ intgo _wrap_om_mesh_group_index_named_omswig_489bbaa3fbd32d70(struct om_mesh *_s
   om_error *arg6 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   {
     size_t count = 0, i, k = 0;
@@ -1783,16 +2262,22 @@ intgo _wrap_om_mesh_group_index_named_omswig_489bbaa3fbd32d70(struct om_mesh *_s
   
   arg4 = (int64_t)_swig_go_2; 
   arg5 = (int64_t *)_swig_go_3; 
-  arg6 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_mesh_group_index_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(heap2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_group_of_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1805,10 +2290,12 @@ intgo _wrap_om_mesh_group_of_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig
   char const **heap2 = NULL ;
   size_t needed5 = 0 ;
   size_t buflen5 = 0 ;
+  om_error e8 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e8.status = OM_OK; e8.message[0] = '\0'; arg8 = &e8; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   {
     size_t count = 0, i, k = 0;
@@ -1835,22 +2322,28 @@ intgo _wrap_om_mesh_group_of_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig
   arg6 = buflen5;
   arg7 = &needed5;
   
-  arg8 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_mesh_group_of_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (1 && result == OM_OK)
   omgo_widen(arg5, needed5 < buflen5 ? needed5 : buflen5);
   if (_swig_go_3.len > 0)
   ((int64_t *)_swig_go_3.array)[buflen5] = (int64_t)needed5;
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(heap2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_locality_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1861,10 +2354,12 @@ intgo _wrap_om_mesh_locality_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig
   om_error *arg8 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  om_error e8 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e8.status = OM_OK; e8.message[0] = '\0'; arg8 = &e8; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   {
     size_t count = 0, i, k = 0;
@@ -1888,37 +2383,51 @@ intgo _wrap_om_mesh_locality_named_omswig_489bbaa3fbd32d70(struct om_mesh *_swig
   arg5 = (int64_t *)_swig_go_3; 
   arg6 = (int64_t *)_swig_go_4; 
   arg7 = (int64_t *)_swig_go_5; 
-  arg8 = (om_error *)_swig_go_6; 
   
   result = (om_status)om_mesh_locality_named((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6,arg7,arg8);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(heap2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_validate_plan_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
   int64_t arg4 ;
   om_error *arg5 = (om_error *) 0 ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_mesh_validate_plan((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_plan_axes_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -1926,18 +2435,19 @@ intgo _wrap_om_mesh_plan_axes_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0
   char **arg5 = (char **) 0 ;
   om_error *arg6 = (om_error *) 0 ;
   char *str5 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
   arg5 = &str5; 
-  arg6 = (om_error *)_swig_go_5; 
   
   result = (om_status)om_mesh_plan_axes((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str5 != NULL) {
     size_t len = strlen(str5);
@@ -1946,53 +2456,80 @@ intgo _wrap_om_mesh_plan_axes_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0
     om_string_free(str5);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_mesh_reslice_experts_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
   om_mesh **arg4 = (om_mesh **) 0 ;
   om_error *arg5 = (om_error *) 0 ;
+  om_mesh *obj4 = NULL ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
-  arg4 = (om_mesh **)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
+  arg4 = &obj4; 
   
   result = (om_status)om_mesh_reslice_experts((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj4 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_validate_axes_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_validate_axes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
   int64_t arg4 ;
   om_error *arg5 = (om_error *) 0 ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_validate_axes((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_plan_dim_names_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4, om_error *_swig_go_5) {
+_gostring_ _wrap_om_plan_dim_names_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2000,18 +2537,19 @@ intgo _wrap_om_plan_dim_names_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0
   char **arg5 = (char **) 0 ;
   om_error *arg6 = (om_error *) 0 ;
   char *str5 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
   arg5 = &str5; 
-  arg6 = (om_error *)_swig_go_5; 
   
   result = (om_status)om_plan_dim_names((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str5 != NULL) {
     size_t len = strlen(str5);
@@ -2020,32 +2558,51 @@ intgo _wrap_om_plan_dim_names_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0
     om_string_free(str5);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_expert_mesh_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_expert_mesh_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
   om_mesh **arg4 = (om_mesh **) 0 ;
   om_error *arg5 = (om_error *) 0 ;
+  om_mesh *obj4 = NULL ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
-  arg4 = (om_mesh **)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
+  arg4 = &obj4; 
   
   result = (om_status)om_expert_mesh((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj4 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_preset_new_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_preset_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2054,9 +2611,12 @@ intgo _wrap_om_preset_new_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostri
   om_error *arg6 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  om_preset *obj5 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
@@ -2082,57 +2642,78 @@ intgo _wrap_om_preset_new_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostri
   }
   
   arg4 = (int64_t)_swig_go_2; 
-  arg5 = (om_preset **)_swig_go_3; 
-  arg6 = (om_error *)_swig_go_4; 
+  arg5 = &obj5; 
   
   result = (om_status)om_preset_new((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj5 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   free(heap2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_preset_load_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_preset *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
   arg2 = (int64_t)_swig_go_1; 
-  arg3 = (om_preset **)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
+  arg3 = &obj3; 
   
   result = (om_status)om_preset_load_yaml((char const *)arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-void _wrap_om_preset_free_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   om_preset_free(arg1);
   
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = (char *)om_preset_name((struct om_preset const *)arg1);
   _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
@@ -2140,12 +2721,12 @@ _gostring_ _wrap_om_preset_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = (int64_t)om_preset_world_size((struct om_preset const *)arg1);
   _swig_go_result = result; 
@@ -2153,12 +2734,12 @@ intgo _wrap_om_preset_world_size_omswig_489bbaa3fbd32d70(struct om_preset *_swig
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = om_preset_view_count((struct om_preset const *)arg1);
   _swig_go_result = result; 
@@ -2166,13 +2747,13 @@ intgo _wrap_om_preset_view_count_omswig_489bbaa3fbd32d70(struct om_preset *_swig
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_ccb576416bc220c8(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (char *)om_preset_view_name((struct om_preset const *)arg1,arg2);
@@ -2181,12 +2762,12 @@ _gostring_ _wrap_om_preset_view_name_omswig_489bbaa3fbd32d70(struct om_preset *_
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = om_preset_group_list_count((struct om_preset const *)arg1);
   _swig_go_result = result; 
@@ -2194,13 +2775,13 @@ intgo _wrap_om_preset_group_list_count_omswig_489bbaa3fbd32d70(struct om_preset 
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_ccb576416bc220c8(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (char *)om_preset_group_list_name((struct om_preset const *)arg1,arg2);
@@ -2209,7 +2790,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_489bbaa3fbd32d70(struct om_pre
 }
 
 
-intgo _wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_preset_group_list_omswig_ccb576416bc220c8(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2219,10 +2800,12 @@ intgo _wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(struct om_preset *_swig
   om_error *arg7 = (om_error *) 0 ;
   size_t needed3 = 0 ;
   size_t buflen3 = 0 ;
+  om_error e7 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  e7.status = OM_OK; e7.message[0] = '\0'; arg7 = &e7; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
@@ -2235,35 +2818,71 @@ intgo _wrap_om_preset_group_list_omswig_489bbaa3fbd32d70(struct om_preset *_swig
   arg5 = &needed3;
   
   arg6 = (size_t *)_swig_go_3; 
-  arg7 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_preset_group_list((struct om_preset const *)arg1,(char const *)arg2,arg3,arg4,arg5,arg6,arg7);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (1 && result == OM_OK)
   omgo_widen(arg3, needed3 < buflen3 ? needed3 : buflen3);
   if (_swig_go_2.len > 0)
   ((int64_t *)_swig_go_2.array)[buflen3] = (int64_t)needed3;
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_preset_to_json_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_preset_world_omswig_ccb576416bc220c8(om_preset *_swig_go_0, om_world **_swig_go_1) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  om_world **arg2 = (om_world **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_world *obj2 = NULL ;
+  om_error e3 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = &obj2; 
+  
+  result = (om_status)om_preset_world((struct om_preset const *)arg1,arg2,arg3);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_preset_to_json_omswig_ccb576416bc220c8(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   char *str2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_preset **)&_swig_go_0; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = &str2; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_preset_to_json((struct om_preset const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
@@ -2272,11 +2891,18 @@ intgo _wrap_om_preset_to_json_omswig_489bbaa3fbd32d70(struct om_preset *_swig_go
     om_string_free(str2);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_preset_check_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_preset_check_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2286,9 +2912,11 @@ intgo _wrap_om_preset_check_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gost
   char const *stack2[64] ;
   char const **heap2 = NULL ;
   char *str5 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
@@ -2315,10 +2943,9 @@ intgo _wrap_om_preset_check_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gost
   
   arg4 = (int64_t)_swig_go_2; 
   arg5 = &str5; 
-  arg6 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_preset_check((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str5 != NULL) {
     size_t len = strlen(str5);
@@ -2327,21 +2954,30 @@ intgo _wrap_om_preset_check_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, _gost
     om_string_free(str5);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   free(heap2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
   char *str3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
@@ -2349,10 +2985,9 @@ intgo _wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, 
   
   arg2 = (int64_t)_swig_go_1; 
   arg3 = &str3; 
-  arg4 = (om_error *)_swig_go_3; 
   
   result = (om_status)om_preset_check_yaml((char const *)arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str3 != NULL) {
     size_t len = strlen(str3);
@@ -2361,111 +2996,134 @@ intgo _wrap_om_preset_check_yaml_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, 
     om_string_free(str3);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-void _wrap_delete_Hierarchy_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0) {
-  struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
-  
-  arg1 = *(struct om_hierarchy **)&_swig_go_0; 
-  
-  delete_om_hierarchy(arg1);
-  
-}
-
-
-void _wrap_delete_Locality_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0) {
-  struct om_locality *arg1 = (struct om_locality *) 0 ;
-  
-  arg1 = *(struct om_locality **)&_swig_go_0; 
-  
-  delete_om_locality(arg1);
-  
-}
-
-
-intgo _wrap_om_hierarchy_from_spec_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_hierarchy *obj2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
-  arg2 = (om_hierarchy **)_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
+  arg2 = &obj2; 
   
   result = (om_status)om_hierarchy_from_spec((char const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_hierarchy_from_json_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_hierarchy *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
   arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
   arg2 = (size_t)_swig_go_0.len;
   
-  arg3 = (om_hierarchy **)_swig_go_1; 
-  arg4 = (om_error *)_swig_go_2; 
+  arg3 = &obj3; 
   
   result = (om_status)om_hierarchy_from_json((char const *)arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_hierarchy_from_hostfile_omswig_489bbaa3fbd32d70(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_hierarchy *obj3 = NULL ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
   arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
   arg2 = (size_t)_swig_go_0.len;
   
-  arg3 = (om_hierarchy **)_swig_go_1; 
-  arg4 = (om_error *)_swig_go_2; 
+  arg3 = &obj3; 
   
   result = (om_status)om_hierarchy_from_hostfile((char const *)arg1,arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-void _wrap_om_hierarchy_free_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   om_hierarchy_free(arg1);
   
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = om_hierarchy_levels((struct om_hierarchy const *)arg1);
   _swig_go_result = result; 
@@ -2473,13 +3131,13 @@ intgo _wrap_om_hierarchy_levels_omswig_489bbaa3fbd32d70(struct om_hierarchy *_sw
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (char *)om_hierarchy_level_name((struct om_hierarchy const *)arg1,arg2);
@@ -2488,13 +3146,13 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_489bbaa3fbd32d70(struct om_hiera
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   
   result = (int64_t)om_hierarchy_ranks_per_domain((struct om_hierarchy const *)arg1,arg2);
@@ -2503,12 +3161,12 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_489bbaa3fbd32d70(struct om_hier
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = (int64_t)om_hierarchy_ranks((struct om_hierarchy const *)arg1);
   _swig_go_result = result; 
@@ -2516,69 +3174,86 @@ intgo _wrap_om_hierarchy_ranks_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swi
 }
 
 
-intgo _wrap_om_hierarchy_level_index_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, om_error *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
   om_error *arg4 = (om_error *) 0 ;
+  om_error e4 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   arg2 = (char *)malloc(_swig_go_1.n + 1);
   memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
   arg2[_swig_go_1.n] = '\0';
   
   arg3 = (size_t *)_swig_go_2; 
-  arg4 = (om_error *)_swig_go_3; 
   
   result = (om_status)om_hierarchy_level_index((struct om_hierarchy const *)arg1,(char const *)arg2,arg3,arg4);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg2); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_hierarchy_domain_of_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
   int64_t *arg4 = (int64_t *) 0 ;
   om_error *arg5 = (om_error *) 0 ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t *)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_hierarchy_domain_of((struct om_hierarchy const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_hierarchy_domain_label_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
   char **arg4 = (char **) 0 ;
   om_error *arg5 = (om_error *) 0 ;
   char *str4 = NULL ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = &str4; 
-  arg5 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_hierarchy_domain_label((struct om_hierarchy const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str4 != NULL) {
     size_t len = strlen(str4);
@@ -2587,24 +3262,32 @@ intgo _wrap_om_hierarchy_domain_label_omswig_489bbaa3fbd32d70(struct om_hierarch
     om_string_free(str4);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_hierarchy_to_json_omswig_489bbaa3fbd32d70(struct om_hierarchy *_swig_go_0, _gostring_* _swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
   char *str2 = NULL ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_hierarchy **)&_swig_go_0; 
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = &str2; 
-  arg3 = (om_error *)_swig_go_2; 
   
   result = (om_status)om_hierarchy_to_json((struct om_hierarchy const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str2 != NULL) {
     size_t len = strlen(str2);
@@ -2613,11 +3296,18 @@ intgo _wrap_om_hierarchy_to_json_omswig_489bbaa3fbd32d70(struct om_hierarchy *_s
     om_string_free(str2);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_ccb576416bc220c8() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2629,7 +3319,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_ccb576416bc220c8() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2641,7 +3331,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_ccb576416bc220c8() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2653,7 +3343,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_ccb576416bc220c8() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2665,7 +3355,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_ccb576416bc220c8() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2677,7 +3367,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_ccb576416bc220c8() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2689,7 +3379,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_ccb576416bc220c8() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2701,7 +3391,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_ccb576416bc220c8() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -2713,7 +3403,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -2722,11 +3412,14 @@ intgo _wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_
   om_error *arg6 = (om_error *) 0 ;
   char const *stack3[64] ;
   char const **heap3 = NULL ;
+  om_locality *obj5 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = *(om_hierarchy **)&_swig_go_1; 
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = _swig_go_1 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_1)[0] : NULL; 
   
   {
     size_t count = 0, i, k = 0;
@@ -2746,32 +3439,41 @@ intgo _wrap_om_hierarchy_locality_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_
     arg4 = count;
   }
   
-  arg5 = (om_locality **)_swig_go_3; 
-  arg6 = (om_error *)_swig_go_4; 
+  arg5 = &obj5; 
   
   result = (om_status)om_hierarchy_locality((struct om_mesh const *)arg1,(struct om_hierarchy const *)arg2,(char const *const *)arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj5 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(heap3); 
   return _swig_go_result;
 }
 
 
-void _wrap_om_locality_free_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_ccb576416bc220c8(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
-  arg1 = *(om_locality **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   om_locality_free(arg1);
   
 }
 
 
-intgo _wrap_om_locality_groups_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_ccb576416bc220c8(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_locality **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = (int64_t)om_locality_groups((struct om_locality const *)arg1);
   _swig_go_result = result; 
@@ -2779,12 +3481,12 @@ intgo _wrap_om_locality_groups_omswig_489bbaa3fbd32d70(struct om_locality *_swig
 }
 
 
-intgo _wrap_om_locality_levels_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_ccb576416bc220c8(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
   
-  arg1 = *(om_locality **)&_swig_go_0; 
+  arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
   result = om_locality_levels((struct om_locality const *)arg1);
   _swig_go_result = result; 
@@ -2792,28 +3494,36 @@ intgo _wrap_om_locality_levels_omswig_489bbaa3fbd32d70(struct om_locality *_swig
 }
 
 
-intgo _wrap_om_locality_get_omswig_489bbaa3fbd32d70(struct om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, om_error *_swig_go_4) {
+_gostring_ _wrap_om_locality_get_omswig_ccb576416bc220c8(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
   int64_t *arg4 = (int64_t *) 0 ;
   om_error *arg5 = (om_error *) 0 ;
+  om_error e5 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_locality **)&_swig_go_0; 
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (size_t)_swig_go_1; 
   arg3 = (om_locality_field)_swig_go_2; 
   arg4 = (int64_t *)_swig_go_3; 
-  arg5 = (om_error *)_swig_go_4; 
   
   result = (om_status)om_locality_get((struct om_locality const *)arg1,arg2,arg3,arg4,arg5);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4, om_error *_swig_go_5) {
+_gostring_ _wrap_om_hierarchy_check_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -2821,11 +3531,13 @@ intgo _wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_
   size_t *arg5 = (size_t *) 0 ;
   om_error *arg6 = (om_error *) 0 ;
   char *str4 = NULL ;
+  om_error e6 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = *(om_hierarchy **)&_swig_go_1; 
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = _swig_go_1 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_1)[0] : NULL; 
   
   arg3 = (char *)malloc(_swig_go_2.n + 1);
   memcpy(arg3, _swig_go_2.p, _swig_go_2.n);
@@ -2833,10 +3545,9 @@ intgo _wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_
   
   arg4 = &str4; 
   arg5 = (size_t *)_swig_go_4; 
-  arg6 = (om_error *)_swig_go_5; 
   
   result = (om_status)om_hierarchy_check((struct om_mesh const *)arg1,(struct om_hierarchy const *)arg2,(char const *)arg3,arg4,arg5,arg6);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str4 != NULL) {
     size_t len = strlen(str4);
@@ -2845,12 +3556,19 @@ intgo _wrap_om_hierarchy_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_
     om_string_free(str4);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg3); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_order_advice_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, om_error *_swig_go_6) {
+_gostring_ _wrap_om_order_advice_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -2859,11 +3577,13 @@ intgo _wrap_om_order_advice_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, 
   char **arg6 = (char **) 0 ;
   om_error *arg7 = (om_error *) 0 ;
   char *str6 = NULL ;
+  om_error e7 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
-  arg2 = *(om_hierarchy **)&_swig_go_1; 
+  e7.status = OM_OK; e7.message[0] = '\0'; arg7 = &e7; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = _swig_go_1 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_1)[0] : NULL; 
   
   arg3 = (char *)malloc(_swig_go_2.n + 1);
   memcpy(arg3, _swig_go_2.p, _swig_go_2.n);
@@ -2880,16 +3600,22 @@ intgo _wrap_om_order_advice_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, 
   arg5[_swig_go_4.n] = '\0';
   
   arg6 = &str6; 
-  arg7 = (om_error *)_swig_go_6; 
   
   result = (om_status)om_order_advice((struct om_dims const *)arg1,(struct om_hierarchy const *)arg2,(char const *)arg3,(char const *)arg4,(char const *)arg5,arg6,arg7);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str6 != NULL) {
     size_t len = strlen(str6);
     if (len > 0)
     *_swig_go_5 = Swig_AllocateString(str6, len);
     om_string_free(str6);
+  }
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
   free(arg3); 
@@ -2899,7 +3625,7 @@ intgo _wrap_om_order_advice_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, 
 }
 
 
-intgo _wrap_om_order_check_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, struct om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5, om_error *_swig_go_6) {
+_gostring_ _wrap_om_order_check_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -2908,11 +3634,13 @@ intgo _wrap_om_order_check_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, s
   size_t *arg6 = (size_t *) 0 ;
   om_error *arg7 = (om_error *) 0 ;
   char *str5 = NULL ;
+  om_error e7 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_dims **)&_swig_go_0; 
-  arg2 = *(om_hierarchy **)&_swig_go_1; 
+  e7.status = OM_OK; e7.message[0] = '\0'; arg7 = &e7; 
+  arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = _swig_go_1 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_1)[0] : NULL; 
   
   arg3 = (char *)malloc(_swig_go_2.n + 1);
   memcpy(arg3, _swig_go_2.p, _swig_go_2.n);
@@ -2925,10 +3653,9 @@ intgo _wrap_om_order_check_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, s
   
   arg5 = &str5; 
   arg6 = (size_t *)_swig_go_5; 
-  arg7 = (om_error *)_swig_go_6; 
   
   result = (om_status)om_order_check((struct om_dims const *)arg1,(struct om_hierarchy const *)arg2,(char const *)arg3,(char const *)arg4,arg5,arg6,arg7);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str5 != NULL) {
     size_t len = strlen(str5);
@@ -2937,13 +3664,20 @@ intgo _wrap_om_order_check_omswig_489bbaa3fbd32d70(struct om_dims *_swig_go_0, s
     om_string_free(str5);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg3); 
   free(arg4); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_ccb576416bc220c8() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -2955,7 +3689,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_ccb576416bc220c8() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -2967,7 +3701,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_489bbaa3fbd32d70() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_ccb576416bc220c8() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -2979,29 +3713,39 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_489bbaa3fbd32d70() {
 }
 
 
-intgo _wrap_om_launch_format_from_name_omswig_489bbaa3fbd32d70(_gostring_ _swig_go_0, om_launch_format *_swig_go_1, om_error *_swig_go_2) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
+  om_launch_format value2 = 0 ;
+  om_error e3 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
   
   arg1 = (char *)malloc(_swig_go_0.n + 1);
   memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
   arg1[_swig_go_0.n] = '\0';
   
-  arg2 = *(om_launch_format **)&_swig_go_1; 
-  arg3 = (om_error *)_swig_go_2; 
+  arg2 = &value2; 
   
   result = (om_status)om_launch_format_from_name((char const *)arg1,arg2,arg3);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  *_swig_go_1 = (intgo)value2; 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg1); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_launch_plan_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7, om_error *_swig_go_8) {
+_gostring_ _wrap_om_launch_plan_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3015,10 +3759,12 @@ intgo _wrap_om_launch_plan_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, i
   char const *stack7[64] ;
   char const **heap7 = NULL ;
   char *str9 = NULL ;
+  om_error e10 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
+  e10.status = OM_OK; e10.message[0] = '\0'; arg10 = &e10; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = (int64_t)_swig_go_1; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (om_launch_format)_swig_go_3; 
@@ -3048,10 +3794,9 @@ intgo _wrap_om_launch_plan_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, i
   }
   
   arg9 = &str9; 
-  arg10 = (om_error *)_swig_go_8; 
   
   result = (om_status)om_launch_plan((struct om_mesh const *)arg1,arg2,arg3,arg4,(char const *)arg5,arg6,(char const *const *)arg7,arg8,arg9,arg10);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str9 != NULL) {
     size_t len = strlen(str9);
@@ -3060,13 +3805,20 @@ intgo _wrap_om_launch_plan_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, i
     om_string_free(str9);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e10.status != OM_OK ? (int)e10.status : (int)result, e10.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg5); 
   free(heap7); 
   return _swig_go_result;
 }
 
 
-intgo _wrap_om_launch_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, struct om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6, om_error *_swig_go_7) {
+_gostring_ _wrap_om_launch_check_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3076,11 +3828,13 @@ intgo _wrap_om_launch_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, 
   size_t *arg7 = (size_t *) 0 ;
   om_error *arg8 = (om_error *) 0 ;
   char *str6 = NULL ;
+  om_error e8 ;
   om_status result;
-  intgo _swig_go_result;
+  _gostring_ _swig_go_result;
   
-  arg1 = *(om_mesh **)&_swig_go_0; 
-  arg2 = *(om_hierarchy **)&_swig_go_1; 
+  e8.status = OM_OK; e8.message[0] = '\0'; arg8 = &e8; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = _swig_go_1 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_1)[0] : NULL; 
   arg3 = (int64_t)_swig_go_2; 
   arg4 = (int64_t)_swig_go_3; 
   
@@ -3090,10 +3844,9 @@ intgo _wrap_om_launch_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, 
   
   arg6 = &str6; 
   arg7 = (size_t *)_swig_go_6; 
-  arg8 = (om_error *)_swig_go_7; 
   
   result = (om_status)om_launch_check((struct om_mesh const *)arg1,(struct om_hierarchy const *)arg2,arg3,arg4,(char const *)arg5,arg6,arg7,arg8);
-  _swig_go_result = (intgo)result; 
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   
   if (str6 != NULL) {
     size_t len = strlen(str6);
@@ -3102,7 +3855,1187 @@ intgo _wrap_om_launch_check_omswig_489bbaa3fbd32d70(struct om_mesh *_swig_go_0, 
     om_string_free(str6);
   }
   
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
   free(arg5); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+  char **arg1 = (char **) 0 ;
+  size_t arg2 ;
+  int64_t *arg3 = (int64_t *) 0 ;
+  size_t arg4 ;
+  int64_t *arg5 = (int64_t *) 0 ;
+  size_t arg6 ;
+  int64_t arg7 ;
+  om_mesh **arg8 = (om_mesh **) 0 ;
+  om_error *arg9 = (om_error *) 0 ;
+  char const *stack1[64] ;
+  char const **heap1 = NULL ;
+  om_mesh *obj8 = NULL ;
+  om_error e9 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e9.status = OM_OK; e9.message[0] = '\0'; arg9 = &e9; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_0.p;
+    const char **dst = stack1;
+    for (i = 0; i < (size_t)_swig_go_0.n; i++)
+    count += _swig_go_0.p[i] == '\0';
+    if (count > 64)
+    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
+      if (_swig_go_0.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_0.p + i + 1;
+      }
+    }
+    arg1 = (char **)dst;
+    arg2 = count;
+  }
+  
+  
+  arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
+  arg4 = (size_t)_swig_go_1.len;
+  
+  
+  arg5 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
+  arg6 = (size_t)_swig_go_2.len;
+  
+  arg7 = (int64_t)_swig_go_3; 
+  arg8 = &obj8; 
+  
+  result = (om_status)om_view_new((char const *const *)arg1,arg2,(long const *)arg3,arg4,(long const *)arg5,arg6,arg7,arg8,arg9);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj8 != NULL) {
+    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj8; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(obj8); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e9.status != OM_OK ? (int)e9.status : (int)result, e9.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(heap1); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_new_modes_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+  char **arg1 = (char **) 0 ;
+  size_t arg2 ;
+  int64_t *arg3 = (int64_t *) 0 ;
+  size_t arg4 ;
+  int64_t *arg5 = (int64_t *) 0 ;
+  size_t arg6 ;
+  int64_t *arg7 = (int64_t *) 0 ;
+  size_t arg8 ;
+  int64_t arg9 ;
+  om_mesh **arg10 = (om_mesh **) 0 ;
+  om_error *arg11 = (om_error *) 0 ;
+  char const *stack1[64] ;
+  char const **heap1 = NULL ;
+  om_mesh *obj10 = NULL ;
+  om_error e11 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e11.status = OM_OK; e11.message[0] = '\0'; arg11 = &e11; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_0.p;
+    const char **dst = stack1;
+    for (i = 0; i < (size_t)_swig_go_0.n; i++)
+    count += _swig_go_0.p[i] == '\0';
+    if (count > 64)
+    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
+      if (_swig_go_0.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_0.p + i + 1;
+      }
+    }
+    arg1 = (char **)dst;
+    arg2 = count;
+  }
+  
+  
+  arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
+  arg4 = (size_t)_swig_go_1.len;
+  
+  
+  arg5 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
+  arg6 = (size_t)_swig_go_2.len;
+  
+  
+  arg7 = _swig_go_3.array != NULL ? (int64_t *)_swig_go_3.array : omgo_empty_i64;
+  arg8 = (size_t)_swig_go_3.len;
+  
+  arg9 = (int64_t)_swig_go_4; 
+  arg10 = &obj10; 
+  
+  result = (om_status)om_view_new_modes((char const *const *)arg1,arg2,(long const *)arg3,arg4,(long const *)arg5,arg6,(long const *)arg7,arg8,arg9,arg10,arg11);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj10 != NULL) {
+    ((uint64_t *)_swig_go_5)[0] = (uint64_t)(uintptr_t)obj10; ((uint64_t *)_swig_go_5)[1] = OMGO_FREE_OF(obj10); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e11.status != OM_OK ? (int)e11.status : (int)result, e11.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(heap1); 
+  return _swig_go_result;
+}
+
+
+bool _wrap_om_view_is_plain_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  bool result;
+  bool _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = (bool)om_view_is_plain((struct om_mesh const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_view_offset_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = (int64_t)om_view_offset((struct om_mesh const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_view_mode_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  size_t arg2 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = om_view_mode_count((struct om_mesh const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_modes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  size_t arg2 ;
+  int64_t *arg3 = (int64_t *) 0 ;
+  size_t arg4 ;
+  size_t *arg5 = (size_t *) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  size_t needed3 = 0 ;
+  size_t buflen3 = 0 ;
+  om_error e6 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  buflen3 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
+  arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : (int64_t *)omgo_empty_i64;
+  arg4 = buflen3;
+  arg5 = &needed3;
+  
+  
+  result = (om_status)om_view_modes((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (0 && result == OM_OK)
+  omgo_widen(arg3, needed3 < buflen3 ? needed3 : buflen3);
+  if (_swig_go_2.len > 0)
+  ((int64_t *)_swig_go_2.array)[buflen3] = (int64_t)needed3;
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_view_instance_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = (int64_t)om_view_instance_count((struct om_mesh const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_view_instance_mode_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = om_view_instance_mode_count((struct om_mesh const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_instance_modes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t *arg2 = (int64_t *) 0 ;
+  size_t arg3 ;
+  size_t *arg4 = (size_t *) 0 ;
+  om_error *arg5 = (om_error *) 0 ;
+  size_t needed2 = 0 ;
+  size_t buflen2 = 0 ;
+  om_error e5 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  buflen2 = _swig_go_1.len > 0 ? (size_t)_swig_go_1.len - 1 : 0;
+  arg2 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : (int64_t *)omgo_empty_i64;
+  arg3 = buflen2;
+  arg4 = &needed2;
+  
+  
+  result = (om_status)om_view_instance_modes((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (0 && result == OM_OK)
+  omgo_widen(arg2, needed2 < buflen2 ? needed2 : buflen2);
+  if (_swig_go_1.len > 0)
+  ((int64_t *)_swig_go_1.array)[buflen2] = (int64_t)needed2;
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_view_rank_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = (int64_t)om_view_rank_count((struct om_mesh const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_view_extent_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = (int64_t)om_view_extent((struct om_mesh const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+bool _wrap_om_view_holds_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  int64_t arg2 ;
+  bool result;
+  bool _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (int64_t)_swig_go_1; 
+  
+  result = (bool)om_view_holds((struct om_mesh const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_flatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  char *arg4 = (char *) 0 ;
+  om_mesh **arg5 = (om_mesh **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_mesh *obj5 = NULL ;
+  om_error e6 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  
+  arg4 = (char *)malloc(_swig_go_2.n + 1);
+  memcpy(arg4, _swig_go_2.p, _swig_go_2.n);
+  arg4[_swig_go_2.n] = '\0';
+  
+  arg5 = &obj5; 
+  
+  result = (om_status)om_view_flatten((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,(char const *)arg4,arg5,arg6);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj5 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(heap2); 
+  free(arg4); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_unflatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char *arg2 = (char *) 0 ;
+  int64_t *arg3 = (int64_t *) 0 ;
+  size_t arg4 ;
+  char **arg5 = (char **) 0 ;
+  size_t arg6 ;
+  om_mesh **arg7 = (om_mesh **) 0 ;
+  om_error *arg8 = (om_error *) 0 ;
+  char const *stack5[64] ;
+  char const **heap5 = NULL ;
+  om_mesh *obj7 = NULL ;
+  om_error e8 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e8.status = OM_OK; e8.message[0] = '\0'; arg8 = &e8; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  
+  arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
+  arg4 = (size_t)_swig_go_2.len;
+  
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_3.p;
+    const char **dst = stack5;
+    for (i = 0; i < (size_t)_swig_go_3.n; i++)
+    count += _swig_go_3.p[i] == '\0';
+    if (count > 64)
+    dst = heap5 = (const char **)malloc(count * sizeof *heap5);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_3.n; i++) {
+      if (_swig_go_3.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_3.p + i + 1;
+      }
+    }
+    arg5 = (char **)dst;
+    arg6 = count;
+  }
+  
+  arg7 = &obj7; 
+  
+  result = (om_status)om_view_unflatten((struct om_mesh const *)arg1,(char const *)arg2,(long const *)arg3,arg4,(char const *const *)arg5,arg6,arg7,arg8);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj7 != NULL) {
+    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj7; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(obj7); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(arg2); 
+  free(heap5); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_slice_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  om_mesh **arg4 = (om_mesh **) 0 ;
+  om_error *arg5 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_mesh *obj4 = NULL ;
+  om_error e5 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = &obj4; 
+  
+  result = (om_status)om_view_slice((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj4 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_to_json_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+  om_mesh *arg1 = (om_mesh *) 0 ;
+  char **arg2 = (char **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  char *str2 = NULL ;
+  om_error e3 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = &str2; 
+  
+  result = (om_status)om_view_to_json((struct om_mesh const *)arg1,arg2,arg3);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (str2 != NULL) {
+    size_t len = strlen(str2);
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
+    om_string_free(str2);
+  }
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_view_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+  char *arg1 = (char *) 0 ;
+  size_t arg2 ;
+  om_mesh **arg3 = (om_mesh **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_mesh *obj3 = NULL ;
+  om_error e4 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  
+  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg2 = (size_t)_swig_go_0.len;
+  
+  arg3 = &obj3; 
+  
+  result = (om_status)om_view_from_json((char const *)arg1,arg2,arg3,arg4);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_new_omswig_ccb576416bc220c8(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+  int64_t arg1 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  om_mesh **arg4 = (om_mesh **) 0 ;
+  size_t arg5 ;
+  om_world **arg6 = (om_world **) 0 ;
+  om_error *arg7 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_world *obj6 = NULL ;
+  om_error e7 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e7.status = OM_OK; e7.message[0] = '\0'; arg7 = &e7; 
+  arg1 = (int64_t)_swig_go_0; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  
+  arg4 = (om_mesh **)(_swig_go_2.array != NULL ? _swig_go_2.array : (void *)omgo_empty_i64);
+  arg5 = (size_t)_swig_go_2.len;
+  
+  arg6 = &obj6; 
+  
+  result = (om_status)om_world_new(arg1,(char const *const *)arg2,arg3,(struct om_mesh const *const *)arg4,arg5,arg6,arg7);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj6 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj6; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj6); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+void _wrap_om_world_free_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
+  om_world *arg1 = (om_world *) 0 ;
+  
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  om_world_free(arg1);
+  
+}
+
+
+intgo _wrap_om_world_size_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
+  om_world *arg1 = (om_world *) 0 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = (int64_t)om_world_size((struct om_world const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_world_view_count_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
+  om_world *arg1 = (om_world *) 0 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = om_world_view_count((struct om_world const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_view_name_omswig_ccb576416bc220c8(om_world *_swig_go_0, intgo _swig_go_1) {
+  om_world *arg1 = (om_world *) 0 ;
+  size_t arg2 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (char *)om_world_view_name((struct om_world const *)arg1,arg2);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_world_view_index_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+  om_world *arg1 = (om_world *) 0 ;
+  char *arg2 = (char *) 0 ;
+  int result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  
+  result = (int)om_world_view_index((struct om_world const *)arg1,(char const *)arg2);
+  _swig_go_result = result; 
+  free(arg2); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_view_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+  om_world *arg1 = (om_world *) 0 ;
+  char *arg2 = (char *) 0 ;
+  om_mesh **arg3 = (om_mesh **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_mesh *obj3 = NULL ;
+  om_error e4 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  arg3 = &obj3; 
+  
+  result = (om_status)om_world_view((struct om_world const *)arg1,(char const *)arg2,arg3,arg4);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(arg2); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_axis_view_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+  om_world *arg1 = (om_world *) 0 ;
+  char *arg2 = (char *) 0 ;
+  char *result = 0 ;
+  _gostring_ _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  arg2 = (char *)malloc(_swig_go_1.n + 1);
+  memcpy(arg2, _swig_go_1.p, _swig_go_1.n);
+  arg2[_swig_go_1.n] = '\0';
+  
+  
+  result = (char *)om_world_axis_view((struct om_world const *)arg1,(char const *)arg2);
+  _swig_go_result = Swig_AllocateString((char*)result, result ? strlen((char*)result) : 0); 
+  free(arg2); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_slice_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+  om_world *arg1 = (om_world *) 0 ;
+  char **arg2 = (char **) 0 ;
+  size_t arg3 ;
+  om_mesh **arg4 = (om_mesh **) 0 ;
+  om_error *arg5 = (om_error *) 0 ;
+  char const *stack2[64] ;
+  char const **heap2 = NULL ;
+  om_mesh *obj4 = NULL ;
+  om_error e5 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  {
+    size_t count = 0, i, k = 0;
+    const char *start = _swig_go_1.p;
+    const char **dst = stack2;
+    for (i = 0; i < (size_t)_swig_go_1.n; i++)
+    count += _swig_go_1.p[i] == '\0';
+    if (count > 64)
+    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
+    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
+      if (_swig_go_1.p[i] == '\0') {
+        dst[k++] = start;
+        start = _swig_go_1.p + i + 1;
+      }
+    }
+    arg2 = (char **)dst;
+    arg3 = count;
+  }
+  
+  arg4 = &obj4; 
+  
+  result = (om_status)om_world_slice((struct om_world const *)arg1,(char const *const *)arg2,arg3,arg4,arg5);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj4 != NULL) {
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(heap2); 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_to_json_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+  om_world *arg1 = (om_world *) 0 ;
+  char **arg2 = (char **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  char *str2 = NULL ;
+  om_error e3 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = &str2; 
+  
+  result = (om_status)om_world_to_json((struct om_world const *)arg1,arg2,arg3);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (str2 != NULL) {
+    size_t len = strlen(str2);
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
+    om_string_free(str2);
+  }
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+  char *arg1 = (char *) 0 ;
+  size_t arg2 ;
+  om_world **arg3 = (om_world **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  om_world *obj3 = NULL ;
+  om_error e4 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  
+  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg2 = (size_t)_swig_go_0.len;
+  
+  arg3 = &obj3; 
+  
+  result = (om_status)om_world_from_json((char const *)arg1,arg2,arg3,arg4);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj3 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_world_load_json_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+  char *arg1 = (char *) 0 ;
+  om_world **arg2 = (om_world **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  om_world *obj2 = NULL ;
+  om_error e3 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = &obj2; 
+  
+  result = (om_status)om_world_load_json((char const *)arg1,arg2,arg3);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj2 != NULL) {
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(arg1); 
+  return _swig_go_result;
+}
+
+
+void _wrap_delete_Diagnostics_omswig_ccb576416bc220c8(struct om_diagnostics *_swig_go_0) {
+  struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
+  
+  arg1 = *(struct om_diagnostics **)&_swig_go_0; 
+  
+  delete_om_diagnostics(arg1);
+  
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_ccb576416bc220c8() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_UNKNOWN_KEY;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_ccb576416bc220c8() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_NO_ACCELERATOR;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_ccb576416bc220c8() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_EMPTY_ACCELERATOR;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_ccb576416bc220c8() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_EMPTY_CONFIG;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_ccb576416bc220c8() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_MESH_JSON;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_diagnostics_new_omswig_ccb576416bc220c8(om_diagnostics **_swig_go_0) {
+  om_diagnostics **arg1 = (om_diagnostics **) 0 ;
+  om_error *arg2 = (om_error *) 0 ;
+  om_diagnostics *obj1 = NULL ;
+  om_error e2 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e2.status = OM_OK; e2.message[0] = '\0'; arg2 = &e2; 
+  arg1 = &obj1; 
+  
+  result = (om_status)om_diagnostics_new(arg1,arg2);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj1 != NULL) {
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(obj1); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e2.status != OM_OK ? (int)e2.status : (int)result, e2.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+void _wrap_om_diagnostics_free_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  om_diagnostics_free(arg1);
+  
+}
+
+
+intgo _wrap_om_diagnostics_count_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  size_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  
+  result = om_diagnostics_count((struct om_diagnostics const *)arg1);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_diagnostics_message_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  size_t arg2 ;
+  char **arg3 = (char **) 0 ;
+  om_error *arg4 = (om_error *) 0 ;
+  char *str3 = NULL ;
+  om_error e4 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  arg3 = &str3; 
+  
+  result = (om_status)om_diagnostics_message((struct om_diagnostics const *)arg1,arg2,arg3,arg4);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (str3 != NULL) {
+    size_t len = strlen(str3);
+    if (len > 0)
+    *_swig_go_2 = Swig_AllocateString(str3, len);
+    om_string_free(str3);
+  }
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_diagnostics_kind_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  size_t arg2 ;
+  int result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (int)om_diagnostics_kind((struct om_diagnostics const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+intgo _wrap_om_diagnostics_line_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+  om_diagnostics *arg1 = (om_diagnostics *) 0 ;
+  size_t arg2 ;
+  int64_t result;
+  intgo _swig_go_result;
+  
+  arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = (size_t)_swig_go_1; 
+  
+  result = (int64_t)om_diagnostics_line((struct om_diagnostics const *)arg1,arg2);
+  _swig_go_result = result; 
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+  char *arg1 = (char *) 0 ;
+  size_t arg2 ;
+  bool arg3 ;
+  om_diagnostics *arg4 = (om_diagnostics *) 0 ;
+  om_dims **arg5 = (om_dims **) 0 ;
+  om_error *arg6 = (om_error *) 0 ;
+  om_dims *obj5 = NULL ;
+  om_error e6 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
+  
+  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg2 = (size_t)_swig_go_0.len;
+  
+  arg3 = (bool)_swig_go_1; 
+  arg4 = _swig_go_2 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_2)[0] : NULL; 
+  arg5 = &obj5; 
+  
+  result = (om_status)om_dims_parse_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5,arg6);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj5 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+  char *arg1 = (char *) 0 ;
+  bool arg2 ;
+  om_diagnostics *arg3 = (om_diagnostics *) 0 ;
+  om_dims **arg4 = (om_dims **) 0 ;
+  om_error *arg5 = (om_error *) 0 ;
+  om_dims *obj4 = NULL ;
+  om_error e5 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
+  
+  arg1 = (char *)malloc(_swig_go_0.n + 1);
+  memcpy(arg1, _swig_go_0.p, _swig_go_0.n);
+  arg1[_swig_go_0.n] = '\0';
+  
+  arg2 = (bool)_swig_go_1; 
+  arg3 = _swig_go_2 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_2)[0] : NULL; 
+  arg4 = &obj4; 
+  
+  result = (om_status)om_dims_read_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  if (obj4 != NULL) {
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+  } 
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  free(arg1); 
   return _swig_go_result;
 }
 

@@ -10,45 +10,121 @@ package omswig
 import "C"
 
 import (
-	"bytes"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"unsafe"
 )
-
-// Error has the exact memory layout of om_error, so a *Error is passed to C
-// as the `om_error *err` of every call (omswig_wrap.c asserts the C side).
-type Error struct {
-	Status  int32
-	Message [OM_ERROR_MESSAGE_SIZE]byte
-}
 
 // The wrappers were generated with -intgosize 64: Go's int must be 64 bits
 // (this fails to compile on 32-bit platforms instead of miscalling C).
 var _ [unsafe.Sizeof(int(0)) - 8]struct{}
 
-// The Go mirror of om_error has no padding: 4 + OM_ERROR_MESSAGE_SIZE bytes.
-var _ [unsafe.Sizeof(Error{}) - 4 - uintptr(OM_ERROR_MESSAGE_SIZE)]struct{}
-var _ [4 + uintptr(OM_ERROR_MESSAGE_SIZE) - unsafe.Sizeof(Error{})]struct{}
+// Status is a status code of the C library (om_status).
+type Status int
 
-// Text is the message up to its terminating NUL.
-func (e *Error) Text() string {
-	if i := bytes.IndexByte(e.Message[:], 0); i >= 0 {
-		return string(e.Message[:i])
-	}
-	return string(e.Message[:])
+// String is the library's English name of the status, e.g. "parse error".
+func (s Status) String() string { return Om_status_string(int(s)) }
+
+// Name is the C identifier of the status, e.g. "OM_ERR_PARSE".
+func (s Status) Name() string { return Om_status_name(int(s)) }
+
+// Error makes a Status an errors.Is target (the text of String).
+func (s Status) Error() string { return s.String() }
+
+// Error is a failed call: the library's status and its one-line message.
+type Error struct {
+	Status  Status // the library's status code, never OK
+	Message string // one line naming the offending value
 }
+
+// Error returns "offlinemesh: " followed by the library's message.
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return "offlinemesh: " + e.Status.String()
+	}
+	return "offlinemesh: " + e.Message
+}
+
+// Unwrap returns the Status, for errors.Is.
+func (e *Error) Unwrap() error { return e.Status }
+
+// statusError reads the status text of a wrapper ("" for OM_OK, else
+// "STATUS MESSAGE", written from the failing call's own om_error).
+func statusError(s string) error {
+	if s == "" {
+		return nil
+	}
+	code, msg, _ := strings.Cut(s, " ")
+	n, _ := strconv.Atoi(code)
+	return &Error{Status: Status(n), Message: msg}
+}
+
+// Handle owns one C object: c[0] is its pointer, c[1] its destructor
+// (written by the call that made it). A cleanup frees it once the Handle is
+// unreachable, unless Close did so first. A nil or closed Handle is NULL.
+type Handle struct {
+	c       [2]uint64
+	cleanup runtime.Cleanup
+}
+
+// Live counts C objects not yet freed (the cleanup test reads it).
+var Live atomic.Int64
+
+func release(c [2]uint64) {
+	Omgo_release(c[1], c[0])
+	Live.Add(-1)
+}
+
+// track arms the cleanup of a handle a call has just filled.
+func (h *Handle) track() {
+	if h.c[0] != 0 {
+		Live.Add(1)
+		h.cleanup = runtime.AddCleanup(h, release, h.c)
+	}
+}
+
+// Close frees the C object now; later calls see NULL. Closing twice is a
+// no-op. Close must not race with calls using the handle.
+func (h *Handle) Close() {
+	if h != nil && h.c[0] != 0 {
+		h.cleanup.Stop()
+		release(h.c)
+		h.c = [2]uint64{}
+	}
+}
+
+// Open reports whether h holds a C object.
+func (h *Handle) Open() bool { return h != nil && h.c[0] != 0 }
+
+// ptrs lists the C pointers of handles (OM_MESHES).
+func ptrs(hs []*Handle) []uintptr {
+	out := make([]uintptr, len(hs))
+	for i, h := range hs {
+		if h != nil {
+			out[i] = uintptr(h.c[0])
+		}
+	}
+	return out
+}
+
+func keepAlive(hs []*Handle) { runtime.KeepAlive(hs) }
+
+// cString passes a Go string to C whole: a NUL byte, which would end the C
+// string early, becomes "\xc0\x80" (not UTF-8, so no valid name, path or
+// number), and the library refuses the value with its own status.
+func cString(s string) string { return strings.ReplaceAll(s, "\x00", "\xc0\x80") }
 
 // packNames packs a string list (OM_STRINGS) as "dp\x00cp\x00tp\x00", one
 // NUL after each item: a []string holds Go pointers and may not be passed
-// to C. Items must not contain NUL bytes (the caller checks).
+// to C. A NUL inside an item becomes "\xc0\x80" (cString), so the library
+// refuses the name instead of reading two.
 func packNames(names []string) string {
-	n := 0
+	var b strings.Builder
 	for _, s := range names {
-		n += len(s) + 1
+		b.WriteString(cString(s))
+		b.WriteByte(0)
 	}
-	b := make([]byte, 0, n)
-	for _, s := range names {
-		b = append(b, s...)
-		b = append(b, 0)
-	}
-	return string(b)
+	return b.String()
 }

@@ -95,6 +95,39 @@ class DimsTest {
     }
 
     @Test
+    void strictYamlInBothModes(@TempDir Path dir) throws IOException {
+        String typo = "accelerator:\n  tp_size: 2\n  tpsize: 4\n";
+        try (Diagnostics warnings = new Diagnostics();
+                ParallelDims d = ParallelDims.parseYamlChecked(typo, false, warnings)) {
+            assertEquals(2, d.get(Dim.TP), "lenient: the known keys still count");
+            assertEquals(1, warnings.count());
+            assertEquals(DiagnosticKind.UNKNOWN_KEY, warnings.kindOf(0));
+            assertEquals(3, warnings.line(0));
+            assertTrue(warnings.message(0).contains("did you mean \"tp_size\""), warnings.message(0));
+            assertEquals("Diagnostics" + warnings.messages(), warnings.toString());
+            assertRejected(Status.OUT_OF_RANGE, () -> warnings.message(1), "");
+        }
+        assertRejected(Status.PARSE, () -> ParallelDims.parseYamlChecked(typo, true, null), "tpsize");
+        try (Diagnostics none = new Diagnostics(); ParallelDims d = ParallelDims.parseYamlChecked(
+                "accelerator: {tp_size: 2}", true, none)) {
+            assertEquals(0, none.count());
+        }
+        try (Diagnostics empty = new Diagnostics()) {
+            ParallelDims.parseYamlChecked("", false, empty).close();
+            assertEquals(DiagnosticKind.EMPTY_CONFIG, empty.kindOf(0));
+            assertEquals(0, empty.line(0));
+        }
+        Path file = dir.resolve("mesh.json");
+        Files.writeString(file, "{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[8]}\n");
+        try (Diagnostics w = new Diagnostics(); ParallelDims d = ParallelDims.readYamlChecked(file.toString(), false, w)) {
+            assertEquals(DiagnosticKind.MESH_JSON, w.kindOf(0));
+            assertTrue(w.message(0).startsWith(file.toString()), w.message(0));
+        }
+        assertRejected(Status.PARSE, () -> ParallelDims.readYamlChecked(file.toString(), true, null), "mesh");
+        assertThrows(IOException.class, () -> ParallelDims.readYamlChecked(dir.resolve("no").toString(), true, null));
+    }
+
+    @Test
     void closedDimsThrowIllegalState() {
         ParallelDims d = new ParallelDims();
         d.close();

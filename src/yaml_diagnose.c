@@ -1,0 +1,255 @@
+/* Strict configs (config.h): what the lenient projection accepts without a
+ * word but is probably a mistake, found on the composed document after
+ * the projection succeeded, and the two calls that return it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "diagnostics.h"
+#include "suggest.h"
+#include "yaml_tree.h"
+
+#define KNOWN_KEYS (OM_DIM_COUNT + OM_FLAG_COUNT)
+/* Merged mappings remembered so a mapping merged twice is reported once. */
+#define MAX_VISITED 64
+/* Deepest merge chain walked (the projection allows as much). */
+#define MAX_WALK_DEPTH 64
+
+typedef struct {
+    const omi_tree *tree;
+    om_diagnostics *list;
+    const char *known[KNOWN_KEYS];
+    size_t unknown; /* unknown keys found, reported or not */
+    unsigned long first_unreported_line;
+    long budget;    /* pairs left to look at */
+    size_t visited[MAX_VISITED];
+    size_t nvisited;
+} walk;
+
+static const omi_node *node_at(const omi_tree *tree, size_t index)
+{
+    return &tree->nodes[index];
+}
+
+static bool scalar_is(const omi_node *node, const char *text)
+{
+    size_t len = strlen(text);
+    return node->kind == OMI_NODE_SCALAR && node->length == len &&
+           memcmp(node->value, text, len) == 0;
+}
+
+static bool is_known(const walk *w, const omi_node *key)
+{
+    for (size_t k = 0; k < KNOWN_KEYS; k++)
+        if (scalar_is(key, w->known[k]))
+            return true;
+    return false;
+}
+
+static void report_unknown(walk *w, const omi_node *key)
+{
+    if (w->unknown++ == OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS)
+        w->first_unreported_line = key->line;
+    if (w->unknown > OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS)
+        return;
+    if (key->kind != OMI_NODE_SCALAR) {
+        omi_diagnostics_add(w->list, OM_DIAGNOSTIC_UNKNOWN_KEY, (int64_t)key->line,
+                            "line %lu: unknown key (%s) in accelerator", key->line,
+                            key->kind == OMI_NODE_MAPPING ? "a mapping" : "a list");
+        return;
+    }
+    char quoted[72];
+    omi_quote(quoted, sizeof quoted, key->value, key->length);
+    int near = omi_suggest(key->value, key->length, w->known, KNOWN_KEYS);
+    if (near >= 0)
+        omi_diagnostics_add(w->list, OM_DIAGNOSTIC_UNKNOWN_KEY, (int64_t)key->line,
+                            "line %lu: unknown key %s in accelerator (did you "
+                            "mean \"%s\"?)", key->line, quoted, w->known[near]);
+    else
+        omi_diagnostics_add(w->list, OM_DIAGNOSTIC_UNKNOWN_KEY, (int64_t)key->line,
+                            "line %lu: unknown key %s in accelerator (known keys: "
+                            "dp_size, tp_size, cp_size, ep_size, pp_size, "
+                            "sequence_parallel, loss_parallel)", key->line, quoted);
+}
+
+/* False when the mapping was walked already (or too many were). */
+static bool first_visit(walk *w, const omi_node *map)
+{
+    size_t index = (size_t)(map - w->tree->nodes);
+    for (size_t i = 0; i < w->nvisited; i++)
+        if (w->visited[i] == index)
+            return false;
+    if (w->nvisited == MAX_VISITED)
+        return false;
+    w->visited[w->nvisited++] = index;
+    return true;
+}
+
+static void walk_keys(walk *w, const omi_node *map, int depth);
+
+/* The mappings a merge key brings in; anything else the projection would
+ * have refused had it needed it, and carries no key. */
+static void walk_merge(walk *w, const omi_node *value, int depth)
+{
+    if (value->kind == OMI_NODE_MAPPING) {
+        walk_keys(w, value, depth + 1);
+        return;
+    }
+    if (value->kind != OMI_NODE_SEQUENCE)
+        return;
+    for (size_t k = 0; k < value->count; k++) {
+        const omi_node *sub = node_at(w->tree, value->items[k]);
+        if (sub->kind == OMI_NODE_MAPPING)
+            walk_keys(w, sub, depth + 1);
+    }
+}
+
+/* Every key of `map` and of what it merges, in document order of `map`. */
+static void walk_keys(walk *w, const omi_node *map, int depth)
+{
+    if (depth > MAX_WALK_DEPTH || !first_visit(w, map))
+        return;
+    size_t pairs = map->count / 2;
+    for (size_t p = 0; p < pairs && w->budget-- > 0; p++) {
+        const omi_node *key = node_at(w->tree, map->items[2 * p]);
+        if (omi_yaml_is_merge_key(key))
+            walk_merge(w, node_at(w->tree, map->items[2 * p + 1]), depth);
+        else if (!is_known(w, key))
+            report_unknown(w, key);
+    }
+}
+
+/* The explicit top-level key that says "mesh JSON", or NULL. */
+static const omi_node *mesh_json_key(const omi_tree *tree, const omi_node *root)
+{
+    for (size_t p = 0; p < root->count / 2; p++) {
+        const omi_node *key = node_at(tree, root->items[2 * p]);
+        if (scalar_is(key, "mesh_dim_names") || scalar_is(key, "mesh_shape"))
+            return key;
+    }
+    return NULL;
+}
+
+static void missing_section(const omi_tree *tree, const omi_node *root,
+                            om_diagnostics *list)
+{
+    const omi_node *mesh_key = mesh_json_key(tree, root);
+    if (mesh_key) {
+        omi_diagnostics_add(list, OM_DIAGNOSTIC_MESH_JSON, (int64_t)mesh_key->line,
+                            "line %lu: this is a mesh JSON (it has \"%s\"), not a "
+                            "training config: read it as a mesh (CLI: --mesh FILE)",
+                            mesh_key->line, mesh_key->value);
+        return;
+    }
+    static const char *const section[] = {"accelerator"};
+    for (size_t p = 0; p < root->count / 2; p++) {
+        const omi_node *key = node_at(tree, root->items[2 * p]);
+        if (key->kind != OMI_NODE_SCALAR ||
+            omi_suggest(key->value, key->length, section, 1) < 0)
+            continue;
+        char quoted[72];
+        omi_quote(quoted, sizeof quoted, key->value, key->length);
+        omi_diagnostics_add(list, OM_DIAGNOSTIC_NO_ACCELERATOR, (int64_t)key->line,
+                            "line %lu: unknown section %s (did you mean "
+                            "\"accelerator\"?): there is no accelerator section, "
+                            "so every size takes its default", key->line, quoted);
+        return;
+    }
+    omi_diagnostics_add(list, OM_DIAGNOSTIC_NO_ACCELERATOR, 0,
+                        "no accelerator section: every size takes its default");
+}
+
+void omi_yaml_diagnose(const omi_tree *tree, om_diagnostics *list)
+{
+    const omi_node *root = tree->has_root ? node_at(tree, tree->root) : NULL;
+    if (!root || root->kind != OMI_NODE_MAPPING) {
+        /* The projection accepted it: an empty stream or a null. */
+        omi_diagnostics_add(list, OM_DIAGNOSTIC_EMPTY_CONFIG, 0,
+                            "the config is empty: every size takes its default");
+        return;
+    }
+    /* The projection found the section (or its absence) already: this
+     * lookup cannot fail. */
+    om_error ignored;
+    omi_lookup ctx = {tree, OMI_MERGE_BUDGET, &ignored, OM_OK};
+    const omi_node *accel = omi_yaml_lookup(&ctx, root, "accelerator", 0);
+    if (!accel) {
+        missing_section(tree, root, list);
+        return;
+    }
+    if (accel->kind != OMI_NODE_MAPPING || accel->count == 0) {
+        omi_diagnostics_add(list, OM_DIAGNOSTIC_EMPTY_ACCELERATOR,
+                            (int64_t)accel->line,
+                            "line %lu: the accelerator section is empty: every "
+                            "size takes its default", accel->line);
+        return;
+    }
+    walk w = {.tree = tree, .list = list, .budget = OMI_MERGE_BUDGET};
+    size_t n = 0;
+    for (int i = 0; i < OM_DIM_COUNT; i++)
+        w.known[n++] = om_dim_field_name((om_dim)i);
+    for (int i = 0; i < OM_FLAG_COUNT; i++)
+        w.known[n++] = om_flag_field_name((om_flag)i);
+    walk_keys(&w, accel, 0);
+    if (w.unknown > OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS)
+        omi_diagnostics_add(list, OM_DIAGNOSTIC_UNKNOWN_KEY,
+                            (int64_t)w.first_unreported_line,
+                            "line %lu: %zu more unknown keys in accelerator",
+                            w.first_unreported_line,
+                            w.unknown - OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS);
+}
+
+/* Strict mode: the first diagnostic becomes the error. */
+static om_status apply_strict(bool strict, const om_diagnostics *list,
+                              om_dims **out, om_error *err)
+{
+    if (!strict || list->count == 0)
+        return OM_OK;
+    om_dims_free(*out);
+    *out = NULL;
+    if (list->count == 1)
+        return omi_fail(err, OM_ERR_PARSE, "%s", list->items[0].text.message);
+    return omi_fail(err, OM_ERR_PARSE, "%s (and %zu more)",
+                    list->items[0].text.message, list->count - 1);
+}
+
+om_status om_dims_parse_yaml_checked(const char *text, size_t length, bool strict,
+                                     om_diagnostics *diagnostics, om_dims **out,
+                                     om_error *err)
+{
+    om_diagnostics local;
+    om_diagnostics *list = diagnostics ? diagnostics : &local;
+    list->count = 0;
+    om_status st = omi_yaml_parse(text, length, list, out, err);
+    if (st == OM_OK)
+        st = apply_strict(strict, list, out, err);
+    else
+        list->count = 0;
+    return st;
+}
+
+om_status om_dims_read_yaml_checked(const char *path, bool strict,
+                                    om_diagnostics *diagnostics, om_dims **out,
+                                    om_error *err)
+{
+    om_diagnostics local;
+    om_diagnostics *list = diagnostics ? diagnostics : &local;
+    list->count = 0;
+    if (!out)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    *out = NULL;
+    if (!path)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
+    char *text = NULL;
+    size_t length = 0;
+    om_status st = omi_read_file(path, &text, &length, err);
+    if (st == OM_OK)
+        st = omi_yaml_parse(text, length, list, out, err);
+    omi_free(text);
+    if (st != OM_OK) {
+        list->count = 0;
+        omi_prefix_path(err, st, path);
+        return st;
+    }
+    omi_diagnostics_prefix_path(list, path);
+    return apply_strict(strict, list, out, err);
+}

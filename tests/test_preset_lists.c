@@ -1,0 +1,315 @@
+/* The presets' group lists as strided layouts (src/preset_groups.c)
+ * against their naive definitions on random row-major views: axis groups,
+ * groups in an explicit axis order, regrouping, Megatron's hierarchical
+ * split and embedding ends, and the exactness of list equality (equal
+ * layouts <=> equal enumerations). Links the static library for the
+ * internal functions.
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "om_test.h"
+#include "preset_internal.h"
+
+#define MAXW 4096
+
+static unsigned next_random(unsigned *state)
+{
+    *state = *state * 1103515245u + 12345u;
+    return (*state >> 8) & 0xffffff;
+}
+
+/* A random row-major view of up to 5 axes "a0".."a4" over at most MAXW
+ * ranks, sizes 1..5 (primes and 1 included). */
+static omi_pview *random_view(om_preset *preset, unsigned *seed, int64_t *world)
+{
+    static const char *const names[] = {"a0", "a1", "a2", "a3", "a4"};
+    int64_t sizes[5];
+    size_t n = 1 + next_random(seed) % 5;
+    *world = 1;
+    for (size_t i = 0; i < n; i++) {
+        sizes[i] = 1 + next_random(seed) % 5;
+        *world *= sizes[i];
+    }
+    memset(preset, 0, sizeof *preset);
+    preset->world = *world;
+    return omi_preset_add_view(preset, "v", names, sizes, NULL, n);
+}
+
+static int32_t *materialise(const omi_group_list *list)
+{
+    size_t total = list->count * list->size;
+    int32_t *out = malloc((total + 1) * sizeof *out);
+    omi_group_list_write(list, 0, (int64_t)total, out);
+    return out;
+}
+
+/* Digit of axis i of `rank` in a row-major view. */
+static int64_t digit(const omi_pview *v, int64_t rank, size_t i)
+{
+    int64_t stride = v->axes[i].nmodes ? v->axes[i].modes[0].stride : 1;
+    int64_t size = v->axes[i].nmodes ? v->axes[i].modes[0].size : 1;
+    return (rank / stride) % size;
+}
+
+static int64_t size_of(const omi_pview *v, size_t i)
+{
+    return v->axes[i].nmodes ? v->axes[i].modes[0].size : 1;
+}
+
+/* Naive groups: for every combination of the `outer` axes (first slowest)
+ * the ranks with those digits, in the order of the `inner` axes (first
+ * slowest). */
+static int32_t *naive_list(const omi_pview *v, int64_t world, const size_t *outer,
+                           size_t nouter, const size_t *inner, size_t ninner,
+                           size_t *count, size_t *size)
+{
+    int32_t *out = malloc((size_t)(world + 1) * sizeof *out);
+    size_t k = 0;
+    int64_t groups = 1, members = 1;
+    for (size_t i = 0; i < nouter; i++)
+        groups *= size_of(v, outer[i]);
+    for (size_t i = 0; i < ninner; i++)
+        members *= size_of(v, inner[i]);
+    for (int64_t g = 0; g < groups; g++)
+        for (int64_t m = 0; m < members; m++)
+            for (int64_t r = 0; r < world; r++) {
+                int64_t gg = 0, mm = 0;
+                for (size_t i = 0; i < nouter; i++)
+                    gg = gg * size_of(v, outer[i]) + digit(v, r, outer[i]);
+                for (size_t i = 0; i < ninner; i++)
+                    mm = mm * size_of(v, inner[i]) + digit(v, r, inner[i]);
+                if (gg == g && mm == m)
+                    out[k++] = (int32_t)r;
+            }
+    *count = (size_t)groups;
+    *size = (size_t)members;
+    return out;
+}
+
+static void shuffle(size_t *a, size_t n, unsigned *seed)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = next_random(seed) % i, t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+static void test_axis_groups(void)
+{
+    unsigned seed = 7;
+    om_preset *preset = malloc(sizeof *preset);
+    for (int iter = 0; iter < 300; iter++) {
+        int64_t world;
+        omi_pview *v = random_view(preset, &seed, &world);
+        /* A random subset, named in a random order. */
+        size_t order[5], inner[5], outer[5], ni = 0, no = 0;
+        for (size_t i = 0; i < v->naxes; i++)
+            order[i] = i;
+        shuffle(order, v->naxes, &seed);
+        size_t take = next_random(&seed) % (v->naxes + 1);
+        const char *names[5];
+        for (size_t i = 0; i < take; i++)
+            names[i] = v->axes[order[i]].name;
+        for (size_t i = 0; i < v->naxes; i++) {
+            bool chosen = false;
+            for (size_t j = 0; j < take; j++)
+                chosen |= order[j] == i;
+            if (chosen)
+                inner[ni++] = i;
+            else
+                outer[no++] = i;
+        }
+        omi_group_list list;
+        om_error err;
+        OM_EXPECT_OK(omi_pview_groups(v, names, take, &list, &err), &err);
+        size_t count, size;
+        int32_t *want = naive_list(v, world, outer, no, inner, ni, &count, &size);
+        int32_t *got = materialise(&list);
+        OM_EXPECT_INT(list.count, count);
+        OM_EXPECT_INT(list.size, size);
+        OM_EXPECT(memcmp(got, want, (size_t)world * sizeof *got) == 0);
+        free(got);
+        free(want);
+        omi_group_list_free(&list);
+
+        /* An explicit order: outer and inner axes each shuffled. */
+        shuffle(outer, no, &seed);
+        shuffle(inner, ni, &seed);
+        const char *on[5], *in[5];
+        for (size_t i = 0; i < no; i++)
+            on[i] = v->axes[outer[i]].name;
+        for (size_t i = 0; i < ni; i++)
+            in[i] = v->axes[inner[i]].name;
+        omi_pview_list(v, on, no, in, ni, &list);
+        want = naive_list(v, world, outer, no, inner, ni, &count, &size);
+        got = materialise(&list);
+        OM_EXPECT_INT(list.count, count);
+        OM_EXPECT_INT(list.size, size);
+        OM_EXPECT(memcmp(got, want, (size_t)world * sizeof *got) == 0);
+
+        /* Slices of the enumeration equal the whole one's. */
+        int64_t e0 = next_random(&seed) % (world + 1);
+        int64_t e1 = e0 + next_random(&seed) % (world - e0 + 1);
+        int32_t *part = malloc((size_t)(e1 - e0 + 1) * sizeof *part);
+        omi_group_list_write(&list, e0, e1, part);
+        OM_EXPECT(memcmp(part, got + e0, (size_t)(e1 - e0) * sizeof *part) == 0);
+        free(part);
+        free(got);
+        free(want);
+    }
+    free(preset);
+}
+
+/* Regrouping, Megatron's hierarchical split and the embedding ends of the
+ * groups over one random axis, against the same operations on the
+ * materialised list. */
+static void test_derived_lists(void)
+{
+    unsigned seed = 11;
+    om_preset *preset = malloc(sizeof *preset);
+    for (int iter = 0; iter < 300; iter++) {
+        int64_t world;
+        omi_pview *v = random_view(preset, &seed, &world);
+        const char *axis = v->axes[next_random(&seed) % v->naxes].name;
+        omi_group_list source, derived;
+        om_error err;
+        OM_EXPECT_OK(omi_pview_groups(v, &axis, 1, &source, &err), &err);
+        int32_t *ranks = materialise(&source);
+        size_t g_size = source.size;
+
+        /* Regroup into a divisor or a multiple of the group size. */
+        size_t d = 1 + next_random(&seed) % g_size;
+        while (g_size % d)
+            d--;
+        size_t new_size = next_random(&seed) % 2 ? d : g_size * source.count;
+        omi_group_list_regroup(&source, new_size, &derived);
+        int32_t *got = materialise(&derived);
+        OM_EXPECT_INT(derived.size, new_size);
+        OM_EXPECT_INT(derived.count * derived.size, world);
+        OM_EXPECT(memcmp(got, ranks, (size_t)world * sizeof *got) == 0);
+        free(got);
+
+        /* create_hierarchical_groups level: processed * split divides the
+         * group size. */
+        size_t processed = 1 + next_random(&seed) % g_size;
+        while (g_size % processed)
+            processed--;
+        size_t split = 1 + next_random(&seed) % (g_size / processed);
+        while ((g_size / processed) % split)
+            split--;
+        omi_group_list_split(&source, processed, split, &derived);
+        got = materialise(&derived);
+        size_t k = 0;
+        bool same = derived.size == split;
+        size_t accumulated = processed * split;
+        for (size_t g = 0; g < source.count; g++)
+            for (size_t run = 0; run < g_size / accumulated; run++)
+                for (size_t j = 0; j < processed; j++)
+                    for (size_t i = 0; i < split; i++)
+                        same &= got[k++] ==
+                                ranks[g * g_size + j + i * processed + run * accumulated];
+        OM_EXPECT(same && k == (size_t)world);
+        free(got);
+
+        /* Embedding ends. */
+        omi_group_list_ends(&source, true, &derived);
+        got = materialise(&derived);
+        size_t width = g_size > 1 ? 2 : 1;
+        same = derived.size == width && derived.count == source.count;
+        for (size_t g = 0; g < source.count; g++) {
+            same &= got[g * width] == ranks[g * g_size];
+            if (width == 2)
+                same &= got[g * width + 1] == ranks[g * g_size + g_size - 1];
+        }
+        OM_EXPECT(same);
+        free(got);
+        omi_group_list_ends(&source, false, &derived);
+        got = materialise(&derived);
+        same = derived.size == 1;
+        for (size_t g = 0; g < source.count; g++)
+            same &= got[g] == ranks[g * g_size];
+        OM_EXPECT(same);
+        free(got);
+        free(ranks);
+        omi_group_list_free(&source);
+    }
+    free(preset);
+}
+
+/* Equality is exact: two random lists (small strides, so that different
+ * mode lists often give the same enumeration) compare equal exactly when
+ * their rank sequences do. */
+static void test_equality_is_exact(void)
+{
+    unsigned seed = 5;
+    int equal_seen = 0;
+    for (int iter = 0; iter < 20000; iter++) {
+        omi_group_list l[2];
+        for (int k = 0; k < 2; k++) {
+            memset(&l[k], 0, sizeof l[k]);
+            size_t n = next_random(&seed) % 4, total = 1;
+            for (size_t i = 0; i < n; i++) {
+                int64_t len = 1 + next_random(&seed) % 3;
+                omi_layout_push(&l[k].outer, len, 1 + next_random(&seed) % 6);
+                total *= (size_t)len;
+            }
+            l[k].count = total;
+            l[k].size = 1;
+        }
+        int32_t *a = materialise(&l[0]), *b = materialise(&l[1]);
+        bool seq_equal = l[0].count == l[1].count &&
+                         memcmp(a, b, l[0].count * sizeof *a) == 0;
+        OM_EXPECT_INT(omi_group_list_equal(&l[0], &l[1]), seq_equal);
+        equal_seen += seq_equal;
+        free(a);
+        free(b);
+    }
+    OM_EXPECT(equal_seen > 100);
+}
+
+/* The message text of a list: Python's spelling, shortened. */
+static void test_format(void)
+{
+    om_preset *preset = malloc(sizeof *preset);
+    memset(preset, 0, sizeof *preset);
+    preset->world = 8;
+    omi_pview *v = omi_preset_add_view(preset, "v", (const char *[]){"a", "b"},
+                                       (int64_t[]){4, 2}, NULL, 2);
+    omi_group_list list;
+    om_error err;
+    const char *a = "a";
+    OM_EXPECT_OK(omi_pview_groups(v, &a, 1, &list, &err), &err);
+    char text[100];
+    omi_group_list_format(text, sizeof text, &list);
+    OM_EXPECT_STR(text, "[[0, 2, 4, 6], [1, 3, 5, 7]]");
+    omi_group_list_format(text, 30, &list);
+    OM_EXPECT_STR(text, "[[0, 2, 4, 6], [1, 3 ...");
+    /* Past 48 ranks the text says so. */
+    omi_preset_add_view(preset, "w", (const char *[]){"c"}, (int64_t[]){60}, NULL, 1);
+    omi_group_list long_list;
+    const char *c = "c";
+    OM_EXPECT_OK(omi_pview_groups(&preset->views[1], &c, 1, &long_list, &err), &err);
+    char wide[400];
+    omi_group_list_format(wide, sizeof wide, &long_list);
+    OM_EXPECT(strncmp(wide, "[[0, 1, 2, ", 11) == 0);
+    OM_EXPECT(strstr(wide, ", 47, ...]]") != NULL);
+    free(preset);
+}
+
+static const om_test_case list_tests[] = {
+    {"axis groups and explicit orders vs the definition", test_axis_groups},
+    {"regroup, hierarchical split, ends vs the definition", test_derived_lists},
+    {"equal layouts <=> equal enumerations", test_equality_is_exact},
+    {"message text", test_format},
+    {NULL, NULL},
+};
+
+static const om_test_suite suites[] = {
+    {"preset_lists", NULL, NULL, list_tests},
+    {NULL, NULL, NULL, NULL},
+};
+
+int main(int argc, char **argv) { return om_test_main(argc, argv, suites); }
