@@ -66,6 +66,17 @@ om_status omi_split(const char *text, char sep, omi_item_fn fn, void *ctx,
  * false when it is not one. Values beyond int64 saturate at
  * INT64_MIN/INT64_MAX (still reported as true). */
 bool omi_parse_decimal(const char *s, size_t len, int64_t *value);
+/* One "name=size" item of a spec as omi_split() gives it (mesh specs,
+ * hierarchy specs): the name is item[0..*name_len) without the blanks
+ * before '=', the size the decimal after it without the blanks after '='.
+ * The other results say what is wrong, for the caller's message. */
+typedef enum {
+    OMI_NAME_SIZE_OK,
+    OMI_NAME_SIZE_NO_EQUALS,
+    OMI_NAME_SIZE_NOT_DECIMAL
+} omi_name_size;
+omi_name_size omi_parse_name_size(const char *item, size_t len, size_t *name_len,
+                                  int64_t *size);
 
 /* ---- JSON writing (json_write.c, over src/util/) ---- */
 /* The library's growable output buffer is the utility layer's string
@@ -199,6 +210,16 @@ bool omi_view_coordinate(const om_mesh *mesh, int64_t rank, int64_t *coord,
                          int64_t *instance);
 /* Rank at coordinate `coord` in instance 0 (coordinates already checked). */
 int64_t omi_view_rank(const om_mesh *mesh, const int64_t *coord);
+/* ---- worlds (world.c) ---- */
+/* Receives each broken rule of a world, as the message om_world_new()
+ * would fail with. */
+typedef void (*omi_conflict_fn)(void *ctx, const char *message);
+/* The checks of om_world_new() on the views, reporting every view outside
+ * the world and every disagreeing (pair of views, axis) instead of
+ * stopping at the first. Returns the other errors of om_world_new(). */
+om_status omi_world_conflicts(int64_t world_size, const char *const *view_names,
+                              const om_mesh *const *views, size_t nviews,
+                              omi_conflict_fn report, void *ctx, om_error *err);
 /* ---- view and world JSON (view_json.c) ---- */
 /* Appends the view record (om_view_to_json) to `buf`. */
 om_status omi_view_json(omi_buf *buf, const om_mesh *view, om_error *err);

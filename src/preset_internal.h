@@ -23,7 +23,7 @@
 #define OMI_PRESET_MAX_VIEWS 8
 #define OMI_PRESET_MAX_LISTS 40
 #define OMI_PRESET_MAX_LIST_ITEMS 16
-#define OMI_PRESET_MAX_RULES 16
+#define OMI_PRESET_MAX_RULES 64
 
 /* ---- parameters ---- */
 typedef enum {

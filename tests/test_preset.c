@@ -332,6 +332,21 @@ static void test_check_verdicts(void)
                   "\"expert data-parallel size (4) must be divisible by "
                   "edp_shard_size (3)\"]}");
     om_string_free(verdict);
+    /* Megatron's two divisibility rules are independent: both listed, in
+     * the order Megatron checks them; a build stops at the first. */
+    const char *indivisible[] = {"tensor_model_parallel_size=3",
+                                 "expert_model_parallel_size=3"};
+    OM_EXPECT_OK(om_preset_check("megatron", indivisible, 2, 8, &verdict, &err), &err);
+    OM_EXPECT_STR(verdict,
+                  "{\"ok\":false,\"preset\":\"megatron\",\"violations\":["
+                  "\"world_size (8) is not divisible by 3\","
+                  "\"world_size (8) is not divisible by "
+                  "expert_tensor_model_pipeline_parallel size (9)\"]}");
+    om_string_free(verdict);
+    om_preset *p = NULL;
+    OM_EXPECT_ERR(om_preset_new("megatron", indivisible, 2, 8, &p, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "world_size (8) is not divisible by 3");
+    OM_EXPECT(p == NULL);
     OM_EXPECT_OK(om_preset_check("megatron", NULL, 0, 8, &verdict, &err), &err);
     OM_EXPECT_STR(verdict, "{\"ok\":true,\"preset\":\"megatron\",\"violations\":[]}");
     om_string_free(verdict);

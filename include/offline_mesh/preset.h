@@ -161,8 +161,10 @@ OM_API OM_NODISCARD om_status om_preset_write_json(const om_preset *preset,
  * Runs every rule of preset `name` on the parameters (as om_preset_new())
  * without stopping at the first failure, then, when the views can be
  * built, the cross-view consistency check (an axis name shared by two views
- * must give the same groups). `*out` receives canonical JSON
- * {"ok":BOOL,"preset":NAME,"violations":["message",...]}. A failed rule is
+ * must give the same groups), which lists every disagreeing pair of views
+ * and axis, not only the first. `*out` receives canonical JSON
+ * {"ok":BOOL,"preset":NAME,"violations":["message",...]} (beyond 64
+ * violations, a last entry counts the ones not listed). A failed rule is
  * not an error of this call: OM_OK is returned with "ok":false.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL arguments, an unknown preset or
  * parameter, a value of the wrong type), OM_ERR_NO_MEMORY.
