@@ -129,10 +129,10 @@ typedef _gostring_ swig_type_99;
 typedef _gostring_ swig_type_100;
 typedef _gostring_ swig_type_101;
 typedef _gostring_ swig_type_102;
-typedef _goslice_ swig_type_103;
-typedef _gostring_ swig_type_104;
-typedef _goslice_ swig_type_105;
-typedef _gostring_ swig_type_106;
+typedef _gostring_ swig_type_103;
+typedef _goslice_ swig_type_104;
+typedef _gostring_ swig_type_105;
+typedef _goslice_ swig_type_106;
 typedef _gostring_ swig_type_107;
 typedef _gostring_ swig_type_108;
 typedef _gostring_ swig_type_109;
@@ -159,33 +159,33 @@ typedef _gostring_ swig_type_129;
 typedef _gostring_ swig_type_130;
 typedef _gostring_ swig_type_131;
 typedef _gostring_ swig_type_132;
-typedef _goslice_ swig_type_133;
+typedef _gostring_ swig_type_133;
 typedef _goslice_ swig_type_134;
-typedef _gostring_ swig_type_135;
+typedef _goslice_ swig_type_135;
 typedef _gostring_ swig_type_136;
-typedef _goslice_ swig_type_137;
+typedef _gostring_ swig_type_137;
 typedef _goslice_ swig_type_138;
 typedef _goslice_ swig_type_139;
-typedef _gostring_ swig_type_140;
-typedef _goslice_ swig_type_141;
-typedef _gostring_ swig_type_142;
-typedef _goslice_ swig_type_143;
-typedef _gostring_ swig_type_144;
+typedef _goslice_ swig_type_140;
+typedef _gostring_ swig_type_141;
+typedef _goslice_ swig_type_142;
+typedef _gostring_ swig_type_143;
+typedef _goslice_ swig_type_144;
 typedef _gostring_ swig_type_145;
 typedef _gostring_ swig_type_146;
 typedef _gostring_ swig_type_147;
 typedef _gostring_ swig_type_148;
-typedef _goslice_ swig_type_149;
-typedef _gostring_ swig_type_150;
+typedef _gostring_ swig_type_149;
+typedef _goslice_ swig_type_150;
 typedef _gostring_ swig_type_151;
 typedef _gostring_ swig_type_152;
 typedef _gostring_ swig_type_153;
 typedef _gostring_ swig_type_154;
-typedef _goslice_ swig_type_155;
-typedef _gostring_ swig_type_156;
+typedef _gostring_ swig_type_155;
+typedef _goslice_ swig_type_156;
 typedef _gostring_ swig_type_157;
-typedef _goslice_ swig_type_158;
-typedef _gostring_ swig_type_159;
+typedef _gostring_ swig_type_158;
+typedef _goslice_ swig_type_159;
 typedef _gostring_ swig_type_160;
 typedef _gostring_ swig_type_161;
 typedef _gostring_ swig_type_162;
@@ -195,15 +195,16 @@ typedef _gostring_ swig_type_165;
 typedef _gostring_ swig_type_166;
 typedef _gostring_ swig_type_167;
 typedef _gostring_ swig_type_168;
-typedef _goslice_ swig_type_169;
-typedef _gostring_ swig_type_170;
+typedef _gostring_ swig_type_169;
+typedef _goslice_ swig_type_170;
 typedef _gostring_ swig_type_171;
 typedef _gostring_ swig_type_172;
 typedef _gostring_ swig_type_173;
 typedef _gostring_ swig_type_174;
-typedef _goslice_ swig_type_175;
-typedef _gostring_ swig_type_176;
+typedef _gostring_ swig_type_175;
+typedef _goslice_ swig_type_176;
 typedef _gostring_ swig_type_177;
+typedef _gostring_ swig_type_178;
 extern void _wrap_Swig_free_omswig_7e37d18a3f2a08e1(uintptr_t arg1);
 extern uintptr_t _wrap_Swig_malloc_omswig_7e37d18a3f2a08e1(swig_intgo arg1);
 extern void _wrap_omgo_release_omswig_7e37d18a3f2a08e1(swig_type_1 arg1, swig_type_2 arg2);
@@ -324,20 +325,21 @@ extern swig_type_89 _wrap_om_preset_group_list_name_omswig_7e37d18a3f2a08e1(swig
 extern swig_type_90 _wrap_om_preset_group_list_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_91 arg2, swig_type_92 arg3, swig_voidp arg4);
 extern swig_type_93 _wrap_om_preset_world_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
 extern swig_type_94 _wrap_om_preset_to_json_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_95 _wrap_om_preset_check_omswig_7e37d18a3f2a08e1(swig_type_96 arg1, swig_type_97 arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_98 _wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(swig_type_99 arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_type_100 _wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(swig_type_101 arg1, swig_voidp arg2);
-extern swig_type_102 _wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(swig_type_103 arg1, swig_voidp arg2);
-extern swig_type_104 _wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(swig_type_105 arg1, swig_voidp arg2);
+extern swig_type_95 _wrap_om_preset_single_axes_json_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_96 _wrap_om_preset_check_omswig_7e37d18a3f2a08e1(swig_type_97 arg1, swig_type_98 arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_99 _wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(swig_type_100 arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_type_101 _wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(swig_type_102 arg1, swig_voidp arg2);
+extern swig_type_103 _wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(swig_type_104 arg1, swig_voidp arg2);
+extern swig_type_105 _wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(swig_type_106 arg1, swig_voidp arg2);
 extern void _wrap_om_hierarchy_free_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_hierarchy_levels_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
-extern swig_type_106 _wrap_om_hierarchy_level_name_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_107 _wrap_om_hierarchy_level_name_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_hierarchy_ranks_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
-extern swig_type_107 _wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_108 arg2, swig_voidp arg3);
-extern swig_type_109 _wrap_om_hierarchy_domain_of_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_110 _wrap_om_hierarchy_domain_label_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_111 _wrap_om_hierarchy_to_json_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_108 _wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_109 arg2, swig_voidp arg3);
+extern swig_type_110 _wrap_om_hierarchy_domain_of_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_111 _wrap_om_hierarchy_domain_label_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_112 _wrap_om_hierarchy_to_json_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
 extern swig_intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_7e37d18a3f2a08e1(void);
@@ -346,63 +348,63 @@ extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_7e37d18a3f2a08e1(void);
-extern swig_type_112 _wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_type_113 arg3, swig_voidp arg4);
+extern swig_type_113 _wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_type_114 arg3, swig_voidp arg4);
 extern void _wrap_om_locality_free_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_locality_groups_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_locality_levels_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
-extern swig_type_114 _wrap_om_locality_get_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_115 _wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_type_116 arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_type_117 _wrap_om_order_advice_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_type_118 arg3, swig_type_119 arg4, swig_type_120 arg5, swig_voidp arg6);
-extern swig_type_121 _wrap_om_order_check_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_type_122 arg3, swig_type_123 arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_type_115 _wrap_om_locality_get_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_116 _wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_type_117 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_type_118 _wrap_om_order_advice_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_type_119 arg3, swig_type_120 arg4, swig_type_121 arg5, swig_voidp arg6);
+extern swig_type_122 _wrap_om_order_check_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_type_123 arg3, swig_type_124 arg4, swig_voidp arg5, swig_voidp arg6);
 extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_7e37d18a3f2a08e1(void);
-extern swig_type_124 _wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(swig_type_125 arg1, swig_voidp arg2);
-extern swig_type_126 _wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_127 arg5, swig_intgo arg6, swig_type_128 arg7, swig_voidp arg8);
-extern swig_type_129 _wrap_om_launch_check_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_intgo arg3, swig_intgo arg4, swig_type_130 arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_type_131 _wrap_om_view_new_omswig_7e37d18a3f2a08e1(swig_type_132 arg1, swig_type_133 arg2, swig_type_134 arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_type_135 _wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(swig_type_136 arg1, swig_type_137 arg2, swig_type_138 arg3, swig_type_139 arg4, swig_intgo arg5, swig_voidp arg6);
+extern swig_type_125 _wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(swig_type_126 arg1, swig_voidp arg2);
+extern swig_type_127 _wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_128 arg5, swig_intgo arg6, swig_type_129 arg7, swig_voidp arg8);
+extern swig_type_130 _wrap_om_launch_check_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2, swig_intgo arg3, swig_intgo arg4, swig_type_131 arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_type_132 _wrap_om_view_new_omswig_7e37d18a3f2a08e1(swig_type_133 arg1, swig_type_134 arg2, swig_type_135 arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_type_136 _wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(swig_type_137 arg1, swig_type_138 arg2, swig_type_139 arg3, swig_type_140 arg4, swig_intgo arg5, swig_voidp arg6);
 extern _Bool _wrap_om_view_is_plain_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_view_offset_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_view_mode_count_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_140 _wrap_om_view_modes_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_type_141 arg3);
+extern swig_type_141 _wrap_om_view_modes_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_type_142 arg3);
 extern swig_intgo _wrap_om_view_instance_count_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_view_instance_mode_count_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
-extern swig_type_142 _wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_143 arg2);
+extern swig_type_143 _wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_144 arg2);
 extern swig_intgo _wrap_om_view_rank_count_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_view_extent_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern _Bool _wrap_om_view_holds_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_144 _wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_145 arg2, swig_type_146 arg3, swig_voidp arg4);
-extern swig_type_147 _wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_148 arg2, swig_type_149 arg3, swig_type_150 arg4, swig_voidp arg5);
-extern swig_type_151 _wrap_om_view_slice_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_152 arg2, swig_voidp arg3);
-extern swig_type_153 _wrap_om_view_to_json_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_154 _wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(swig_type_155 arg1, swig_voidp arg2);
-extern swig_type_156 _wrap_om_world_new_omswig_7e37d18a3f2a08e1(swig_intgo arg1, swig_type_157 arg2, swig_type_158 arg3, swig_voidp arg4);
+extern swig_type_145 _wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_146 arg2, swig_type_147 arg3, swig_voidp arg4);
+extern swig_type_148 _wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_149 arg2, swig_type_150 arg3, swig_type_151 arg4, swig_voidp arg5);
+extern swig_type_152 _wrap_om_view_slice_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_153 arg2, swig_voidp arg3);
+extern swig_type_154 _wrap_om_view_to_json_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_155 _wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(swig_type_156 arg1, swig_voidp arg2);
+extern swig_type_157 _wrap_om_world_new_omswig_7e37d18a3f2a08e1(swig_intgo arg1, swig_type_158 arg2, swig_type_159 arg3, swig_voidp arg4);
 extern void _wrap_om_world_free_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_world_size_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_world_view_count_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
-extern swig_type_159 _wrap_om_world_view_name_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_160 arg2);
-extern swig_type_161 _wrap_om_world_view_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_162 arg2, swig_voidp arg3);
-extern swig_type_163 _wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_164 arg2);
-extern swig_type_165 _wrap_om_world_slice_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_166 arg2, swig_voidp arg3);
-extern swig_type_167 _wrap_om_world_to_json_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_168 _wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(swig_type_169 arg1, swig_voidp arg2);
-extern swig_type_170 _wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(swig_type_171 arg1, swig_voidp arg2);
+extern swig_type_160 _wrap_om_world_view_name_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_161 arg2);
+extern swig_type_162 _wrap_om_world_view_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_163 arg2, swig_voidp arg3);
+extern swig_type_164 _wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_165 arg2);
+extern swig_type_166 _wrap_om_world_slice_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_type_167 arg2, swig_voidp arg3);
+extern swig_type_168 _wrap_om_world_to_json_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_169 _wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(swig_type_170 arg1, swig_voidp arg2);
+extern swig_type_171 _wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(swig_type_172 arg1, swig_voidp arg2);
 extern void _wrap_delete_Diagnostics_omswig_7e37d18a3f2a08e1(uintptr_t arg1);
 extern swig_intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_7e37d18a3f2a08e1(void);
 extern swig_intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_7e37d18a3f2a08e1(void);
-extern swig_type_172 _wrap_om_diagnostics_new_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
+extern swig_type_173 _wrap_om_diagnostics_new_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern void _wrap_om_diagnostics_free_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
 extern swig_intgo _wrap_om_diagnostics_count_omswig_7e37d18a3f2a08e1(swig_voidp arg1);
-extern swig_type_173 _wrap_om_diagnostics_message_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_type_174 _wrap_om_diagnostics_message_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2, swig_voidp arg3);
 extern swig_intgo _wrap_om_diagnostics_kind_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
 extern swig_intgo _wrap_om_diagnostics_line_omswig_7e37d18a3f2a08e1(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_174 _wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(swig_type_175 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_type_176 _wrap_om_dims_read_yaml_checked_omswig_7e37d18a3f2a08e1(swig_type_177 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_type_175 _wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(swig_type_176 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_type_177 _wrap_om_dims_read_yaml_checked_omswig_7e37d18a3f2a08e1(swig_type_178 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
 #undef intgo
 */
 import "C"
@@ -1812,6 +1814,22 @@ func Om_preset_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	return swig_r_1
 }
 
+func Om_preset_single_axes_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
+	var swig_r string
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	swig_r_p := C._wrap_om_preset_single_axes_json_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
+
+	if len(*arg2) > 0 {
+		*arg2 = swigCopyString(*arg2)
+	}
+
+	var swig_r_1 error
+ if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
+	return swig_r_1
+}
+
 func Om_preset_check(arg1 string, arg2 []string, arg3 int, arg4 *string) (_swig_ret error) {
 	var swig_r string
 	var _swig_i_0 string
@@ -1820,7 +1838,7 @@ func Om_preset_check(arg1 string, arg2 []string, arg3 int, arg4 *string) (_swig_
  _swig_i_1 = packNames(arg2) 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_preset_check_omswig_7e37d18a3f2a08e1(*(*C.swig_type_96)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_97)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_preset_check_omswig_7e37d18a3f2a08e1(*(*C.swig_type_97)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_98)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg4) > 0 {
@@ -1844,7 +1862,7 @@ func Om_preset_check_yaml(arg1 string, arg2 int, arg3 *string) (_swig_ret error)
  _swig_i_0 = cString(arg1) 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(*(*C.swig_type_99)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(*(*C.swig_type_100)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg3) > 0 {
@@ -1865,7 +1883,7 @@ func Om_hierarchy_from_spec(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(*(*C.swig_type_101)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(*(*C.swig_type_102)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1881,7 +1899,7 @@ func Om_hierarchy_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(*(*C.swig_type_103)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(*(*C.swig_type_104)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1897,7 +1915,7 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(*(*C.swig_type_105)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(*(*C.swig_type_106)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1951,7 +1969,7 @@ func Om_hierarchy_level_index(arg1 *Handle, arg2 string, arg3 *int) (_swig_ret e
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_108)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_109)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2073,7 +2091,7 @@ func Om_hierarchy_locality(arg1 *Handle, arg2 *Handle, arg3 []string, arg4 *Hand
  _swig_i_2 = packNames(arg3) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_113)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_114)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_2
@@ -2123,7 +2141,7 @@ func Om_hierarchy_check(arg1 *Handle, arg2 *Handle, arg3 string, arg4 *string, a
  _swig_i_2 = cString(arg3) 
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r_p := C._wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_116)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_117)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg4) > 0 {
@@ -2149,7 +2167,7 @@ func Om_order_advice(arg1 *Handle, arg2 *Handle, arg3 string, arg4 string, arg5 
 	var _swig_i_4 string
  _swig_i_4 = cString(arg5) 
 	_swig_i_5 := arg6
-	swig_r_p := C._wrap_om_order_advice_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_118)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_119)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_120)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_order_advice_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_119)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_120)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_121)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg6) > 0 {
@@ -2180,7 +2198,7 @@ func Om_order_check(arg1 *Handle, arg2 *Handle, arg3 string, arg4 string, arg5 *
  _swig_i_3 = cString(arg4) 
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r_p := C._wrap_om_order_check_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_122)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_123)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_order_check_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_123)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_124)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg5) > 0 {
@@ -2225,7 +2243,7 @@ func Om_launch_format_from_name(arg1 string, arg2 *int) (_swig_ret error) {
 	var _swig_i_0 string
  _swig_i_0 = cString(arg1) 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(*(*C.swig_type_125)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(*(*C.swig_type_126)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2247,7 +2265,7 @@ func Om_launch_plan(arg1 *Handle, arg2 int, arg3 int, arg4 Enum_SS_om_launch_for
 	var _swig_i_6 string
  _swig_i_6 = packNames(arg7) 
 	_swig_i_7 := arg8
-	swig_r_p := C._wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_127)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_128)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7))
+	swig_r_p := C._wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_128)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_129)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg8) > 0 {
@@ -2275,7 +2293,7 @@ func Om_launch_check(arg1 *Handle, arg2 *Handle, arg3 int, arg4 int, arg5 string
  _swig_i_4 = cString(arg5) 
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r_p := C._wrap_om_launch_check_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_130)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6))
+	swig_r_p := C._wrap_om_launch_check_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_131)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg6) > 0 {
@@ -2299,7 +2317,7 @@ func Om_view_new(arg1 []string, arg2 []int, arg3 []int, arg4 int, arg5 *Handle) 
 	_swig_i_3 := arg4
 	var _swig_i_4 *[2]uint64
  _swig_i_4 = &arg5.c; defer arg5.track() 
-	swig_r_p := C._wrap_om_view_new_omswig_7e37d18a3f2a08e1(*(*C.swig_type_132)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_133)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_134)(unsafe.Pointer(&_swig_i_2)), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_view_new_omswig_7e37d18a3f2a08e1(*(*C.swig_type_133)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_134)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_135)(unsafe.Pointer(&_swig_i_2)), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2325,7 +2343,7 @@ func Om_view_new_modes(arg1 []string, arg2 []int, arg3 []int, arg4 []int, arg5 i
 	_swig_i_4 := arg5
 	var _swig_i_5 *[2]uint64
  _swig_i_5 = &arg6.c; defer arg6.track() 
-	swig_r_p := C._wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(*(*C.swig_type_136)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_137)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_138)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_139)(unsafe.Pointer(&_swig_i_3)), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(*(*C.swig_type_137)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_138)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_139)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_140)(unsafe.Pointer(&_swig_i_3)), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2371,7 +2389,7 @@ func Om_view_modes(arg1 *Handle, arg2 int, arg3 []int) (_swig_ret error) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_view_modes_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_141)(unsafe.Pointer(&_swig_i_2)))
+	swig_r_p := C._wrap_om_view_modes_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_142)(unsafe.Pointer(&_swig_i_2)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
@@ -2399,7 +2417,7 @@ func Om_view_instance_modes(arg1 *Handle, arg2 []int) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_143)(unsafe.Pointer(&_swig_i_1)))
+	swig_r_p := C._wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_144)(unsafe.Pointer(&_swig_i_1)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
@@ -2440,7 +2458,7 @@ func Om_view_flatten(arg1 *Handle, arg2 []string, arg3 string, arg4 *Handle) (_s
  _swig_i_2 = cString(arg3) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_145)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_146)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_146)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_147)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2463,7 +2481,7 @@ func Om_view_unflatten(arg1 *Handle, arg2 string, arg3 []int, arg4 []string, arg
  _swig_i_3 = packNames(arg4) 
 	var _swig_i_4 *[2]uint64
  _swig_i_4 = &arg5.c; defer arg5.track() 
-	swig_r_p := C._wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_148)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_149)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_150)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_149)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_150)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_151)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2486,7 +2504,7 @@ func Om_view_slice(arg1 *Handle, arg2 []string, arg3 *Handle) (_swig_ret error) 
  _swig_i_1 = packNames(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_view_slice_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_152)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_view_slice_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_153)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2518,7 +2536,7 @@ func Om_view_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(*(*C.swig_type_155)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(*(*C.swig_type_156)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2537,7 +2555,7 @@ func Om_world_new(arg1 int, arg2 []string, arg3 []*Handle, arg4 *Handle) (_swig_
  _swig_i_2 = ptrs(arg3); defer keepAlive(arg3) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_world_new_omswig_7e37d18a3f2a08e1(C.swig_intgo(_swig_i_0), *(*C.swig_type_157)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_158)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_world_new_omswig_7e37d18a3f2a08e1(C.swig_intgo(_swig_i_0), *(*C.swig_type_158)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_159)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2585,7 +2603,7 @@ func Om_world_view_index(arg1 *Handle, arg2 string) (_swig_ret int) {
 	_swig_i_0 := arg1
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r = (int)(C._wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_160)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_161)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -2599,7 +2617,7 @@ func Om_world_view(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_ret error) {
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_world_view_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_162)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_world_view_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_163)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2614,7 +2632,7 @@ func Om_world_axis_view(arg1 *Handle, arg2 string) (_swig_ret string) {
 	_swig_i_0 := arg1
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r_p := C._wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_164)(unsafe.Pointer(&_swig_i_1)))
+	swig_r_p := C._wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_165)(unsafe.Pointer(&_swig_i_1)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2631,7 +2649,7 @@ func Om_world_slice(arg1 *Handle, arg2 []string, arg3 *Handle) (_swig_ret error)
  _swig_i_1 = packNames(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_world_slice_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_166)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_world_slice_omswig_7e37d18a3f2a08e1(C.swig_voidp(_swig_i_0), *(*C.swig_type_167)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2663,7 +2681,7 @@ func Om_world_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(*(*C.swig_type_169)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(*(*C.swig_type_170)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2679,7 +2697,7 @@ func Om_world_load_json(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(*(*C.swig_type_171)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(*(*C.swig_type_172)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2810,7 +2828,7 @@ func Om_dims_parse_yaml_checked(arg1 []byte, arg2 bool, arg3 *Handle, arg4 *Hand
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(*(*C.swig_type_175)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(*(*C.swig_type_176)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2828,7 +2846,7 @@ func Om_dims_read_yaml_checked(arg1 string, arg2 bool, arg3 *Handle, arg4 *Handl
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_dims_read_yaml_checked_omswig_7e37d18a3f2a08e1(*(*C.swig_type_177)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_dims_read_yaml_checked_omswig_7e37d18a3f2a08e1(*(*C.swig_type_178)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0

@@ -2838,6 +2838,40 @@ _gostring_ _wrap_om_preset_to_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0
 }
 
 
+_gostring_ _wrap_om_preset_single_axes_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  char **arg2 = (char **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  char *str2 = NULL ;
+  om_error e3 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = &str2; 
+  
+  result = (om_status)om_preset_single_axes_json((struct om_preset const *)arg1,arg2,arg3);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (str2 != NULL) {
+    size_t len = strlen(str2);
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
+    om_string_free(str2);
+  }
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_om_preset_check_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
