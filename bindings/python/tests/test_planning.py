@@ -50,7 +50,9 @@ def test_megatron_preset():
     assert p.to_json().startswith("{") and '"views"' in p.to_json()
     verdict = om.check_preset("megatron", {"tensor_model_parallel_size": 3}, 8)
     assert verdict == {"ok": False, "preset": "megatron",
-                       "violations": ["world_size (8) is not divisible by 3"]}
+                       "violations": ["world_size (8) is not divisible by 3",
+                                      "world_size (8) is not divisible by "
+                                      "expert_tensor_model_pipeline_parallel size (3)"]}
     with pytest.raises(om.OfflineMeshError, match="not divisible by 3"):
         Preset("megatron", {"tensor_model_parallel_size": 3}, world_size=8)
     with pytest.raises(om.OfflineMeshError, match="nosuch"):
