@@ -513,12 +513,10 @@ OM_PY_BUFFER(int64_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromS
 
 /* ---- shims ------------------------------------------------------------------
  * OfflineMesh(mesh_dim_names=(), mesh_shape=()): the class's constructor
- * (the package's metaclass calls it). Tuples of plain str and int are kept
- * as given (the library copied and checked them). */
-%feature("kwargs") om_py_new_mesh;
-%typemap(default) PyObject *mesh_dim_names, PyObject *mesh_shape "$1 = NULL;"
-%rename(OfflineMesh) om_py_new_mesh;
-%inline %{
+ * (the package's metaclass calls it; positional arguments skip the keyword
+ * parser). Tuples of plain str and int are kept as given (the library
+ * copied and checked them). */
+%{
 static PyObject *om_py_new_mesh(PyObject *mesh_dim_names, PyObject *mesh_shape)
 {
     static PyObject *empty;
@@ -562,6 +560,28 @@ static PyObject *om_py_new_mesh(PyObject *mesh_dim_names, PyObject *mesh_shape)
     else
         Py_XDECREF(sizes_items);
     return obj;
+}
+
+static PyObject *om_py_mesh_call(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"mesh_dim_names", "mesh_shape", NULL};
+    PyObject *names = NULL, *shape = NULL;
+
+    (void)self;
+    if (!kwargs && PyTuple_GET_SIZE(args) == 2)
+        return om_py_new_mesh(PyTuple_GET_ITEM(args, 0), PyTuple_GET_ITEM(args, 1));
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:OfflineMesh", keywords, &names, &shape))
+        return NULL;
+    return om_py_new_mesh(names, shape);
+}
+%}
+%inline %{
+/* The constructor as a function object (for the metaclass's __call__). */
+static PyObject *_mesh_constructor(void)
+{
+    static PyMethodDef def = {"OfflineMesh", (PyCFunction)(void (*)(void))om_py_mesh_call,
+                              METH_VARARGS | METH_KEYWORDS, NULL};
+    return PyCFunction_New(&def, NULL);
 }
 
 /* Registers the package's OfflineMesh class (see om_py_mesh_object). */

@@ -90,7 +90,7 @@ def _index(value: Any, name: str) -> int:
 class _Meta(type):
     # OfflineMesh(mesh_dim_names=(), mesh_shape=()) runs in C (the library
     # checks and copies them), with no Python frame; __init__ is never run.
-    __call__ = _core.OfflineMesh
+    __call__ = _core._mesh_constructor()
 
 
 class _Sizes(dict):
