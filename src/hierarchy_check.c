@@ -70,6 +70,8 @@ static void put_domain(omi_buf *b, const om_hierarchy *h, size_t level,
         omi_buf_puts(b, h->levels[level].name);
         omi_buf_puts(b, " ");
         omi_buf_puts(b, label);
+    } else {
+        b->failed = true; /* out of memory: never a message with a hole */
     }
     om_string_free(label);
 }

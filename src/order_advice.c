@@ -137,6 +137,9 @@ static om_status judge(const advice *a, candidate *cand, om_error *err)
     if (st == OM_OK && a->require && *a->require)
         st = omi_split(a->require, ',', check_one, &c, err);
     cand->nmust = c.count;
+    /* A lost line would hide a broken rule. */
+    if (st == OM_OK && cand->broken.failed)
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory judging an order");
     omi_buf ignored = {0};
     rules_ctx p = {a, dense, expert, &ignored, 0};
     if (st == OM_OK && a->prefer && *a->prefer)

@@ -210,8 +210,8 @@ static void check_run(result *r, const char *reference)
     if (r->st == OM_OK) {
         char *got = describe(r);
         if (strcmp(got, reference) != 0)
-            fail("succeeded with a different result: %s (expected %s)", got,
-                 reference);
+            fail("succeeded with a different result: %.300s (expected %.300s)",
+                 got, reference);
         free(got);
         return;
     }
@@ -517,6 +517,206 @@ static void c_expert_mesh(result *r)
     r->st = om_expert_mesh(mesh_dpcptp, 4, 8, &r->mesh, &r->err);
 }
 
+/* ---- the 1.1 calls: hierarchies, placement rules, launch plans, presets,
+ * views and worlds (strings made inside the call count as its allocations) */
+
+static om_hierarchy *hierarchy_fixture; /* host=4,nvl=8 over mesh_dpcptp's 8 ranks */
+
+/* Hands a string result (or the failure) to `r`. */
+static void string_result(result *r, om_status st, char *text)
+{
+    r->has_string = true;
+    r->st = st;
+    r->string = st == OM_OK ? text : NULL;
+}
+
+static void c_hierarchy_from_spec(result *r)
+{
+    r->has_hierarchy = true;
+    r->st = om_hierarchy_from_spec("host=4,nvl=8", &r->hierarchy, &r->err);
+}
+
+static void c_hierarchy_from_hostfile(result *r)
+{
+    static const char text[] = "# two hosts\nn0 slots=4\nn1 slots=4\n";
+    r->has_hierarchy = true;
+    r->st = om_hierarchy_from_hostfile(text, sizeof text - 1, &r->hierarchy, &r->err);
+}
+
+static void c_hierarchy_to_json(result *r)
+{
+    r->has_string = true;
+    r->st = om_hierarchy_to_json(hierarchy_fixture, &r->string, &r->err);
+}
+
+static void c_hierarchy_domain_label(result *r)
+{
+    r->has_string = true;
+    r->st = om_hierarchy_domain_label(hierarchy_fixture, 0, 1, &r->string, &r->err);
+}
+
+static void c_hierarchy_locality(result *r)
+{
+    om_locality *loc = (om_locality *)(void *)r; /* a failure must reset it */
+    const char *axes[] = {"cp", "tp"};
+    r->st = om_hierarchy_locality(mesh_dpcptp, hierarchy_fixture, axes, 2, &loc,
+                                  &r->err);
+    if (r->st == OM_OK) {
+        int64_t crossing = 0;
+        r->st = om_locality_get(loc, 0, OM_LOCALITY_GROUPS_CROSSING, &crossing, &r->err);
+        r->value = om_locality_groups(loc) * 100 + crossing;
+    } else if (loc) {
+        snprintf(r->err.message, sizeof r->err.message, "*out locality not reset");
+        r->st = OM_ERR_INVALID_ARGUMENT;
+        return;
+    }
+    om_locality_free(loc);
+}
+
+static void c_hierarchy_check(result *r)
+{
+    char *lines = NULL;
+    size_t count = 0;
+    om_status st = om_hierarchy_check(mesh_dpcptp, hierarchy_fixture,
+                                      "tp:host,dp+cp+tp:nvl", &lines, &count, &r->err);
+    string_result(r, st, lines);
+}
+
+static void c_order_advice(result *r)
+{
+    char *text = NULL;
+    om_status st = om_order_advice(dims_fixture, hierarchy_fixture, "tp:host", NULL,
+                                   NULL, &text, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_order_check(result *r)
+{
+    char *text = NULL;
+    size_t count = 0;
+    om_status st = om_order_check(dims_fixture, hierarchy_fixture, "tp-cp-dp-pp",
+                                  "tp:host", &text, &count, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_launch_plan(result *r)
+{
+    const char *hosts[] = {"n0", "n1"};
+    char *text = NULL;
+    om_status st = om_launch_plan(mesh_dpcptp, 2, 4, OM_LAUNCH_SLURM, "n0", 29500,
+                                  hosts, 2, &text, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_launch_check(result *r)
+{
+    char *text = NULL;
+    size_t count = 0;
+    om_status st = om_launch_check(mesh_dpcptp, hierarchy_fixture, 2, 4, "tp:host",
+                                   &text, &count, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_preset(result *r)
+{
+    const char *params[] = {"tp=2"};
+    om_preset *preset = NULL;
+    char *text = NULL;
+    om_status st = om_preset_new("torchtitan", params, 1, 8, &preset, &r->err);
+    if (st == OM_OK)
+        st = om_preset_to_json(preset, &text, &r->err);
+    om_preset_free(preset);
+    string_result(r, st, text);
+}
+
+static void c_preset_world(result *r)
+{
+    om_preset *preset = NULL;
+    om_status st = om_preset_new("megatron", NULL, 0, 16, &preset, &r->err);
+    r->has_world = true;
+    r->st = st == OM_OK ? om_preset_world(preset, &r->world, &r->err) : st;
+    if (st != OM_OK)
+        r->world = NULL;
+    om_preset_free(preset);
+}
+
+static void c_preset_check(result *r)
+{
+    char *text = NULL;
+    om_status st = om_preset_check("torchtitan", NULL, 0, 8, &text, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_view_ops(result *r)
+{
+    /* new -> flatten -> unflatten -> slice -> JSON, one chain */
+    const char *names[] = {"a", "b"};
+    om_mesh *v = NULL, *flat = NULL, *back = NULL, *cut = NULL;
+    char *text = NULL;
+    om_status st = om_view_new(names, 2, (int64_t[]){3, 2}, 2, (int64_t[]){2, 1}, 2, 4,
+                               &v, &r->err);
+    if (st == OM_OK)
+        st = om_view_flatten(v, names, 2, "ab", &flat, &r->err);
+    if (st == OM_OK)
+        st = om_view_unflatten(flat, "ab", (int64_t[]){2, 3}, 2,
+                               (const char *[]){"x", "y"}, 2, &back, &r->err);
+    if (st == OM_OK)
+        st = om_view_slice(back, (const char *[]){"y"}, 1, &cut, &r->err);
+    if (st == OM_OK)
+        st = om_view_to_json(cut, &text, &r->err);
+    om_mesh_free(v);
+    om_mesh_free(flat);
+    om_mesh_free(back);
+    om_mesh_free(cut);
+    string_result(r, st, text);
+}
+
+static void c_world_ops(result *r)
+{
+    /* new -> view -> slice -> JSON, one chain */
+    const char *vnames[] = {"root"};
+    const om_mesh *views[] = {mesh_dpcptp};
+    om_world *w = NULL;
+    om_mesh *root = NULL, *cut = NULL;
+    char *text = NULL;
+    om_status st = om_world_new(8, vnames, 1, views, 1, &w, &r->err);
+    if (st == OM_OK)
+        st = om_world_view(w, "root", &root, &r->err);
+    if (st == OM_OK)
+        st = om_world_slice(w, (const char *[]){"tp", "dp"}, 2, &cut, &r->err);
+    if (st == OM_OK)
+        st = om_world_to_json(w, &text, &r->err);
+    om_mesh_free(root);
+    om_mesh_free(cut);
+    om_world_free(w);
+    string_result(r, st, text);
+}
+
+static void c_mesh_plan_axes(result *r)
+{
+    char *text = NULL;
+    om_status st = om_mesh_plan_axes(mesh_dpcptp, 2, 2, 1, &text, &r->err);
+    string_result(r, st, text);
+}
+
+static void c_mesh_reslice_experts(result *r)
+{
+    r->has_mesh = true;
+    r->st = om_mesh_reslice_experts(mesh_dpcptp, 4, 8, &r->mesh, &r->err);
+}
+
+static void c_mesh_from_dims_in_order(result *r)
+{
+    r->has_mesh = true;
+    r->st = om_mesh_from_dims_in_order(dims_fixture, "tp-cp-dp-pp", &r->mesh, &r->err);
+}
+
+static void c_dims_parse_yaml(result *r)
+{
+    r->has_dims = true;
+    r->st = om_dims_parse_yaml(yaml_text, strlen(yaml_text), &r->dims, &r->err);
+}
+
 /* Calls documented as not allocating (topology.h: "nothing here
  * allocates"; the accessors; world size discovery). */
 static void c_topology(result *r)
@@ -587,7 +787,8 @@ int main(void)
         om_dims_set(dims_fixture, OM_DIM_TP, 2, &e) != OM_OK ||
         om_dims_set(dims_fixture, OM_DIM_CP, 2, &e) != OM_OK ||
         om_dims_set(dims_fixture, OM_DIM_PP, 2, &e) != OM_OK ||
-        om_dims_set(dims_fixture, OM_DIM_DP, 4, &e) != OM_OK) {
+        om_dims_set(dims_fixture, OM_DIM_DP, 4, &e) != OM_OK ||
+        om_hierarchy_from_spec("host=4,nvl=8", &hierarchy_fixture, &e) != OM_OK) {
         fprintf(stderr, "fixtures: %s\n", e.message);
         return 2;
     }
@@ -615,12 +816,32 @@ int main(void)
     exercise("om_dims_load_yaml", c_dims_load_yaml, true);
     exercise("om_plan_dim_names", c_plan_dim_names, true);
     exercise("om_expert_mesh", c_expert_mesh, true);
+    exercise("om_hierarchy_from_spec", c_hierarchy_from_spec, true);
+    exercise("om_hierarchy_from_hostfile", c_hierarchy_from_hostfile, true);
+    exercise("om_hierarchy_to_json", c_hierarchy_to_json, true);
+    exercise("om_hierarchy_domain_label", c_hierarchy_domain_label, true);
+    exercise("om_hierarchy_locality", c_hierarchy_locality, true);
+    exercise("om_hierarchy_check", c_hierarchy_check, true);
+    exercise("om_order_advice", c_order_advice, true);
+    exercise("om_order_check", c_order_check, true);
+    exercise("om_launch_plan", c_launch_plan, true);
+    exercise("om_launch_check", c_launch_check, true);
+    exercise("om_preset_new + _to_json", c_preset, true);
+    exercise("om_preset_world", c_preset_world, true);
+    exercise("om_preset_check", c_preset_check, true);
+    exercise("om_view_new/flatten/unflatten/slice/to_json", c_view_ops, true);
+    exercise("om_world_new/view/slice/to_json", c_world_ops, true);
+    exercise("om_mesh_plan_axes", c_mesh_plan_axes, true);
+    exercise("om_mesh_reslice_experts", c_mesh_reslice_experts, true);
+    exercise("om_mesh_from_dims_in_order", c_mesh_from_dims_in_order, true);
+    exercise("om_dims_parse_yaml", c_dims_parse_yaml, true);
     exercise("topology and accessors", c_topology, false);
     exercise("om_world_size_from_env", c_world_size_env, false);
 
     om_mesh_free(mesh_dpcptp);
     om_mesh_free(mesh_wide);
     om_dims_free(dims_fixture);
+    om_hierarchy_free(hierarchy_fixture);
     unlink(yaml_path);
     unlink(mesh_json_path);
     printf("allocation failures: %d injected runs, %d failed, %d crashed\n",

@@ -5,7 +5,8 @@ Each command line of COMMANDS first runs clean, counting every heap
 allocation of the process (fail_alloc_preload.so, LD_PRELOAD); then it runs
 once per allocation with exactly that one failing. Every injected run must
 end by exit (never a signal) and give the whole output or nothing: exit 0
-with exactly the clean run's stdout, or exit 1 with an empty stdout and one
+with exactly the clean run's stdout (or the clean run's exit 1 and stdout,
+for a report of broken rules), or exit 1 with an empty stdout and one
 "offline-mesh: error: ... out of memory ..." line on stderr.
 
 usage: cli_alloc_failure.py OFFLINE_MESH PRELOAD.so [FILTER]
@@ -47,6 +48,8 @@ COMMANDS = [
     ["check", "--preset", "torchtitan", "--world-size", "8"],
     ["locality", "--mesh", "dp=2,tp=4", "--ranks-per-host", "4"],
     ["locality", "--mesh", "dp=2,tp=4", "--hierarchy", "h.json"],
+    ["locality", "--mesh", "dp=2,tp=4", "--hierarchy", "h.json", "--require", "tp:host",
+     "--examples"],
     ["locality", "--mesh", "dp=2,tp=8", "--hierarchy", "host=8,nvl=16"],
     ["dump", "--mesh", "dp=2,tp=2"],
     ["order", "tp-cp-ep-dp-pp"],
@@ -56,6 +59,16 @@ COMMANDS = [
     ["launch", "--mesh", "dp=2,tp=2", "--nnodes", "2", "--nproc-per-node", "2",
      "--hosts", "hosts.txt", "--format", "slurm"],
     ["advise", "train.yaml", "--world-size", "16", "--hierarchy", "host=8"],
+    ["advise", "train.yaml", "--world-size", "16", "--hierarchy", "host=4,nvl=8",
+     "--require", "tp:host", "--prefer", "cp:nvl"],
+    ["advise", "train.yaml", "--world-size", "16", "--hierarchy", "host=4",
+     "--order", "tp-cp-ep-dp-pp", "--require", "tp:host"],
+    ["launch", "--mesh", "dp=2,tp=4", "--nnodes", "2", "--nproc-per-node", "4",
+     "--hierarchy", "host=4", "--require", "tp:host"],
+    # broken rules: the report is printed and the exit status is 1
+    ["locality", "--mesh", "dp=2,tp=4", "--hierarchy", "host=2", "--require", "tp:host"],
+    ["advise", "train.yaml", "--world-size", "16", "--hierarchy", "host=2",
+     "--order", "tp-cp-ep-dp-pp", "--require", "tp:host"],
     ["show", "--mesh", "dp=2,tp=4", "--ranks-per-host", "4"],
     ["show", "--mesh", "dp=2,tp=4", "--format", "svg"],
 ]
@@ -73,12 +86,14 @@ def run(cli, preload, args, cwd, fail_at=None, count_file=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def judge(rc, out, err, ref_out):
+def judge(rc, out, err, ref_rc, ref_out):
     """Why an injected run is wrong, or None when it is right."""
     if rc < 0:
         return "killed by signal %d" % -rc
+    if rc == ref_rc and out == ref_out:
+        return None
     if rc == 0:
-        return None if out == ref_out else "exit 0 with different output (%d bytes)" % len(out)
+        return "exit 0 with different output (%d bytes)" % len(out)
     if out:
         return "exit %d after writing %d bytes to stdout: %r" % (rc, len(out), out[:60])
     text = err.decode("utf-8", "replace")
@@ -117,8 +132,8 @@ def main():
             if only and only not in line:
                 continue
             count_file = str(work / "count")
-            rc, ref_out, ref_err = run(cli, preload, args, work, count_file=count_file)
-            if rc != 0:
+            ref_rc, ref_out, ref_err = run(cli, preload, args, work, count_file=count_file)
+            if ref_rc not in (0, 1) or not ref_out:
                 print("not ok %s: fails without injection: %s" % (line, ref_err.decode().strip()))
                 failed += 1
                 continue
@@ -127,7 +142,7 @@ def main():
             problems = []
             for k, (rc, out, err) in results:
                 runs += 1
-                why = judge(rc, out, err, ref_out)
+                why = judge(rc, out, err, ref_rc, ref_out)
                 if why:
                     crashes += rc < 0
                     partial += rc > 0 and bool(out)

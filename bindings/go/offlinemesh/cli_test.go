@@ -56,7 +56,10 @@ func sameOutcome(t *testing.T, what string, cli cliResult, goJSON []byte, goErr 
 		if i := strings.LastIndex(msg, ": "); i >= 0 && strings.HasPrefix(msg, "/") {
 			msg = msg[i+2:] // messages of LoadParallelDims start with the path
 		}
-		if !strings.Contains(cli.stderr, msg) {
+		// check's verdict lists the broken rules on stdout (exit 1).
+		var verdict struct{ Violations []string }
+		_ = json.Unmarshal(cli.out, &verdict)
+		if !strings.Contains(cli.stderr+strings.Join(verdict.Violations, "\n"), msg) {
 			t.Fatalf("%s: Go says %q, CLI says %q", what, msg, cli.stderr)
 		}
 		return
@@ -179,7 +182,7 @@ func goCheck(d ParallelDims, m *Mesh, experts int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"dims": d, "mesh": m, "ok": true, "plan_dim_names": plan}
+	out := map[string]any{"dims": d, "mesh": m, "ok": true, "plan_dim_names": plan, "violations": []string{}}
 	// Extended EP (and so num_experts) is only checked when ep > 1.
 	if d.EP > 1 {
 		x, err := ExpertLayout(m, d.EP, experts)

@@ -11,6 +11,25 @@
 // axis checks (ValidateAxes, PlanDimNames) and the expert-parallel layout
 // (ExpertLayout).
 //
+// # Views, worlds, presets
+//
+// A View is a Mesh whose axes carry strides and a rank offset: Flatten,
+// Unflatten and Slice make views as torch's DeviceMesh does, and every
+// topology method works on any view. A World holds named views of one rank
+// space whose shared axis names agree (NewWorld, ParseWorld, LoadWorld). A
+// Preset builds the views torchtitan, Megatron, DeepSpeed or hyper-parallel
+// build, from their own parameters (NewPreset), with the named group lists
+// and a World of them.
+//
+// # Configs and the world size
+//
+// ParseParallelDims and LoadParallelDims project a training YAML and run the
+// world-size step (0 = from the environment, negative = an error);
+// ProjectParallelDims and ReadParallelDims are the pure projection, followed
+// by ParallelDims.ResolveWorldSize or ApplyWorldSize; ResolveWorldSize says
+// where a size came from. CheckConfig and CheckConfigFile also return the
+// probable mistakes of a config as Diagnostics, or fail in strict mode.
+//
 // # Topology
 //
 // Ranks are laid out row-major: rank = arange(Size()).reshape(Shape()), the
@@ -38,7 +57,7 @@
 //
 // A Mesh holds the C mesh it was built from, so each query is one cgo call.
 // Close releases it; a Mesh never closed is released by runtime.AddCleanup
-// once unreachable. A Mesh is immutable and safe for concurrent use (Close
+// once unreachable. World, Preset and Hierarchy hold their C object alike. A Mesh is immutable and safe for concurrent use (Close
 // excepted). ParallelDims is a plain Go value. The functions that discover
 // the world size read the environment (WORLD_SIZE, ...); do not change it
 // concurrently.

@@ -224,3 +224,62 @@ func ExampleExpertLayout() {
 	// {"mesh_dim_names":["edp","ep"],"mesh_shape":[2,4]}
 	// [[0 1 2 3] [4 5 6 7]] [[0 4] [1 5] [2 6] [3 7]] 16
 }
+
+func ExampleMesh_Flatten() {
+	m := offlinemesh.MustMesh([]string{"dp", "cp", "tp"}, []int{2, 2, 2})
+	dpTP, _ := m.Flatten("", "dp", "tp") // "" names it dp_tp
+	g, _ := dpTP.Groups("dp_tp")
+	back, _ := dpTP.Unflatten("dp_tp", []int{2, 2}, "x", "y")
+	x, _ := back.Groups("x")
+	fmt.Println(dpTP.Names(), g, x)
+	fmt.Println(dpTP)
+	// Output:
+	// [dp_tp] [[0 1 4 5] [2 3 6 7]] [[0 4] [1 5] [2 6] [3 7]]
+	// {"dim_names":["dp_tp"],"instances":[[0,1,4,5],[2,3,6,7]],"layout":[[[2,4],[2,1]]],"shape":[4]}
+}
+
+func ExampleNewWorld() {
+	m := offlinemesh.MustMesh([]string{"dp", "cp", "tp"}, []int{2, 2, 2})
+	flat, _ := m.Flatten("dp_cp", "dp", "cp")
+	w, _ := offlinemesh.NewWorld(8, []string{"base", "flat"}, []*offlinemesh.View{m, flat})
+	s, _ := w.Slice("dp_cp", "tp")
+	fmt.Println(w.ViewNames(), w.AxisView("dp_cp"), s.Names())
+	// Output:
+	// [base flat] flat [dp_cp tp]
+}
+
+func ExampleNewPreset() {
+	p, err := offlinemesh.NewPreset("torchtitan", []string{"dp_shard=4", "tp=2", "ep=2"}, 8)
+	if err != nil {
+		panic(err)
+	}
+	w, _ := p.World()
+	sparse, _ := w.View("sparse")
+	ep, _ := sparse.Groups("ep")
+	fmt.Println(p.Views())
+	fmt.Println(sparse.Names(), ep[:2])
+	// Output:
+	// [dataloading loss dense sparse spmd_dense_for_fwdbwd spmd_sparse_for_fwdbwd]
+	// [pp dp_replicate efsdp ep] [[0 1] [2 3]]
+}
+
+func ExampleResolveWorldSize() {
+	size, source, _ := offlinemesh.ResolveWorldSize(16)
+	fmt.Println(size, source)
+	_, _, err := offlinemesh.ResolveWorldSize(-8)
+	fmt.Println(errors.Is(err, offlinemesh.ErrInvalidArgument), err)
+	// Output:
+	// 16 given explicitly
+	// true offlinemesh: world size must be >= 1 (or 0 to discover it), got -8
+}
+
+func ExampleCheckConfig() {
+	typo := []byte("accelerator:\n  tp_size: 2\n  tpsize: 4\n")
+	d, diags, err := offlinemesh.CheckConfig(typo, false)
+	fmt.Println(d.TP, err, diags)
+	_, _, err = offlinemesh.CheckConfig(typo, true)
+	fmt.Println(errors.Is(err, offlinemesh.ErrParse))
+	// Output:
+	// 2 <nil> [line 3: unknown key "tpsize" in accelerator (did you mean "tp_size"?)]
+	// true
+}

@@ -1,6 +1,8 @@
 package offlinemesh
 
 import (
+	"fmt"
+
 	"github.com/offline-mesh/liboffline_mesh/bindings/go/internal/omswig"
 )
 
@@ -87,6 +89,12 @@ type LevelLocality struct {
 	WorstGroup     int // first group spanning MaxDomains
 	FirstCrossing  int // first crossing group, -1 when none
 	CrossingRank   int // its first rank outside its first member's domain, -1
+}
+
+// String is e.g. LevelLocality{Level:host Groups:2 GroupsInside:0 ...}.
+func (l LevelLocality) String() string {
+	type fields LevelLocality // no String method: no recursion
+	return fmt.Sprintf("LevelLocality%+v", fields(l))
 }
 
 // Locality reports, per level, how the groups of m over axes sit in h.

@@ -127,12 +127,7 @@ func ParseMeshSpec(spec string) (*Mesh, error) {
 }
 
 // Names returns a copy of the axis names, in mesh order.
-func (m *Mesh) Names() []string {
-	if m == nil {
-		return nil
-	}
-	return slices.Clone(m.names)
-}
+func (m *Mesh) Names() []string { return slices.Clone(m.names0()) }
 
 // Shape returns a copy of the axis sizes, in mesh order.
 func (m *Mesh) Shape() []int {

@@ -50,8 +50,9 @@ func (m *Mesh) ViewJSON() (string, error) {
 }
 
 // Flatten merges axes (in view order, adjacent or not) into one axis name
-// placed where the first of them was, as torch's _flatten. ErrAxisOrder
-// when they are named out of view order.
+// ("" for the default, the names joined by "_": "dp_tp") placed where the
+// first of them was, as torch's _flatten. ErrAxisOrder when they are named
+// out of view order.
 func (m *Mesh) Flatten(name string, axes ...string) (*View, error) {
 	return newMesh(m.ok(), func(o *omswig.Handle) error { return omswig.Om_view_flatten(m.c(), axes, name, o) })
 }
@@ -63,7 +64,8 @@ func (m *Mesh) Unflatten(axis string, sizes []int, names ...string) (*View, erro
 }
 
 // Slice keeps the named axes: the family of sub-views, one instance per
-// coordinate of the other axes (mesh["dp", "tp"] in torch).
+// coordinate of the other axes (mesh["dp", "tp"] in torch). One absent
+// name gives the empty mesh, as torch's mesh["x"]; no names is an error.
 func (m *Mesh) Slice(axes ...string) (*View, error) {
 	return newMesh(m.ok(), func(o *omswig.Handle) error { return omswig.Om_view_slice(m.c(), axes, o) })
 }

@@ -2,6 +2,7 @@ package offlinemesh
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -358,4 +359,73 @@ func TestOrderAdvice(t *testing.T) {
 	wantErr(t, err, ErrInvalidArgument)
 	_, err = CheckOrder(d, h, "tp", "")
 	wantErr(t, err, ErrInvalidArgument)
+}
+
+// The remaining error paths of the views, worlds, presets and hierarchy
+// calls, each by status.
+func TestMoreErrorPaths(t *testing.T) {
+	m := mustMesh(t, []string{"dp", "tp"}, []int{2, 4})
+	_, err := m.Modes(5)
+	wantErr(t, err, ErrOutOfRange)
+	_, err = NewViewModes([]string{"a"}, []int{1}, []int{2}, nil, 0)
+	wantErr(t, err, ErrLengthMismatch)
+	w, err := NewWorld(8, []string{"m"}, []*View{m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.Slice("zz")
+	wantErr(t, err, ErrUnknownAxis, "zz")
+	_, err = ParseWorld([]byte(`{"world_size":8}`))
+	wantErr(t, err, ErrParse)
+	_, err = ParseWorld([]byte(`{"world_size":8,"views":{"a":` + m.String() + `}} x`))
+	wantErr(t, err, ErrParse)
+	_, err = LoadPreset(filepath.Join(t.TempDir(), "none.yaml"), 8)
+	wantErr(t, err, ErrIO)
+	_, err = NewPreset("nope", nil, 8)
+	wantErr(t, err, ErrInvalidArgument, "nope")
+	_, err = NewPreset("megatron", []string{"tensor_model_parallel_sise=2"}, 8)
+	wantErr(t, err, ErrInvalidArgument, "tensor_model_parallel_size")
+	h, _ := ParseHierarchy("host=4")
+	_, err = h.DomainLabel(3, 0)
+	wantErr(t, err, ErrOutOfRange)
+	_, _, err = ResolveWorldSize(1 << 31)
+	wantErr(t, err, ErrOutOfRange)
+	_, err = (ParallelDims{TP: -1}).ApplyWorldSize(8, WorldSizeExplicit)
+	wantErr(t, err, ErrInvalidArgument, "-1")
+	_, _, err = (ParallelDims{TP: 1 << 31}).ResolveWorldSize(8)
+	wantErr(t, err, ErrOutOfRange)
+	_, err = CheckOrder(ParallelDims{DP: 2, TP: 4}, h, "tp,dp", "tp:rack")
+	wantErr(t, err, ErrInvalidArgument, "rack")
+}
+
+func TestPrinting(t *testing.T) {
+	m := mustMesh(t, []string{"dp", "tp"}, []int{2, 4})
+	want := `{"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}`
+	var nilMesh *Mesh
+	if fmt.Sprint(m) != want || fmt.Sprint(nilMesh) != "<nil>" {
+		t.Fatalf("mesh prints %v / %v", m, nilMesh)
+	}
+	h, _ := ParseHierarchy("host=4")
+	loc, err := h.Locality(m, "tp")
+	if err != nil || fmt.Sprint(loc[0]) != "LevelLocality{Level:host Groups:2 GroupsInside:2 GroupsCrossing:0 MaxDomains:1 PPNMin:4 PPNMax:4 WorstGroup:0 FirstCrossing:-1 CrossingRank:-1}" {
+		t.Fatalf("locality prints %v (%v)", loc, err)
+	}
+	for _, s := range []fmt.Stringer{h, WorldSizeExplicit, UnknownKey, ErrParse} {
+		if p := fmt.Sprint(s); strings.Contains(p, "0x") || p == "" {
+			t.Errorf("%T prints %q", s, p)
+		}
+	}
+}
+
+func TestFlattenDefaultNameAndSliceEdges(t *testing.T) {
+	m := mustMesh(t, []string{"dp", "cp", "tp"}, []int{2, 2, 2})
+	f, err := m.Flatten("", "dp", "tp")
+	if err != nil || !slices.Equal(f.Names(), []string{"dp_tp"}) {
+		t.Fatalf("default name: %v %v", f, err)
+	}
+	if s, err := m.Slice("zz"); err != nil || s.NDim() != 0 {
+		t.Fatalf("absent axis: %v %v", s, err)
+	}
+	_, err = m.Slice()
+	wantErr(t, err, ErrInvalidArgument, "no axes")
 }
