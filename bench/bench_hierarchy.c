@@ -8,22 +8,28 @@
  * sizes that leave no two groups alike (adversarial: every group walked), and
  * the same levels given explicitly by a hostfile (memory O(ranks) there).
  * Prints ratios from one run (best of N each); never a pass/fail. Target:
- * locality <= 10x enumeration for the uniform rows.
+ * locality <= 10x enumeration for the uniform rows. Memory: the process's
+ * peak resident size after the uniform rows (which come first) against
+ * the 2^24 * 8 bytes one int64 per rank would take, then after the
+ * explicit row (whose per-rank tables are O(ranks) by nature).
  *
  *   build/bench/bench-hierarchy [--quick]   (--quick: fewer repetitions) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "offline_mesh.h"
 
 #define SLICE_RANKS (1 << 16)
 
+/* CPU time of this thread: both sides are single-threaded, and on a shared
+ * machine wall time would also count the time other processes ran. */
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -38,6 +44,14 @@ static void consume(const void *p)
 }
 
 static volatile int64_t sink;
+
+/* Peak resident set size of this process so far, in MiB (Linux: KiB). */
+static double peak_rss_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
+}
 
 static void die(const char *what, const om_error *err)
 {
@@ -145,13 +159,18 @@ int main(int argc, char **argv)
          "explicit hostfile, same levels as row 1"},
     };
     int32_t *buf = malloc(SLICE_RANKS * sizeof *buf * 2);
-    double worst_uniform = 0;
+    double worst_uniform = 0, rss_start = peak_rss_mib(), rss_uniform = 0;
+    bool printed_uniform_rss = false;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         om_mesh *mesh;
         om_error err;
         if (om_mesh_from_spec(rows[r].mesh, &mesh, &err) != OM_OK)
             die("mesh", &err);
         om_hierarchy *h;
+        if (!rows[r].levels && !printed_uniform_rss) {
+            rss_uniform = peak_rss_mib();
+            printed_uniform_rss = true;
+        }
         if (rows[r].levels) {
             if (om_hierarchy_from_spec(rows[r].levels, &h, &err) != OM_OK)
                 die("hierarchy", &err);
@@ -201,6 +220,10 @@ int main(int argc, char **argv)
         om_mesh_free(mesh);
     }
     printf("worst ratio over the uniform rows: %.3f (target <= 10)\n", worst_uniform);
+    printf("peak RSS: %.1f MiB at start, %.1f MiB after the uniform rows "
+           "(one int64 per rank of 2^24 would be %.0f MiB), %.1f MiB after the "
+           "explicit row\n", rss_start, rss_uniform,
+           (double)(1 << 24) * 8 / (1 << 20), peak_rss_mib());
     free(buf);
     return 0;
 }

@@ -99,6 +99,7 @@
 %ignore om_error_clear;
 %ignore om_string_free;    /* the OM_STRING typemaps free every string */
 %ignore om_mesh_new;       /* om_mesh_new_checked: the same, with both lengths */
+%ignore om_preset_write_json; /* a C stdio stream: om_preset_to_json gives the text */
 
 /* ---- every parameter of the API, onto the patterns ------------------------ */
 %apply om_error *OM_ERROR { om_error * };

@@ -103,21 +103,13 @@ static om_status read_level(const char *item, size_t len, size_t index,
     if (index >= OMI_MAX_LEVELS)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "a hierarchy has at most %d levels", OMI_MAX_LEVELS);
-    const char *eq = memchr(item, '=', len);
-    if (!eq)
+    size_t name_len;
+    int64_t size;
+    omi_name_size parsed = omi_parse_name_size(item, len, &name_len, &size);
+    if (parsed == OMI_NAME_SIZE_NO_EQUALS)
         return omi_fail(err, OM_ERR_PARSE,
                         "hierarchy item %s is not level=ranks_per_domain", quoted);
-    size_t name_len = (size_t)(eq - item);
-    while (name_len > 0 && (item[name_len - 1] == ' ' || item[name_len - 1] == '\t'))
-        name_len--;
-    const char *value = eq + 1;
-    size_t value_len = len - (size_t)(value - item);
-    while (value_len > 0 && (*value == ' ' || *value == '\t')) {
-        value++;
-        value_len--;
-    }
-    int64_t size;
-    if (!omi_parse_decimal(value, value_len, &size))
+    if (parsed == OMI_NAME_SIZE_NOT_DECIMAL)
         return omi_fail(err, OM_ERR_PARSE,
                         "hierarchy item %s: ranks per domain is not a decimal "
                         "integer", quoted);

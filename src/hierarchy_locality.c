@@ -290,6 +290,18 @@ static void uniform_level(const omi_layout *members, const omi_layout *bases,
     }
     int64_t coord[OMI_MAX_LAYOUT] = {0};
     totals_start(t);
+    if (members->n == 1 && members->ax[0].stride >= k) {
+        /* One run whose members are k or more apart: every member in its
+         * own domain, so every group is alike; group 0 stands for all. */
+        int64_t groups = 1;
+        for (size_t j = 0; j < bases->n; j++)
+            groups *= bases->ax[j].len;
+        walk w;
+        walk_start(&w, k);
+        walk_group(&w, members, 0);
+        totals_add(t, &w, 0, groups);
+        return;
+    }
     bool reduced = false;
     for (size_t j = 0; j < bases->n; j++)
         reduced = reduced || reps[j] < bases->ax[j].len;

@@ -66,6 +66,17 @@ om_status omi_split(const char *text, char sep, omi_item_fn fn, void *ctx,
  * false when it is not one. Values beyond int64 saturate at
  * INT64_MIN/INT64_MAX (still reported as true). */
 bool omi_parse_decimal(const char *s, size_t len, int64_t *value);
+/* One "name=size" item of a spec as omi_split() gives it (mesh specs,
+ * hierarchy specs): the name is item[0..*name_len) without the blanks
+ * before '=', the size the decimal after it without the blanks after '='.
+ * The other results say what is wrong, for the caller's message. */
+typedef enum {
+    OMI_NAME_SIZE_OK,
+    OMI_NAME_SIZE_NO_EQUALS,
+    OMI_NAME_SIZE_NOT_DECIMAL
+} omi_name_size;
+omi_name_size omi_parse_name_size(const char *item, size_t len, size_t *name_len,
+                                  int64_t *size);
 
 /* ---- JSON writing (json_write.c, over src/util/) ---- */
 /* The library's growable output buffer is the utility layer's string

@@ -22,13 +22,18 @@
 
 #include "internal.h"
 
-/* Each pooled block starts with its links, aligned for any object. */
-typedef union block {
+/* Each pooled block starts with its links: two pointers, so what follows
+ * keeps malloc's alignment on 64-bit targets (16 bytes) and 8 on 32-bit,
+ * enough for everything jansson stores (pointers, size_t, double, long
+ * long). */
+typedef struct block {
     struct {
-        union block *prev, *next;
+        struct block *prev, *next;
     } link;
-    max_align_t align;
 } block;
+_Static_assert(sizeof(block) % _Alignof(double) == 0 &&
+                   sizeof(block) % _Alignof(long long) == 0,
+               "pooled blocks keep jansson's alignment");
 
 typedef struct {
     jmp_buf unwind;

@@ -26,6 +26,9 @@ om_status om_launch_format_from_name(const char *name, om_launch_format *format,
 }
 
 /* A host or address: non-empty UTF-8 without spaces or control bytes. */
+#define PLAIN_WORD_RULE \
+    "is not a plain host name (empty, not UTF-8, or with blanks, quotes or " \
+    "backslashes)"
 static bool plain_word(const char *s)
 {
     if (!s || !*s || !omi_utf8_valid(s, strlen(s)))
@@ -60,8 +63,7 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
         char quoted[80];
         omi_quote(quoted, sizeof quoted, master_addr, strlen(master_addr));
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "master address %s is empty or has spaces or quotes",
-                        quoted);
+                        "master address %s " PLAIN_WORD_RULE, quoted);
     }
     if (master_port < 0 || master_port > 65535)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
@@ -79,8 +81,7 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
             omi_quote(quoted, sizeof quoted, hosts[k] ? hosts[k] : "",
                       hosts[k] ? strlen(hosts[k]) : 0);
             return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                            "host %zu (%s) is empty or has spaces or quotes", k,
-                            quoted);
+                            "host %zu (%s) " PLAIN_WORD_RULE, k, quoted);
         }
         for (size_t j = 0; j < k; j++)
             if (strcmp(hosts[j], hosts[k]) == 0)

@@ -27,22 +27,14 @@ static om_status read_item(const char *item, size_t len, size_t index,
 {
     spec_items *items = ctx;
     char quoted[96];
-    const char *eq = memchr(item, '=', len);
     omi_quote(quoted, sizeof quoted, item, len);
-    if (!eq)
+    size_t name_len;
+    int64_t size;
+    omi_name_size parsed = omi_parse_name_size(item, len, &name_len, &size);
+    if (parsed == OMI_NAME_SIZE_NO_EQUALS)
         return omi_fail(err, OM_ERR_PARSE,
                         "mesh spec item %s is not name=size", quoted);
-    size_t name_len = (size_t)(eq - item);
-    while (name_len > 0 && (item[name_len - 1] == ' ' || item[name_len - 1] == '\t'))
-        name_len--;
-    const char *value = eq + 1;
-    size_t value_len = len - (size_t)(value - item);
-    while (value_len > 0 && (*value == ' ' || *value == '\t')) {
-        value++;
-        value_len--;
-    }
-    int64_t size;
-    if (!omi_parse_decimal(value, value_len, &size))
+    if (parsed == OMI_NAME_SIZE_NOT_DECIMAL)
         return omi_fail(err, OM_ERR_PARSE,
                         "mesh spec item %s: size is not a decimal integer", quoted);
     items->names[index] = item;

@@ -179,12 +179,6 @@ om_status omi_pview_mesh(const omi_pview *view, bool world_names, om_mesh **out,
  * error. `out->name` is left empty; release it with omi_group_list_free(). */
 om_status omi_pview_groups(const omi_pview *view, const char *const *axes,
                            size_t naxes, omi_group_list *out, om_error *err);
-/* Every rank's coordinate inside its instance: coords[r * naxes + i],
- * -1 for ranks the view does not hold, for ranks first .. first+count-1.
- * `coords` holds count * naxes. */
-om_status omi_pview_coords(const omi_pview *view, int64_t first, int64_t count,
-                           int64_t *coords, om_error *err);
-
 /* ---- group lists as layouts (preset_groups.c) ---- */
 /* The groups of a view of one-mode axes (Megatron's and DeepSpeed's
  * generators) in an explicit order: groups enumerated row-major over the

@@ -1,8 +1,59 @@
 /* The JSON document of a preset: every view (dim_names, shape, layout,
- * groups, coords, instances) and the named group lists, keys sorted. */
+ * groups, coords, instances) and the named group lists, keys sorted. One
+ * writer for both outputs: a string built whole (om_preset_to_json) or a
+ * stream through the buffered writer (om_preset_write_json), which holds
+ * no more than a block of text and a chunk of ranks at any time. */
+#include <errno.h>
 #include <string.h>
 
 #include "preset_internal.h"
+#include "util/writer.h"
+
+/* Where the text goes: exactly one of the two. */
+typedef struct {
+    omu_writer *w;
+    omi_buf *buf;
+    int32_t *ranks; /* CHUNK ranks of scratch */
+} jout;
+
+static void put(jout *o, const char *text)
+{
+    if (o->w)
+        omu_write_str(o->w, text);
+    else
+        omi_buf_puts(o->buf, text);
+}
+
+static inline void put_char(jout *o, char c)
+{
+    if (o->w)
+        omu_write_char(o->w, c);
+    else
+        omi_buf_put(o->buf, &c, 1);
+}
+
+static void put_int(jout *o, int64_t value)
+{
+    if (o->w)
+        omu_write_int(o->w, value);
+    else
+        omi_buf_int(o->buf, value);
+}
+
+static void put_string(jout *o, const char *s)
+{
+    if (o->w)
+        omu_write_json_string(o->w, s);
+    else
+        omi_buf_json_string(o->buf, s, strlen(s));
+}
+
+/* True once a write failed (stream) or an allocation did (string): the
+ * rest of the document is not computed. */
+static bool failed(const jout *o)
+{
+    return o->w ? omu_writer_error(o->w) != 0 : o->buf->failed;
+}
 
 /* Sorts `index[0..n)` so that name_of(index[i]) ascend (bytewise, as
  * Python's sort_keys). */
@@ -35,68 +86,86 @@ static const char *list_name(const void *preset, size_t i)
     return ((const om_preset *)preset)->lists[i].name;
 }
 
-static void put_string(omi_buf *buf, const char *s)
+/* Ranks computed per call of the group kernel (a 256 KiB scratch: long
+ * enough that the kernel's pattern set-up is negligible). */
+#define CHUNK 65536
+
+static void put_ints(jout *o, const int32_t *values, size_t n)
 {
-    omi_buf_json_string(buf, s, strlen(s));
+    if (o->w) {
+        omu_write_int_array(o->w, values, n);
+        return;
+    }
+    put_char(o, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            put_char(o, ',');
+        put_int(o, values[i]);
+    }
+    put_char(o, ']');
 }
 
-/* Ranks written per call of the group kernel. */
-#define CHUNK 4096
-
-static void put_groups(omi_buf *buf, const omi_group_list *groups)
+static void put_groups(jout *o, const omi_group_list *groups)
 {
-    int32_t ranks[CHUNK];
     int64_t total = (int64_t)(groups->count * groups->size);
     int64_t size = (int64_t)groups->size;
-    omi_buf_puts(buf, "[");
-    for (int64_t e0 = 0; e0 < total; e0 += CHUNK) {
-        int64_t e1 = total - e0 < CHUNK ? total : e0 + CHUNK;
-        omi_group_list_write(groups, e0, e1, ranks);
-        for (int64_t e = e0; e < e1; e++) {
-            if (e % size == 0)
-                omi_buf_puts(buf, e ? "],[" : "[");
-            else
-                omi_buf_puts(buf, ",");
-            omi_buf_int(buf, ranks[e - e0]);
+    put_char(o, '[');
+    if (size <= CHUNK) {
+        /* Whole groups per chunk, each written as one array. */
+        int64_t step = CHUNK / size * size;
+        for (int64_t e0 = 0; e0 < total && !failed(o); e0 += step) {
+            int64_t e1 = total - e0 < step ? total : e0 + step;
+            omi_group_list_write(groups, e0, e1, o->ranks);
+            for (int64_t e = e0; e < e1; e += size) {
+                if (e)
+                    put_char(o, ',');
+                put_ints(o, o->ranks + (e - e0), (size_t)size);
+            }
         }
+    } else {
+        /* Groups longer than the scratch: value by value. */
+        for (int64_t e0 = 0; e0 < total && !failed(o); e0 += CHUNK) {
+            int64_t e1 = total - e0 < CHUNK ? total : e0 + CHUNK;
+            omi_group_list_write(groups, e0, e1, o->ranks);
+            for (int64_t e = e0; e < e1; e++) {
+                if (e % size != 0)
+                    put_char(o, ',');
+                else
+                    put(o, e ? "],[" : "[");
+                put_int(o, o->ranks[e - e0]);
+            }
+        }
+        if (total)
+            put_char(o, ']');
     }
-    omi_buf_puts(buf, total ? "]]" : "]");
+    put_char(o, ']');
 }
 
 /* Per axis its modes: as the generator built them (raw) or in the view's
  * normal form (torch's _MeshLayout: size-1 modes dropped, neighbours
  * merged), which the view itself computes. */
-static om_status put_layout(omi_buf *buf, const omi_pview *view, om_error *err)
+static void put_layout(jout *o, const omi_pview *view, const om_mesh *mesh)
 {
-    om_mesh *mesh = NULL;
-    om_status st = OM_OK;
-    if (!(view->flags & OMI_VIEW_RAW_LAYOUT))
-        st = omi_pview_mesh(view, false, &mesh, err);
-    omi_buf_puts(buf, "[");
-    for (size_t a = 0; st == OM_OK && a < view->naxes; a++) {
-        int64_t pairs[2 * OMI_PRESET_MAX_MODES];
-        size_t n = view->axes[a].nmodes;
+    put(o, "[");
+    for (size_t a = 0; a < view->naxes; a++) {
+        const omi_paxis *axis = &view->axes[a];
+        size_t n = axis->nmodes;
+        const omi_mode *modes = axis->modes;
+        if (!(view->flags & OMI_VIEW_RAW_LAYOUT)) {
+            n = mesh->mode_first[a + 1] - mesh->mode_first[a];
+            modes = mesh->modes + mesh->mode_first[a];
+        }
+        put(o, a ? ",[" : "[");
         for (size_t m = 0; m < n; m++) {
-            pairs[2 * m] = view->axes[a].modes[m].size;
-            pairs[2 * m + 1] = view->axes[a].modes[m].stride;
+            put(o, m ? ",[" : "[");
+            put_int(o, modes[m].size);
+            put(o, ",");
+            put_int(o, modes[m].stride);
+            put(o, "]");
         }
-        if (mesh) {
-            st = om_view_modes(mesh, a, pairs, 2 * OMI_PRESET_MAX_MODES, &n, err);
-            n /= 2;
-        }
-        omi_buf_puts(buf, a ? ",[" : "[");
-        for (size_t m = 0; st == OM_OK && m < n; m++) {
-            omi_buf_puts(buf, m ? ",[" : "[");
-            omi_buf_int(buf, pairs[2 * m]);
-            omi_buf_puts(buf, ",");
-            omi_buf_int(buf, pairs[2 * m + 1]);
-            omi_buf_puts(buf, "]");
-        }
-        omi_buf_puts(buf, "]");
+        put(o, "]");
     }
-    omi_buf_puts(buf, "]");
-    om_mesh_free(mesh);
-    return st;
+    put(o, "]");
 }
 
 static int64_t axis_size(const omi_paxis *axis)
@@ -107,67 +176,79 @@ static int64_t axis_size(const omi_paxis *axis)
     return size;
 }
 
-static om_status put_coords(omi_buf *buf, const omi_pview *view, int64_t world,
-                            om_error *err)
+/* Every rank's coordinate inside its instance, null when the view does not
+ * hold it. When the modes nest, the held ranks come in ascending order
+ * from an odometer over the digits: no rank is decoded but the first. */
+static void put_coords(jout *o, const om_mesh *mesh, int64_t world)
 {
-    int64_t *coords = omi_malloc((size_t)world * (view->naxes ? view->naxes : 1) *
-                                 sizeof *coords);
-    if (!coords)
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing coordinates");
-    om_status st = omi_pview_coords(view, 0, world, coords, err);
-    omi_buf_puts(buf, "[");
-    for (int64_t r = 0; st == OM_OK && r < world; r++) {
+    int64_t digits[OMI_MAX_DIGITS], coord[OMI_PRESET_MAX_AXES];
+    int64_t next = -1; /* nested: the next held rank (INT64_MAX: none) */
+    put(o, "[");
+    for (int64_t r = 0; r < world && !(r % CHUNK == 0 && failed(o)); r++) {
         if (r)
-            omi_buf_puts(buf, ",");
-        const int64_t *c = coords + r * (int64_t)view->naxes;
-        if (view->naxes > 0 && c[0] < 0) {
-            omi_buf_puts(buf, "null");
+            put_char(o, ',');
+        bool held = mesh->nested && next >= 0 ? r == next
+                                              : omi_view_decode(mesh, r, digits);
+        if (!held) {
+            put(o, "null");
             continue;
         }
-        omi_buf_puts(buf, "[");
-        for (size_t a = 0; a < view->naxes; a++) {
+        omi_view_digits_coord(mesh, digits, coord, NULL);
+        put_char(o, '[');
+        for (size_t a = 0; a < mesh->ndim; a++) {
             if (a)
-                omi_buf_puts(buf, ",");
-            omi_buf_int(buf, c[a]);
+                put_char(o, ',');
+            put_int(o, coord[a]);
         }
-        omi_buf_puts(buf, "]");
+        put_char(o, ']');
+        if (mesh->nested) {
+            int64_t rank = r;
+            next = omi_view_digits_step(mesh, digits, &rank) ? rank : INT64_MAX;
+        }
     }
-    omi_buf_puts(buf, "]");
-    omi_free(coords);
-    return st;
+    put(o, "]");
 }
 
-static om_status put_view(omi_buf *buf, const omi_pview *view, int64_t world,
+static om_status put_axis_groups(jout *o, const omi_pview *view, om_error *err)
+{
+    size_t order[OMI_PRESET_MAX_AXES];
+    sort_by_name(order, view->naxes, axis_name, view);
+    put(o, ",\"groups\":{");
+    for (size_t i = 0; i < view->naxes && !failed(o); i++) {
+        const char *name = view->axes[order[i]].name;
+        omi_group_list groups;
+        om_status st = omi_pview_groups(view, &name, 1, &groups, err);
+        if (st != OM_OK)
+            return st;
+        if (i)
+            put(o, ",");
+        put_string(o, name);
+        put(o, ":");
+        put_groups(o, &groups);
+        omi_group_list_free(&groups);
+    }
+    put(o, "}");
+    return OM_OK;
+}
+
+static om_status put_view(jout *o, const omi_pview *view, int64_t world,
                           om_error *err)
 {
-    omi_buf_puts(buf, "{\"coords\":");
-    om_status st = put_coords(buf, view, world, err);
-    omi_buf_puts(buf, ",\"dim_names\":[");
+    om_mesh *mesh = NULL;
+    om_status st = omi_pview_mesh(view, false, &mesh, err);
+    if (st != OM_OK)
+        return st;
+    put(o, "{\"coords\":");
+    put_coords(o, mesh, world);
+    put(o, ",\"dim_names\":[");
     for (size_t a = 0; a < view->naxes; a++) {
         if (a)
-            omi_buf_puts(buf, ",");
-        put_string(buf, view->axes[a].name);
+            put(o, ",");
+        put_string(o, view->axes[a].name);
     }
-    omi_buf_puts(buf, "]");
-    if (st == OM_OK && !(view->flags & OMI_VIEW_NO_GROUPS)) {
-        size_t order[OMI_PRESET_MAX_AXES];
-        sort_by_name(order, view->naxes, axis_name, view);
-        omi_buf_puts(buf, ",\"groups\":{");
-        for (size_t i = 0; st == OM_OK && i < view->naxes; i++) {
-            const char *name = view->axes[order[i]].name;
-            omi_group_list groups;
-            st = omi_pview_groups(view, &name, 1, &groups, err);
-            if (st != OM_OK)
-                break;
-            if (i)
-                omi_buf_puts(buf, ",");
-            put_string(buf, name);
-            omi_buf_puts(buf, ":");
-            put_groups(buf, &groups);
-            omi_group_list_free(&groups);
-        }
-        omi_buf_puts(buf, "}");
-    }
+    put(o, "]");
+    if (!(view->flags & OMI_VIEW_NO_GROUPS))
+        st = put_axis_groups(o, view, err);
     if (st == OM_OK && (view->flags & OMI_VIEW_INSTANCES)) {
         const char *names[OMI_PRESET_MAX_AXES];
         for (size_t a = 0; a < view->naxes; a++)
@@ -175,25 +256,63 @@ static om_status put_view(omi_buf *buf, const omi_pview *view, int64_t world,
         omi_group_list instances;
         st = omi_pview_groups(view, names, view->naxes, &instances, err);
         if (st == OM_OK) {
-            omi_buf_puts(buf, ",\"instances\":");
-            put_groups(buf, &instances);
+            put(o, ",\"instances\":");
+            put_groups(o, &instances);
             omi_group_list_free(&instances);
         }
     }
-    omi_buf_puts(buf, ",\"layout\":");
-    if (st == OM_OK)
-        st = put_layout(buf, view, err);
-    if (view->order[0]) {
-        omi_buf_puts(buf, ",\"order\":");
-        put_string(buf, view->order);
+    if (st == OM_OK) {
+        put(o, ",\"layout\":");
+        put_layout(o, view, mesh);
+        if (view->order[0]) {
+            put(o, ",\"order\":");
+            put_string(o, view->order);
+        }
+        put(o, ",\"shape\":[");
+        for (size_t a = 0; a < view->naxes; a++) {
+            if (a)
+                put(o, ",");
+            put_int(o, axis_size(&view->axes[a]));
+        }
+        put(o, "]}");
     }
-    omi_buf_puts(buf, ",\"shape\":[");
-    for (size_t a = 0; a < view->naxes; a++) {
-        if (a)
-            omi_buf_puts(buf, ",");
-        omi_buf_int(buf, axis_size(&view->axes[a]));
+    om_mesh_free(mesh);
+    return st;
+}
+
+/* The whole document; stops early once `o` failed. */
+static om_status put_preset(jout *o, const om_preset *preset, om_error *err)
+{
+    o->ranks = omi_malloc(CHUNK * sizeof *o->ranks);
+    if (!o->ranks)
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing a preset");
+    om_status st = OM_OK;
+    put(o, "{");
+    if (preset->nlists > 0) {
+        size_t order[OMI_PRESET_MAX_LISTS];
+        sort_by_name(order, preset->nlists, list_name, preset);
+        put(o, "\"groups\":{");
+        for (size_t i = 0; i < preset->nlists && !failed(o); i++) {
+            if (i)
+                put(o, ",");
+            put_string(o, preset->lists[order[i]].name);
+            put(o, ":");
+            put_groups(o, &preset->lists[order[i]]);
+        }
+        put(o, "},");
     }
-    omi_buf_puts(buf, "]}");
+    size_t order[OMI_PRESET_MAX_VIEWS];
+    sort_by_name(order, preset->nviews, view_name, preset);
+    put(o, "\"views\":{");
+    for (size_t i = 0; st == OM_OK && i < preset->nviews && !failed(o); i++) {
+        if (i)
+            put(o, ",");
+        put_string(o, preset->views[order[i]].name);
+        put(o, ":");
+        st = put_view(o, &preset->views[order[i]], preset->world, err);
+    }
+    put(o, "}}");
+    omi_free(o->ranks);
     return st;
 }
 
@@ -205,35 +324,30 @@ om_status om_preset_to_json(const om_preset *preset, char **out, om_error *err)
     if (!preset)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "preset is NULL");
     omi_buf buf = {0};
-    om_status st = OM_OK;
-    omi_buf_puts(&buf, "{");
-    if (preset->nlists > 0) {
-        size_t order[OMI_PRESET_MAX_LISTS];
-        sort_by_name(order, preset->nlists, list_name, preset);
-        omi_buf_puts(&buf, "\"groups\":{");
-        for (size_t i = 0; i < preset->nlists; i++) {
-            if (i)
-                omi_buf_puts(&buf, ",");
-            put_string(&buf, preset->lists[order[i]].name);
-            omi_buf_puts(&buf, ":");
-            put_groups(&buf, &preset->lists[order[i]]);
-        }
-        omi_buf_puts(&buf, "},");
-    }
-    size_t order[OMI_PRESET_MAX_VIEWS];
-    sort_by_name(order, preset->nviews, view_name, preset);
-    omi_buf_puts(&buf, "\"views\":{");
-    for (size_t i = 0; st == OM_OK && i < preset->nviews; i++) {
-        if (i)
-            omi_buf_puts(&buf, ",");
-        put_string(&buf, preset->views[order[i]].name);
-        omi_buf_puts(&buf, ":");
-        st = put_view(&buf, &preset->views[order[i]], preset->world, err);
-    }
-    omi_buf_puts(&buf, "}}");
+    jout o = {NULL, &buf, NULL};
+    om_status st = put_preset(&o, preset, err);
     if (st != OM_OK) {
         omi_free(buf.data);
         return st;
     }
     return omi_buf_finish(&buf, out, err);
+}
+
+om_status om_preset_write_json(const om_preset *preset, FILE *stream, om_error *err)
+{
+    if (!preset || !stream)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
+                        preset ? "stream" : "preset");
+    char *storage = omi_malloc(OMU_WRITER_BLOCK);
+    if (!storage)
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing a preset");
+    omu_writer w;
+    omu_writer_init(&w, stream, storage, OMU_WRITER_BLOCK);
+    jout o = {&w, NULL, NULL};
+    om_status st = put_preset(&o, preset, err);
+    int error = omu_writer_flush(&w);
+    omi_free(storage);
+    if (st == OM_OK && error != 0)
+        st = omi_fail(err, OM_ERR_IO, "cannot write the views: %s", strerror(error));
+    return st;
 }

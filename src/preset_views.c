@@ -69,21 +69,6 @@ om_status omi_pview_groups(const omi_pview *view, const char *const *axes,
     return st;
 }
 
-om_status omi_pview_coords(const omi_pview *view, int64_t first, int64_t count,
-                           int64_t *coords, om_error *err)
-{
-    om_mesh *mesh = NULL;
-    om_status st = omi_pview_mesh(view, false, &mesh, err);
-    for (int64_t r = first; st == OM_OK && r < first + count; r++) {
-        int64_t *c = coords + (r - first) * (int64_t)view->naxes;
-        if (!omi_view_coordinate(mesh, r, c, NULL))
-            for (size_t a = 0; a < view->naxes; a++)
-                c[a] = -1;
-    }
-    om_mesh_free(mesh);
-    return st;
-}
-
 /* The preset's views as a world, under their world names. */
 static om_status build_world(const om_preset *preset, om_world **out, om_error *err)
 {

@@ -79,3 +79,23 @@ bool omi_parse_decimal(const char *s, size_t len, int64_t *value)
                      : (int64_t)magnitude;
     return true;
 }
+
+omi_name_size omi_parse_name_size(const char *item, size_t len, size_t *name_len,
+                                  int64_t *size)
+{
+    const char *eq = memchr(item, '=', len);
+    if (!eq)
+        return OMI_NAME_SIZE_NO_EQUALS;
+    size_t n = (size_t)(eq - item);
+    while (n > 0 && is_blank(item[n - 1]))
+        n--;
+    const char *value = eq + 1;
+    size_t value_len = len - (size_t)(value - item);
+    while (value_len > 0 && is_blank(*value)) {
+        value++;
+        value_len--;
+    }
+    *name_len = n;
+    return omi_parse_decimal(value, value_len, size) ? OMI_NAME_SIZE_OK
+                                                     : OMI_NAME_SIZE_NOT_DECIMAL;
+}

@@ -18,7 +18,7 @@ typedef omi_lookup lookup_ctx;
 
 static const omi_node *node_at(const lookup_ctx *ctx, size_t index)
 {
-    return &ctx->tree->nodes[index];
+    return omi_tree_node(ctx->tree, index);
 }
 
 static bool scalar_is(const omi_node *node, const char *text)

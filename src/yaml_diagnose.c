@@ -18,16 +18,17 @@ typedef struct {
     const omi_tree *tree;
     om_diagnostics *list;
     const char *known[KNOWN_KEYS];
-    size_t unknown; /* unknown keys found, reported or not */
+    size_t reported;   /* unknown keys reported one by one */
+    size_t unreported; /* and those only counted */
     unsigned long first_unreported_line;
     long budget;    /* pairs left to look at */
-    size_t visited[MAX_VISITED];
+    const omi_node *visited[MAX_VISITED];
     size_t nvisited;
 } walk;
 
 static const omi_node *node_at(const omi_tree *tree, size_t index)
 {
-    return &tree->nodes[index];
+    return omi_tree_node(tree, index);
 }
 
 static bool scalar_is(const omi_node *node, const char *text)
@@ -45,12 +46,20 @@ static bool is_known(const walk *w, const omi_node *key)
     return false;
 }
 
+static void count_unreported(walk *w, size_t count, unsigned long line)
+{
+    if (w->unreported == 0)
+        w->first_unreported_line = line;
+    w->unreported += count;
+}
+
 static void report_unknown(walk *w, const omi_node *key)
 {
-    if (w->unknown++ == OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS)
-        w->first_unreported_line = key->line;
-    if (w->unknown > OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS)
+    if (w->reported == OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS) {
+        count_unreported(w, 1, key->line);
         return;
+    }
+    w->reported++;
     if (key->kind != OMI_NODE_SCALAR) {
         omi_diagnostics_add(w->list, OM_DIAGNOSTIC_UNKNOWN_KEY, (int64_t)key->line,
                             "line %lu: unknown key (%s) in accelerator", key->line,
@@ -74,13 +83,12 @@ static void report_unknown(walk *w, const omi_node *key)
 /* False when the mapping was walked already (or too many were). */
 static bool first_visit(walk *w, const omi_node *map)
 {
-    size_t index = (size_t)(map - w->tree->nodes);
     for (size_t i = 0; i < w->nvisited; i++)
-        if (w->visited[i] == index)
+        if (w->visited[i] == map)
             return false;
     if (w->nvisited == MAX_VISITED)
         return false;
-    w->visited[w->nvisited++] = index;
+    w->visited[w->nvisited++] = map;
     return true;
 }
 
@@ -103,7 +111,10 @@ static void walk_merge(walk *w, const omi_node *value, int depth)
     }
 }
 
-/* Every key of `map` and of what it merges, in document order of `map`. */
+/* Every key of `map` and of what it merges, in document order of `map`.
+ * Composition recorded the unknown keys of sections and anchored mappings
+ * (`report`): the first ones as pairs, the rest as a count; an inline
+ * mapping in a merge key keeps its field keys only, and says nothing. */
 static void walk_keys(walk *w, const omi_node *map, int depth)
 {
     if (depth > MAX_WALK_DEPTH || !first_visit(w, map))
@@ -113,9 +124,11 @@ static void walk_keys(walk *w, const omi_node *map, int depth)
         const omi_node *key = node_at(w->tree, map->items[2 * p]);
         if (omi_yaml_is_merge_key(key))
             walk_merge(w, node_at(w->tree, map->items[2 * p + 1]), depth);
-        else if (!is_known(w, key))
+        else if (map->report && !is_known(w, key))
             report_unknown(w, key);
     }
+    if (map->report && map->unknown > 0)
+        count_unreported(w, map->unknown, map->unknown_line);
 }
 
 /* The explicit top-level key that says "mesh JSON", or NULL. */
@@ -190,12 +203,11 @@ void omi_yaml_diagnose(const omi_tree *tree, om_diagnostics *list)
     for (int i = 0; i < OM_FLAG_COUNT; i++)
         w.known[n++] = om_flag_field_name((om_flag)i);
     walk_keys(&w, accel, 0);
-    if (w.unknown > OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS)
+    if (w.unreported > 0)
         omi_diagnostics_add(list, OM_DIAGNOSTIC_UNKNOWN_KEY,
                             (int64_t)w.first_unreported_line,
                             "line %lu: %zu more unknown keys in accelerator",
-                            w.first_unreported_line,
-                            w.unknown - OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS);
+                            w.first_unreported_line, w.unreported);
 }
 
 /* Strict mode: the first diagnostic becomes the error. */

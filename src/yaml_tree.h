@@ -12,36 +12,79 @@
 
 typedef enum { OMI_NODE_SCALAR, OMI_NODE_SEQUENCE, OMI_NODE_MAPPING } omi_node_kind;
 
+/* A node the projection can reach. Which fields hold depends on `kind`:
+ * read `value`, `tag`, `length` of scalars only, `items`, `count`,
+ * `unknown` of collections only. Text and item arrays live in the tree's
+ * arena. */
 typedef struct {
-    omi_node_kind kind;
+    uint8_t kind;   /* omi_node_kind */
+    bool plain;     /* scalars: written plain (unquoted, not a block scalar) */
+    bool report;    /* mappings: every unknown key was recorded (below) */
     unsigned long line; /* 1-based line where the node starts */
-    /* Scalars: the text, whether it was written plain (unquoted, not a
-     * block scalar), and its explicit tag ("tag:yaml.org,2002:int", "!")
-     * or NULL when it had none. */
-    char *value;
-    size_t length;
-    bool plain;
-    char *tag;
-    /* Collections: child node indices; a mapping stores key, value, key,
-     * value... An alias is the index of the anchored node, not a copy, so
-     * alias bombs cost no memory. */
-    size_t *items;
-    size_t count;
-    size_t cap;
+    union {
+        struct {
+            const char *value; /* NUL-terminated */
+            /* The explicit tag in full form ("tag:yaml.org,2002:int", "!")
+             * or NULL when it had none. */
+            const char *tag;
+            uint32_t length;
+        };
+        struct {
+            /* Child node indices; a mapping stores key, value, key,
+             * value... An alias is the index of the anchored node, not a
+             * copy, so alias bombs cost no memory. */
+            const uint32_t *items;
+            uint32_t count;
+            /* Mappings with `report`: keys that are neither a field nor a
+             * section nor a merge key past the first
+             * OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS (which are kept as pairs with
+             * a placeholder value), and the line of the first. */
+            uint32_t unknown;
+            uint32_t unknown_line;
+        };
+    };
 } omi_node;
 
+/* What composition cost: deterministic measures for the tests. */
 typedef struct {
-    omi_node *nodes;
-    size_t count;
-    size_t cap;
+    size_t events;      /* libyaml events read */
+    size_t nodes;       /* nodes kept */
+    size_t bytes;       /* bytes the composer holds now */
+    size_t peak_bytes;  /* the most it held at once */
+    size_t input_read;  /* bytes of the text libyaml read before it stopped */
+} omi_yaml_stats;
+
+typedef struct omi_arena_block omi_arena_block;
+
+/* Nodes live in blocks of OMI_NODE_BLOCK that never move: the tree grows
+ * without a copy (and without holding two copies at once). */
+#define OMI_NODE_BLOCK 1024
+
+typedef struct {
+    omi_node **blocks;
+    size_t nblocks;
+    size_t blocks_cap;
+    size_t count; /* nodes */
     bool has_root; /* false for an empty stream */
     size_t root;
+    omi_arena_block *arena;
+    omi_yaml_stats stats;
 } omi_tree;
 
-/* Composes the one document of `text`. Refuses (OM_ERR_PARSE) a second
+/* Composes the one document of `text`, keeping only what the projection
+ * can reach: the top-level mapping; its `accelerator` and `fsdp_config`
+ * values and their field keys (the omi_yaml_read_int() sections); merge
+ * keys (<<) at either level and what they merge; every anchored node
+ * (an alias may bring it anywhere later) with what it could be asked for;
+ * and, for diagnostics, the first OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS unknown
+ * keys of a section or anchored mapping (counting the rest) and the
+ * top-level keys "mesh_dim_names", "mesh_shape" and one spelled close to
+ * "accelerator". Everything else is parsed and dropped, so memory grows
+ * with what is kept, not with the text. Refuses (OM_ERR_PARSE) a second
  * document, nesting deeper than 256 levels, more than 10000 anchors and
  * aliases together, and undefined aliases; libyaml's syntax errors become
- * OM_ERR_PARSE with their position. On failure the tree is empty. */
+ * OM_ERR_PARSE with their position. On failure the tree is empty except
+ * for its stats. */
 om_status omi_yaml_compose(const char *text, size_t length, omi_tree *tree,
                            om_error *err);
 
@@ -49,6 +92,12 @@ om_status omi_yaml_compose(const char *text, size_t length, omi_tree *tree,
  * or UTF-16 without a byte-order mark (which libyaml would report as
  * control characters at byte 0); OM_OK otherwise. */
 om_status omi_yaml_check_encoding(const char *text, size_t length, om_error *err);
+
+/* Node `index` (< tree->count) of a composed tree. */
+static inline const omi_node *omi_tree_node(const omi_tree *tree, size_t index)
+{
+    return &tree->blocks[index / OMI_NODE_BLOCK][index % OMI_NODE_BLOCK];
+}
 
 /* Releases what omi_yaml_compose() built. A zeroed tree is fine. */
 void omi_tree_free(omi_tree *tree);

@@ -156,3 +156,24 @@ om_mesh *om_test_mesh(const char *spec)
                    "building test mesh \"%s\": %s", spec, err.message);
     return mesh;
 }
+
+om_hierarchy *om_test_hierarchy(const char *spec)
+{
+    om_hierarchy *h = NULL;
+    om_error err;
+    om_error_clear(&err);
+    om_status st = om_hierarchy_from_spec(spec, &h, &err);
+    om_test_record(st == OM_OK && h != NULL, __FILE__, __LINE__,
+                   "building test hierarchy \"%s\": %s", spec, err.message);
+    return h;
+}
+
+void om_test_expect_hierarchy_err(om_status got, const om_hierarchy *h,
+                                  const om_error *err, const char *input,
+                                  om_status want, const char *needle,
+                                  const char *file, unsigned line)
+{
+    om_test_record(got == want && h == NULL && strstr(err->message, needle),
+                   file, line, "%s: got status %d, \"%s\"; want %d, \"%s\"",
+                   input, got, got ? err->message : "", want, needle);
+}

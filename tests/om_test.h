@@ -81,5 +81,13 @@ int64_t om_test_rand_range(uint64_t *state, int64_t lo, int64_t hi);
 
 /* Helpers for building meshes in tests; assert on failure. */
 om_mesh *om_test_mesh(const char *spec);
+/* A hierarchy from a uniform spec ("host=8,nvl=72"); asserts on failure. */
+om_hierarchy *om_test_hierarchy(const char *spec);
+/* Records that reading `input` into a hierarchy failed with `want`, left
+ * the out pointer NULL and gave a message containing `needle`. */
+void om_test_expect_hierarchy_err(om_status got, const om_hierarchy *h,
+                                  const om_error *err, const char *input,
+                                  om_status want, const char *needle,
+                                  const char *file, unsigned line);
 
 #endif /* OM_TEST_H */

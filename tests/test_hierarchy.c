@@ -8,14 +8,7 @@
 
 #include "om_test.h"
 
-static om_hierarchy *spec(const char *text)
-{
-    om_hierarchy *h = NULL;
-    om_error err;
-    om_error_clear(&err);
-    OM_EXPECT_OK(om_hierarchy_from_spec(text, &h, &err), &err);
-    return h;
-}
+static om_hierarchy *spec(const char *text) { return om_test_hierarchy(text); }
 
 static om_hierarchy *from_json(const char *text)
 {
@@ -136,9 +129,7 @@ static void expect_json_error(const char *text, om_status want,
     om_hierarchy *h = (om_hierarchy *)&h;
     om_error err;
     om_status st = om_hierarchy_from_json(text, strlen(text), &h, &err);
-    om_test_record(st == want && h == NULL && strstr(err.message, needle),
-                   __FILE__, line, "%s: got status %d, \"%s\"; want %d, \"%s\"",
-                   text, st, st ? err.message : "", want, needle);
+    om_test_expect_hierarchy_err(st, h, &err, text, want, needle, __FILE__, line);
 }
 
 static void test_json_errors(void)
@@ -225,9 +216,7 @@ static void expect_hostfile_error(const char *text, om_status want,
     om_hierarchy *h = (om_hierarchy *)&h;
     om_error err;
     om_status st = om_hierarchy_from_hostfile(text, strlen(text), &h, &err);
-    om_test_record(st == want && h == NULL && strstr(err.message, needle),
-                   __FILE__, line, "%s: got status %d, \"%s\"; want %d, \"%s\"",
-                   text, st, st ? err.message : "", want, needle);
+    om_test_expect_hierarchy_err(st, h, &err, text, want, needle, __FILE__, line);
 }
 
 static void test_hostfile_errors(void)
@@ -259,6 +248,43 @@ static void test_hostfile_errors(void)
     expect_hostfile_error("\xff slots=1\n", OM_ERR_PARSE, "not valid UTF-8",
                           __LINE__);
     expect_hostfile_error(":4\n", OM_ERR_PARSE, "empty host name", __LINE__);
+}
+
+/* The level and field caps, and many hosts. */
+static void test_hostfile_limits(void)
+{
+    char line[512];
+    size_t o = (size_t)snprintf(line, sizeof line, "a slots=1");
+    for (int i = 0; i < 17; i++)
+        o += (size_t)snprintf(line + o, sizeof line - o, " l%d=x", i);
+    snprintf(line + o, sizeof line - o, "\n");
+    expect_hostfile_error(line, OM_ERR_PARSE, "hostfile line 1: more than 16 levels",
+                          __LINE__);
+    o = (size_t)snprintf(line, sizeof line, "a slots=1");
+    for (int i = 0; i < 19; i++)
+        o += (size_t)snprintf(line + o, sizeof line - o, " f%d", i);
+    expect_hostfile_error(line, OM_ERR_PARSE, "hostfile line 1 has too many fields",
+                          __LINE__);
+    /* Many hosts (the duplicate check's table grows): every one kept, in
+     * file order, and a duplicate far down still found. */
+    enum { HOSTS = 5000 };
+    char *text = malloc(HOSTS * 24 + 32);
+    o = 0;
+    for (int i = 0; i < HOSTS; i++)
+        o += (size_t)sprintf(text + o, "node%d slots=2\n", i);
+    om_hierarchy *h = NULL;
+    om_error err;
+    OM_EXPECT_OK(om_hierarchy_from_hostfile(text, o, &h, &err), &err);
+    OM_EXPECT_INT(om_hierarchy_ranks(h), 2 * HOSTS);
+    char *label = NULL;
+    OM_EXPECT_OK(om_hierarchy_domain_label(h, 0, 4321, &label, &err), &err);
+    OM_EXPECT_STR(label, "node4321");
+    om_string_free(label);
+    om_hierarchy_free(h);
+    sprintf(text + o, "node17 slots=2\n");
+    expect_hostfile_error(text, OM_ERR_INVALID_ARGUMENT,
+                          "lists host \"node17\" twice (lines 18 and 5001)", __LINE__);
+    free(text);
 }
 
 /* ---- locality ---- */
@@ -739,6 +765,7 @@ static const om_test_case hierarchy_tests[] = {
     {"explicit JSON errors", test_json_errors},
     {"hostfile", test_hostfile},
     {"hostfile errors", test_hostfile_errors},
+    {"hostfile: levels, fields, 5000 hosts", test_hostfile_limits},
     {NULL, NULL},
 };
 

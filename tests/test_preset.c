@@ -495,6 +495,62 @@ static void test_yaml(void)
                   OM_ERR_INVALID_ARGUMENT, "out pointer");
 }
 
+/* om_preset_write_json streams exactly om_preset_to_json's text, for
+ * every preset, and reports a failed write as OM_ERR_IO. */
+static void test_write_json(void)
+{
+    static const struct {
+        const char *name;
+        const char *params[4];
+        size_t n;
+        int64_t world;
+    } runs[] = {
+        {"torchtitan", {"pp=2", "tp=2", "cp=3", "ep=4"}, 4, 48},
+        {"megatron", {"tensor_model_parallel_size=2", "context_parallel_size=2",
+                      "hierarchical_context_parallel_sizes=[2]",
+                      "num_distributed_optimizer_instances=2"}, 4, 48},
+        {"deepspeed", {"tensor_parallel_size_=3", "expert_parallel_size_=5"}, 2, 90000},
+        {"hyper-parallel", {"accelerator.tp_size=2", "accelerator.ep_size=4",
+                            "accelerator.pp_size=3"}, 3, 96},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        om_error err;
+        om_preset *p = NULL;
+        char *json = NULL;
+        OM_EXPECT_OK(om_preset_new(runs[i].name, runs[i].params, runs[i].n, runs[i].world,
+                                   &p, &err), &err);
+        OM_EXPECT_OK(om_preset_to_json(p, &json, &err), &err);
+        FILE *f = tmpfile();
+        OM_EXPECT(f != NULL);
+        OM_EXPECT_OK(om_preset_write_json(p, f, &err), &err);
+        long len = ftell(f);
+        OM_EXPECT(json && len == (long)strlen(json));
+        char *back = malloc((size_t)len + 1);
+        rewind(f);
+        OM_EXPECT(fread(back, 1, (size_t)len, f) == (size_t)len);
+        back[len] = '\0';
+        OM_EXPECT(json && strcmp(back, json) == 0);
+        free(back);
+        fclose(f);
+        om_string_free(json);
+        if (i == 2) {
+            FILE *full = fopen("/dev/full", "w");
+            OM_EXPECT(full != NULL);
+            if (full) {
+                OM_EXPECT_ERR(om_preset_write_json(p, full, &err), &err, OM_ERR_IO,
+                              "cannot write the views: No space left on device");
+                fclose(full);
+            }
+        }
+        OM_EXPECT_ERR(om_preset_write_json(p, NULL, &err), &err,
+                      OM_ERR_INVALID_ARGUMENT, "stream is NULL");
+        om_preset_free(p);
+    }
+    om_error err;
+    OM_EXPECT_ERR(om_preset_write_json(NULL, stdout, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "preset is NULL");
+}
+
 static const om_test_case vector_tests[] = {
     {"torchtitan", test_vectors_torchtitan},
     {"megatron", test_vectors_megatron},
@@ -513,6 +569,7 @@ static const om_test_case rule_tests[] = {
     {"check verdicts", test_check_verdicts},
     {"world", test_world},
     {"bad arguments", test_bad_arguments},
+    {"write_json streams to_json's text", test_write_json},
     {"yaml", test_yaml},
     {NULL, NULL},
 };

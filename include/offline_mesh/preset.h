@@ -34,6 +34,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "offline_mesh/attributes.h"
 #include "offline_mesh/status.h"
@@ -139,6 +140,21 @@ OM_API OM_NODISCARD om_status om_preset_world(const om_preset *preset,
  */
 OM_API OM_NODISCARD om_status om_preset_to_json(const om_preset *preset,
                                                 char **out, om_error *err);
+
+/**
+ * Writes the document of om_preset_to_json() to `stream` as it is
+ * computed, through a 64 KiB buffer (flushed block by block), without
+ * holding the document: memory stays bounded whatever the world size, and
+ * a failed write stops the work at once. No newline is added. On an error
+ * `stream` holds a prefix of the document. Since 1.2.
+ * Thread safety: as om_preset_to_json(); `stream` is used by this call
+ * only while it runs.
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL preset or stream), OM_ERR_IO (a
+ * write or flush failed: "cannot write the views: No space left on
+ * device"), OM_ERR_NO_MEMORY.
+ */
+OM_API OM_NODISCARD om_status om_preset_write_json(const om_preset *preset,
+                                                   FILE *stream, om_error *err);
 
 /**
  * Runs every rule of preset `name` on the parameters (as om_preset_new())

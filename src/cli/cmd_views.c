@@ -1,5 +1,6 @@
 /* The views command (every view of a framework preset as JSON) and the
  * preset form of check (every rule violation, then view consistency). */
+#include <errno.h>
 #include <string.h>
 
 #include "cli_internal.h"
@@ -123,16 +124,21 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
     rc = cli_load_preset(io, &pa, &opt, &preset);
     if (rc != CLI_OK)
         return rc;
+    /* Every parameter is valid once the preset exists: from here on the
+     * document streams out as it is computed (bounded memory; a failed
+     * write stops it at once). */
     om_error e;
-    char *json = NULL;
-    om_status st = om_preset_to_json(preset, &json, &e);
+    fflush(io->out);
+    om_status st = om_preset_write_json(preset, io->out, &e);
     om_preset_free(preset);
-    if (st != OM_OK)
-        return cli_lib_error(io, &e);
-    fputs(json, io->out);
-    fputc('\n', io->out);
-    om_string_free(json);
-    return CLI_OK;
+    if (st == OM_OK && (fputc('\n', io->out) == EOF || fflush(io->out) != 0))
+        return cli_error(io, CLI_FAILED, "cannot write the output: %s",
+                         strerror(errno));
+    if (st == OM_ERR_IO)
+        return cli_error(io, CLI_FAILED, "cannot write the output: %s",
+                         strchr(e.message, ':') ? strchr(e.message, ':') + 2
+                                                : e.message);
+    return st == OM_OK ? CLI_OK : cli_lib_error(io, &e);
 }
 
 static bool has_preset(int argc, char **argv)

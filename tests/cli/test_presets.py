@@ -172,3 +172,46 @@ def test_check_without_preset_is_the_preflight():
     assert json.loads(r.stdout) == {"ok": True, "preset": "megatron", "violations": []}
     fails(1, "check", "--preset", "torchtitan", "--param", "etp=2", "--world-size", "8",
           match="unknown torchtitan parameter")
+
+
+def test_views_streams_in_bounded_memory():
+    """views writes its document as it computes it: 2^21 ranks make about
+    290 MB of JSON, written under a 64 MiB address-space limit (a document
+    built whole would need more than four times that)."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (64 << 20, 64 << 20))
+
+    args = [CLI, "views", "--preset", "hyper-parallel", "--world-size", str(1 << 21),
+            "--param", "accelerator.tp_size=8", "--param", "accelerator.pp_size=4",
+            "--param", "accelerator.ep_size=16"]
+    env = {k: v for k, v in os.environ.items() if k not in WORLD_VARS}
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=env, preexec_fn=limit)
+    size, head, tail = 0, b"", b""
+    while True:
+        block = p.stdout.read(1 << 20)
+        if not block:
+            break
+        if not head:
+            head = block[:200]
+        tail = (tail + block)[-200:]
+        size += len(block)
+    err = p.stderr.read()
+    assert p.wait(timeout=300) == 0, err
+    assert size > 256 << 20
+    assert head.startswith(b'{"views":{"device":{"coords":[[0,0,0],[0,0,1],')
+    assert tail.endswith(b'"layout":[[[65536,8]],[],[[8,1]]],"shape":[65536,1,8]}}}\n'), tail
+
+
+def test_views_write_errors_stop_it():
+    """A full disk is an error of the command (exit 1, one line), noticed at
+    the first failed write."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([CLI, "views", "--preset", "torchtitan", "--world-size",
+                            str(1 << 20), "--param", "tp=8"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 1
+    assert r.stderr == ("offline-mesh: error: cannot write the output: "
+                        "No space left on device\n")

@@ -2,7 +2,9 @@
  * heap allocations a whole process makes (malloc, calloc, realloc, and the
  * aligned ones) and, when OM_FAIL_AT=k is set, fails the k-th (0-based)
  * with ENOMEM; every other allocation goes to glibc. With
- * OM_ALLOC_COUNT_FILE=PATH the count is written to PATH at exit.
+ * OM_ALLOC_COUNT_FILE=PATH the count is written to PATH at exit. With
+ * OM_ALLOC_WINDOWED set, only allocations between om_alloc_window(1) and
+ * om_alloc_window(0) count (json_candidates/ probes: the parse alone).
  * SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,9 +18,14 @@ extern void *__libc_memalign(size_t, size_t);
 
 static long fail_at = -1; /* set by the constructor */
 static long counted;
+static int windowed, window_open;
+
+void om_alloc_window(int open) { window_open = open; }
 
 static int inject(void)
 {
+    if (windowed && !window_open)
+        return 0;
     if (counted++ == fail_at) {
         errno = ENOMEM;
         return 1;
@@ -31,6 +38,7 @@ __attribute__((constructor)) static void arm(void)
     const char *k = getenv("OM_FAIL_AT");
     counted = 0;
     fail_at = k ? strtol(k, NULL, 10) : -1;
+    windowed = getenv("OM_ALLOC_WINDOWED") != NULL;
 }
 
 __attribute__((destructor)) static void report(void)

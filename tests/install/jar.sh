@@ -22,27 +22,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-build=${1:-${OM_BUILD_DIR:-}}
-if [ -z "$build" ] || [ ! -x "$build/src/cli/offline-mesh" ]; then
-    echo "usage: $0 BUILD_DIR (a built meson build dir with the CLI)" >&2
-    exit 2
-fi
-cli=$(cd "$build" && pwd)/src/cli/offline-mesh
-[ "$(id -u)" = 0 ] || { echo "jar: run as root (chroot)" >&2; exit 2; }
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "  ok   $*"; }
-bad() { failed=$((failed + 1)); echo "  FAIL $*" >&2; }
-expect_eq() {
-    if [ "$2" = "$3" ]; then ok "$1"; else
-        bad "$1"; diff <(echo "$3") <(echo "$2") >&2 || true
-    fi
-}
-tmp=$(mktemp -d /tmp/om-jar-test.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-start=$SECONDS
+source "$here/check-setup.sh" jar "$@"
 
 # --- 1. build and mvn install ---------------------------------------------
 if jar=$("$repo/tools/build-jar.sh" 2>"$tmp/build.log" | tail -1) && [ -f "$jar" ]; then
