@@ -92,6 +92,12 @@
 /* ---- names ---------------------------------------------------------------- */
 #ifdef SWIGJAVA
 %rename("%(lowercamelcase)s", %$isfunction) "";
+/* bindings/java declares every function itself, as a method of its class
+ * (OM_JAVA_METHODS): Java is typed, so each declaration states what the
+ * method returns. The plain module functions are not generated. */
+#ifdef OM_JAVA_METHODS
+%rename("$ignore", regextarget=1, %$isfunction, %$not %$ismember) "^om_";
+#endif
 #endif
 
 /* ---- deliberately not bound (bindings/parity.tsv gives the reasons) ------- */
@@ -154,8 +160,13 @@
 /* ---- opaque handles -> classes ---------------------------------------------
  * OM_HANDLE(om_x, Name): the class Name over om_x, destroyed by om_x_free;
  * every `om_x **out` parameter returns a new, owned Name. */
+#ifdef OM_OWN_CLASS_NAMES   /* a language that names its classes itself */
+%define OM_HANDLE_NAME(TYPE, NAME) %enddef
+#else
+%define OM_HANDLE_NAME(TYPE, NAME) %rename(NAME) TYPE; %enddef
+#endif
 %define OM_HANDLE(TYPE, NAME)
-%rename(NAME) TYPE;
+OM_HANDLE_NAME(TYPE, NAME)
 %nodefaultctor TYPE;
 struct TYPE {};
 %extend TYPE {

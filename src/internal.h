@@ -210,6 +210,16 @@ bool omi_view_coordinate(const om_mesh *mesh, int64_t rank, int64_t *coord,
                          int64_t *instance);
 /* Rank at coordinate `coord` in instance 0 (coordinates already checked). */
 int64_t omi_view_rank(const om_mesh *mesh, const int64_t *coord);
+/* ---- worlds (world.c) ---- */
+/* Receives each broken rule of a world, as the message om_world_new()
+ * would fail with. */
+typedef void (*omi_conflict_fn)(void *ctx, const char *message);
+/* The checks of om_world_new() on the views, reporting every view outside
+ * the world and every disagreeing (pair of views, axis) instead of
+ * stopping at the first. Returns the other errors of om_world_new(). */
+om_status omi_world_conflicts(int64_t world_size, const char *const *view_names,
+                              const om_mesh *const *views, size_t nviews,
+                              omi_conflict_fn report, void *ctx, om_error *err);
 /* ---- view and world JSON (view_json.c) ---- */
 /* Appends the view record (om_view_to_json) to `buf`. */
 om_status omi_view_json(omi_buf *buf, const om_mesh *view, om_error *err);

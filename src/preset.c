@@ -213,6 +213,14 @@ om_status om_preset_check(const char *name, const char *const *params,
             omi_buf_puts(&buf, ",");
         omi_buf_json_string(&buf, rules.messages[i], strlen(rules.messages[i]));
     }
+    if (rules.count > shown) {
+        /* Never silently fewer: the last entry counts the rest. */
+        char more[80];
+        snprintf(more, sizeof more, "%zu more violations not listed",
+                 rules.count - shown);
+        omi_buf_puts(&buf, ",");
+        omi_buf_json_string(&buf, more, strlen(more));
+    }
     omi_buf_puts(&buf, "]}");
     om_preset_free(preset);
     return omi_buf_finish(&buf, out, err);

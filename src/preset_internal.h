@@ -23,7 +23,7 @@
 #define OMI_PRESET_MAX_VIEWS 8
 #define OMI_PRESET_MAX_LISTS 40
 #define OMI_PRESET_MAX_LIST_ITEMS 16
-#define OMI_PRESET_MAX_RULES 16
+#define OMI_PRESET_MAX_RULES 64
 
 /* ---- parameters ---- */
 typedef enum {
@@ -116,9 +116,22 @@ typedef struct {
     size_t size;
 } omi_group_list;
 
+/* A torchtitan single-axis mesh (get_mesh / get_optional_mesh keys). */
+typedef struct {
+    char name[OMI_PRESET_NAME_LEN];     /* torchtitan's key ("loss") */
+    char mesh_dim[OMI_PRESET_NAME_LEN]; /* torch's axis name ("loss_mesh") */
+    char view[OMI_PRESET_NAME_LEN];     /* the view it comes from */
+    int64_t size;
+    bool fake_backed;
+} omi_single_axis;
+
+#define OMI_PRESET_MAX_SINGLE 12
+
 struct om_preset {
     char name[OMI_PRESET_NAME_LEN];
     int64_t world;
+    omi_single_axis single[OMI_PRESET_MAX_SINGLE];
+    size_t nsingle;
     omi_pview views[OMI_PRESET_MAX_VIEWS];
     size_t nviews;
     omi_group_list lists[OMI_PRESET_MAX_LISTS];

@@ -270,23 +270,28 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
         return OM_OK;
 
     int64_t model = omi_preset_product((int64_t[]){tp, pp, cp}, 3);
-    if (!omi_rule(rules, world % model == 0, true,
+    /* Not fatal for the expert generator's own divisibility rule, which
+     * does not need dp: a check lists both. */
+    if (!omi_rule(rules, world % model == 0, false,
                   "world_size (%lld) is not divisible by %lld", (long long)world,
                   (long long)model))
         return OM_OK;
+    bool dense_ok = world % model == 0;
     int64_t dp = world / model;
     if (!omi_rule(rules, v[P_VPP].is_null || pp > 1, false,
                   "pipeline-model-parallel size should be greater than 1 with "
                   "interleaved schedule"))
         return OM_OK;
     generator dense_gen, expert_gen;
-    if (!make_generator(rules, order, (int64_t[]){tp, pp, dp, 1, cp}, &dense_gen))
+    if (dense_ok && !make_generator(rules, order, (int64_t[]){tp, pp, dp, 1, cp},
+                                    &dense_gen))
         return OM_OK;
     int64_t expert_model = omi_preset_product((int64_t[]){etp, ep, pp}, 3);
     if (!omi_rule(rules, world % expert_model == 0, true,
                   "world_size (%lld) is not divisible by "
                   "expert_tensor_model_pipeline_parallel size (%lld)",
-                  (long long)world, (long long)expert_model))
+                  (long long)world, (long long)expert_model) ||
+        !dense_ok)
         return OM_OK;
     int64_t edp = world / expert_model;
     if (!make_generator(rules, order, (int64_t[]){etp, pp, edp, ep, 1}, &expert_gen))

@@ -3,6 +3,7 @@
  * outermost, row-major; batch = dp_replicate*dp_shard, fsdp =
  * dp_shard*cp, efsdp = dp_shard*cp*tp/ep (EP takes the innermost ranks of
  * dp_shard*cp*tp). */
+#include <stdio.h>
 #include <string.h>
 
 #include "preset_internal.h"
@@ -80,6 +81,40 @@ static void add_views(om_preset *preset, backend spmd, int64_t pp, int64_t dr,
     view->flags = OMI_VIEW_INSTANCES;
 }
 
+static void single(om_preset *preset, const char *name, const char *mesh_dim,
+                   const char *view, int64_t size, bool fake_backed)
+{
+    omi_single_axis *a = &preset->single[preset->nsingle++];
+    snprintf(a->name, sizeof a->name, "%s", name);
+    snprintf(a->mesh_dim, sizeof a->mesh_dim, "%s", mesh_dim);
+    snprintf(a->view, sizeof a->view, "%s", view);
+    a->size = size;
+    a->fake_backed = fake_backed;
+}
+
+/* The single-axis meshes in torchtitan's order. Fake-backed (no real
+ * communicator): size 1, except fsdp and dp_shard (always real) and efsdp
+ * (real exactly when ep > 1, whatever its size). */
+static void add_single_axes(om_preset *preset, backend spmd, int64_t pp, int64_t dr,
+                            int64_t ds, int64_t cp, int64_t tp, int64_t ep)
+{
+    int64_t batch = dr * ds, efsdp = ds * cp * tp / ep;
+    single(preset, "pp", "pp", "dataloading", pp, pp == 1);
+    single(preset, "batch", "batch", "dataloading", batch, batch == 1);
+    single(preset, "loss", "loss_mesh", "loss", batch * cp, batch * cp == 1);
+    single(preset, "dp_replicate", "dp_replicate", "dense", dr, dr == 1);
+    single(preset, "cp", "cp", "dataloading", cp, cp == 1);
+    single(preset, "tp", "tp", "dataloading", tp, tp == 1);
+    single(preset, "ep", "ep", "sparse", ep, ep == 1);
+    single(preset, "efsdp", "efsdp", "sparse", efsdp, ep == 1);
+    if (spmd == SPMD_TYPES)
+        single(preset, "dp", "dp", "spmd_dense_for_fwdbwd", batch, batch == 1);
+    if (spmd == PARTIAL_DTENSOR)
+        single(preset, "fsdp", "fsdp", "dense", ds * cp, false);
+    else
+        single(preset, "dp_shard", "dp_shard", "dense", ds, false);
+}
+
 static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
                      om_preset *preset, om_error *err)
 {
@@ -126,6 +161,7 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     if (rules->count)
         return OM_OK;
     add_views(preset, spmd, pp, dr, ds, cp, tp, ep);
+    add_single_axes(preset, spmd, pp, dr, ds, cp, tp, ep);
     return OM_OK;
 }
 

@@ -69,8 +69,15 @@ om_status omi_pview_groups(const omi_pview *view, const char *const *axes,
     return st;
 }
 
-/* The preset's views as a world, under their world names. */
-static om_status build_world(const om_preset *preset, om_world **out, om_error *err)
+/* The preset's views under their world names: as a world (`out`), or
+ * only checked, every broken rule reported to `rules` (`out` NULL). */
+static void report_rule(void *rules, const char *message)
+{
+    omi_rule(rules, false, false, "%s", message);
+}
+
+static om_status build_world(const om_preset *preset, omi_rules *rules,
+                             om_world **out, om_error *err)
 {
     om_mesh *meshes[OMI_PRESET_MAX_VIEWS] = {NULL};
     const char *names[OMI_PRESET_MAX_VIEWS];
@@ -79,9 +86,13 @@ static om_status build_world(const om_preset *preset, om_world **out, om_error *
         names[i] = preset->views[i].name;
         st = omi_pview_mesh(&preset->views[i], true, &meshes[i], err);
     }
-    if (st == OM_OK)
-        st = om_world_new(preset->world, names, preset->nviews,
-                          (const om_mesh *const *)meshes, preset->nviews, out, err);
+    const om_mesh *const *views = (const om_mesh *const *)meshes;
+    if (st == OM_OK && out)
+        st = om_world_new(preset->world, names, preset->nviews, views,
+                          preset->nviews, out, err);
+    else if (st == OM_OK)
+        st = omi_world_conflicts(preset->world, names, views, preset->nviews,
+                                 report_rule, rules, err);
     for (size_t i = 0; i < preset->nviews; i++)
         om_mesh_free(meshes[i]);
     return st;
@@ -90,17 +101,7 @@ static om_status build_world(const om_preset *preset, om_world **out, om_error *
 om_status omi_preset_check_consistency(const om_preset *preset, omi_rules *rules,
                                        om_error *err)
 {
-    om_world *world = NULL;
-    om_error conflict;
-    om_status st = build_world(preset, &world, &conflict);
-    om_world_free(world);
-    if (st == OM_ERR_VIEW_CONFLICT || st == OM_ERR_OUTSIDE_WORLD) {
-        omi_rule(rules, false, false, "%s", conflict.message);
-        return OM_OK;
-    }
-    if (st != OM_OK && err)
-        *err = conflict;
-    return st;
+    return build_world(preset, rules, NULL, err);
 }
 
 om_status om_preset_world(const om_preset *preset, om_world **out, om_error *err)
@@ -110,5 +111,5 @@ om_status om_preset_world(const om_preset *preset, om_world **out, om_error *err
     *out = NULL;
     if (!preset)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "preset is NULL");
-    return build_world(preset, out, err);
+    return build_world(preset, NULL, out, err);
 }

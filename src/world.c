@@ -183,17 +183,36 @@ static om_status check_pair(const om_world *w, size_t x, size_t ia, size_t y,
                     gtb, vb);
 }
 
-static om_status check_views(const om_world *w, om_error *err)
+/* A broken rule: without `report` the error of the call; with it, one
+ * report and the checks go on. */
+static om_status broken(omi_conflict_fn report, void *ctx, om_status st,
+                        const om_error *found, om_error *err)
+{
+    if (!report) {
+        if (err)
+            *err = *found;
+        return st;
+    }
+    report(ctx, found->message);
+    return OM_OK;
+}
+
+static om_status check_views(const om_world *w, omi_conflict_fn report, void *ctx,
+                             om_error *err)
 {
     char quoted[96];
+    om_error found;
     for (size_t x = 0; x < w->nviews; x++) {
         const om_mesh *v = w->views[x];
         omi_squote(quoted, sizeof quoted, w->names[x], strlen(w->names[x]));
-        if (v->extent > w->size)
-            return omi_fail(err, OM_ERR_OUTSIDE_WORLD,
-                            "view %s reaches rank %lld, world size is %lld",
-                            quoted, (long long)(v->extent - 1),
-                            (long long)w->size);
+        if (v->extent <= w->size)
+            continue;
+        om_status st = omi_fail(&found, OM_ERR_OUTSIDE_WORLD,
+                                "view %s reaches rank %lld, world size is %lld",
+                                quoted, (long long)(v->extent - 1),
+                                (long long)w->size);
+        if ((st = broken(report, ctx, st, &found, err)) != OM_OK)
+            return st;
     }
     /* Every axis name shared by two views: same groups. */
     for (size_t x = 0; x < w->nviews; x++)
@@ -203,7 +222,11 @@ static om_status check_views(const om_world *w, om_error *err)
                 int ib = omi_mesh_find(w->views[y], a->names[ia], a->name_lens[ia]);
                 if (ib < 0)
                     continue;
-                om_status st = check_pair(w, x, ia, y, (size_t)ib, err);
+                om_status st = check_pair(w, x, ia, y, (size_t)ib, &found);
+                if (st == OM_ERR_VIEW_CONFLICT)
+                    st = broken(report, ctx, st, &found, err);
+                else if (st != OM_OK && err)
+                    *err = found;
                 if (st != OM_OK)
                     return st;
             }
@@ -231,9 +254,12 @@ static om_status check_names(const char *const *names, size_t n, om_error *err)
     return OM_OK;
 }
 
-om_status om_world_new(int64_t world_size, const char *const *view_names,
-                       size_t nnames, const om_mesh *const *views,
-                       size_t nviews, om_world **out, om_error *err)
+/* om_world_new(); with `report`, every broken consistency rule is
+ * reported and the world is built anyway. */
+static om_status world_new(int64_t world_size, const char *const *view_names,
+                           size_t nnames, const om_mesh *const *views,
+                           size_t nviews, omi_conflict_fn report, void *ctx,
+                           om_world **out, om_error *err)
 {
     if (!out)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
@@ -279,13 +305,32 @@ om_status om_world_new(int64_t world_size, const char *const *view_names,
         w->nviews++;
     }
     if (st == OM_OK)
-        st = check_views(w, err);
+        st = check_views(w, report, ctx, err);
     if (st != OM_OK) {
         om_world_free(w);
         return st;
     }
     *out = w;
     return OM_OK;
+}
+
+om_status om_world_new(int64_t world_size, const char *const *view_names,
+                       size_t nnames, const om_mesh *const *views,
+                       size_t nviews, om_world **out, om_error *err)
+{
+    return world_new(world_size, view_names, nnames, views, nviews, NULL, NULL,
+                     out, err);
+}
+
+om_status omi_world_conflicts(int64_t world_size, const char *const *view_names,
+                              const om_mesh *const *views, size_t nviews,
+                              omi_conflict_fn report, void *ctx, om_error *err)
+{
+    om_world *w = NULL;
+    om_status st = world_new(world_size, view_names, nviews, views, nviews, report,
+                             ctx, &w, err);
+    om_world_free(w);
+    return st;
 }
 
 int64_t om_world_size(const om_world *world) { return world ? world->size : 0; }

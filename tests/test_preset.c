@@ -47,6 +47,37 @@ static bool expects_error(const json_t *c)
     return json_object_get(c, "error") != NULL;
 }
 
+/* torchtitan's single-axis meshes equal the vector's (without the groups,
+ * which the vector's view `from_view` holds under `mesh_dim_name`). */
+static void check_single_axes(const om_preset *p, const json_t *c)
+{
+    om_error err;
+    char *json = NULL;
+    OM_EXPECT_OK(om_preset_single_axes_json(p, &json, &err), &err);
+    json_t *got = json ? json_loads(json, 0, NULL) : NULL;
+    json_t *want = json_deep_copy(json_object_get(c, "single_axis"));
+    const char *key;
+    json_t *axis;
+    json_object_foreach(want, key, axis) {
+        const json_t *view = json_object_get(json_object_get(c, "views"),
+                                             json_string_value(json_object_get(axis, "from_view")));
+        const json_t *groups = json_object_get(
+            json_object_get(view, "groups"),
+            json_string_value(json_object_get(axis, "mesh_dim_name")));
+        om_test_record(json_equal(groups, json_object_get(axis, "groups")), __FILE__,
+                       __LINE__, "single axis %s: groups not those of its view", key);
+        json_object_del(axis, "groups");
+    }
+    json_t *doc = json_pack("{s:O,s:o}", "one_dimensional_active",
+                            json_object_get(c, "one_dimensional_active"), "single_axis",
+                            want);
+    om_test_record(got && json_equal(got, doc), __FILE__, __LINE__,
+                   "single axes differ from the vector: %s", json ? json : "(none)");
+    json_decref(doc);
+    json_decref(got);
+    om_string_free(json);
+}
+
 /* Runs every case of one vector file through om_preset_new() and
  * om_preset_to_json(), comparing views and named groups exactly. */
 static void run_vectors(const char *stem, const char *preset, bool named_groups)
@@ -92,6 +123,8 @@ static void run_vectors(const char *stem, const char *preset, bool named_groups)
                 v++;
             }
             OM_EXPECT_INT(om_preset_view_count(p), v);
+            if (json_object_get(c, "single_axis"))
+                check_single_axes(p, c);
             OM_EXPECT_INT(om_preset_world_size(p), world);
             json_decref(got);
             json_decref(want);
@@ -332,6 +365,21 @@ static void test_check_verdicts(void)
                   "\"expert data-parallel size (4) must be divisible by "
                   "edp_shard_size (3)\"]}");
     om_string_free(verdict);
+    /* Megatron's two divisibility rules are independent: both listed, in
+     * the order Megatron checks them; a build stops at the first. */
+    const char *indivisible[] = {"tensor_model_parallel_size=3",
+                                 "expert_model_parallel_size=3"};
+    OM_EXPECT_OK(om_preset_check("megatron", indivisible, 2, 8, &verdict, &err), &err);
+    OM_EXPECT_STR(verdict,
+                  "{\"ok\":false,\"preset\":\"megatron\",\"violations\":["
+                  "\"world_size (8) is not divisible by 3\","
+                  "\"world_size (8) is not divisible by "
+                  "expert_tensor_model_pipeline_parallel size (9)\"]}");
+    om_string_free(verdict);
+    om_preset *p = NULL;
+    OM_EXPECT_ERR(om_preset_new("megatron", indivisible, 2, 8, &p, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "world_size (8) is not divisible by 3");
+    OM_EXPECT(p == NULL);
     OM_EXPECT_OK(om_preset_check("megatron", NULL, 0, 8, &verdict, &err), &err);
     OM_EXPECT_STR(verdict, "{\"ok\":true,\"preset\":\"megatron\",\"violations\":[]}");
     om_string_free(verdict);
@@ -551,6 +599,33 @@ static void test_write_json(void)
                   OM_ERR_INVALID_ARGUMENT, "preset is NULL");
 }
 
+static void test_single_axes_errors(void)
+{
+    om_error err;
+    om_preset *p = NULL;
+    char *json = NULL;
+    OM_EXPECT_OK(om_preset_new("megatron", NULL, 0, 8, &p, &err), &err);
+    OM_EXPECT_ERR(om_preset_single_axes_json(p, &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "preset megatron has no single-axis meshes");
+    OM_EXPECT(json == NULL);
+    OM_EXPECT_ERR(om_preset_single_axes_json(NULL, &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "preset is NULL");
+    OM_EXPECT_ERR(om_preset_single_axes_json(p, NULL, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
+    om_preset_free(p);
+    /* partial_dtensor has fsdp (always real, even of size 1), no dp. */
+    OM_EXPECT_OK(om_preset_new("torchtitan", (const char *[]){"tp=8",
+                                 "spmd_backend=partial_dtensor"}, 2, 8, &p, &err), &err);
+    OM_EXPECT_OK(om_preset_single_axes_json(p, &json, &err), &err);
+    OM_EXPECT(json && strstr(json, "\"one_dimensional_active\":[\"tp\"]"));
+    OM_EXPECT(json && strstr(json, "\"fsdp\":{\"fake_backed\":false,\"from_view\":"
+                                   "\"dense\",\"get_optional_mesh_is_none\":false,"
+                                   "\"mesh_dim_name\":\"fsdp\",\"size\":1}"));
+    OM_EXPECT(json && !strstr(json, "\"dp\":"));
+    om_string_free(json);
+    om_preset_free(p);
+}
+
 static const om_test_case vector_tests[] = {
     {"torchtitan", test_vectors_torchtitan},
     {"megatron", test_vectors_megatron},
@@ -570,6 +645,7 @@ static const om_test_case rule_tests[] = {
     {"world", test_world},
     {"bad arguments", test_bad_arguments},
     {"write_json streams to_json's text", test_write_json},
+    {"single axes: errors and partial_dtensor", test_single_axes_errors},
     {"yaml", test_yaml},
     {NULL, NULL},
 };

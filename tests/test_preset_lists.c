@@ -299,7 +299,52 @@ static void test_format(void)
     free(preset);
 }
 
+static void collect(void *ctx, const char *message)
+{
+    char (*found)[OM_ERROR_MESSAGE_SIZE] = ctx;
+    size_t i = 0;
+    while (i < 4 && found[i][0])
+        i++;
+    if (i < 4)
+        snprintf(found[i], OM_ERROR_MESSAGE_SIZE, "%s", message);
+}
+
+/* Every broken rule of a world is reported, not only the first (check
+ * --preset lists them all): a view outside the world and two axes on
+ * which two views disagree. */
+static void test_every_conflict(void)
+{
+    om_mesh *a = NULL, *b = NULL, *c = NULL;
+    om_error err;
+    const char *names[] = {"dp", "tp"};
+    OM_EXPECT_OK(om_view_new(names, 2, (int64_t[]){2, 4}, 2, (int64_t[]){4, 1}, 2, 0,
+                             &a, &err), &err);
+    OM_EXPECT_OK(om_view_new(names, 2, (int64_t[]){2, 4}, 2, (int64_t[]){1, 2}, 2, 0,
+                             &b, &err), &err);
+    OM_EXPECT_OK(om_view_new((const char *[]){"x"}, 1, (int64_t[]){8}, 1,
+                             (int64_t[]){1}, 1, 8, &c, &err), &err);
+    char found[4][OM_ERROR_MESSAGE_SIZE] = {{0}};
+    OM_EXPECT_OK(omi_world_conflicts(8, (const char *[]){"a", "b", "c"},
+                                     (const om_mesh *[]){a, b, c}, 3, collect, found,
+                                     &err), &err);
+    OM_EXPECT_STR(found[0], "view 'c' reaches rank 15, world size is 8");
+    OM_EXPECT_STR(found[1], "views 'a' and 'b' disagree on axis 'dp': rank 0 is in "
+                            "[0, 4] in 'a' and in [0, 1] in 'b'");
+    OM_EXPECT_STR(found[2], "views 'a' and 'b' disagree on axis 'tp': rank 0 is in "
+                            "[0, 1, 2, 3] in 'a' and in [0, 2, 4, 6] in 'b'");
+    OM_EXPECT_STR(found[3], "");
+    /* om_world_new stops at the first. */
+    om_world *w = NULL;
+    OM_EXPECT_ERR(om_world_new(8, (const char *[]){"a", "b"}, 2,
+                               (const om_mesh *[]){a, b}, 2, &w, &err),
+                  &err, OM_ERR_VIEW_CONFLICT, "on axis 'dp'");
+    om_mesh_free(a);
+    om_mesh_free(b);
+    om_mesh_free(c);
+}
+
 static const om_test_case list_tests[] = {
+    {"every broken rule of a world", test_every_conflict},
     {"axis groups and explicit orders vs the definition", test_axis_groups},
     {"regroup, hierarchical split, ends vs the definition", test_derived_lists},
     {"equal layouts <=> equal enumerations", test_equality_is_exact},

@@ -40,7 +40,7 @@ for script in bindings/python/run-tests.sh bindings/go/run-tests.sh \
               bindings/java/run-tests.sh tests/install/run-tests.sh \
               tests/hardening/run-tests.sh tests/install/debian.sh \
               tests/install/wheel.sh tests/install/jar.sh tests/install/prefix.sh \
-              tests/install/go-install.sh; do
+              tests/install/go-install.sh tests/docs/run-tests.sh; do
   if [ -f "$script" ]; then
     run "$script" bash "$script" "$build"
   fi

@@ -93,17 +93,9 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 
 /* Handles: a *Handle (Go memory holding the C pointer, so cgo keeps it
  * alive for the call); nil is NULL. OM_NEW: the call fills a new Handle. */
-%define OMGO_HANDLE(TYPE)
-%typemap(gotype) TYPE *, const TYPE * "*Handle"
-%typemap(in) TYPE *, const TYPE * %{ $1 = $input != NULL ? ($1_ltype)(uintptr_t)((uint64_t *)$input)[0] : NULL; %}
-%enddef
-OMGO_HANDLE(om_mesh)
-OMGO_HANDLE(om_dims)
-OMGO_HANDLE(om_preset)
-OMGO_HANDLE(om_hierarchy)
-OMGO_HANDLE(om_locality)
-OMGO_HANDLE(om_world)
-OMGO_HANDLE(om_diagnostics)
+%typemap(gotype) om_mesh *, om_dims *, om_preset *, om_hierarchy *, om_locality *, om_world *, om_diagnostics * "*Handle"
+%typemap(in) om_mesh *, om_dims *, om_preset *, om_hierarchy *, om_locality *, om_world *, om_diagnostics *
+%{ $1 = $input != NULL ? ($1_ltype)(uintptr_t)((uint64_t *)$input)[0] : NULL; %}
 %typemap(gotype) SWIGTYPE **OM_NEW "*Handle"
 %typemap(imtype) SWIGTYPE **OM_NEW "*[2]uint64"
 %typemap(goin) SWIGTYPE **OM_NEW %{ $result = &$input.c; defer $input.track() %}
@@ -188,25 +180,15 @@ OMGO_BUFFER(int64_t, 0)
 %typemap(imtype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "string"
 %typemap(goin) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) %{ $result = packNames($input) %}
 %typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
-     (const char *stack[64], const char **heap = NULL)
+     (const char *stack[64], const char **heap = NULL, const char **dst = NULL, size_t count = 0)
 %{
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = $input.p;
-    const char **dst = stack;
-    for (i = 0; i < (size_t)$input.n; i++)
-      count += $input.p[i] == '\0';
-    if (count > 64)
-      dst = heap = (const char **)malloc(count * sizeof *heap);
-    for (i = 0; dst != NULL && i < (size_t)$input.n; i++) {
-      if ($input.p[i] == '\0') {
-        dst[k++] = start;
-        start = $input.p + i + 1;
-      }
-    }
-    $1 = ($1_ltype)dst;
-    $2 = count;
-  }
+  for (size_t i = 0; i < (size_t)$input.n; i++)
+    count += $input.p[i] == '\0';
+  dst = count > 64 ? (heap = (const char **)malloc(count * sizeof *heap)) : stack;
+  for (size_t i = 0, k = 0; dst != NULL && i < (size_t)$input.n; i += strlen($input.p + i) + 1)
+    dst[k++] = $input.p + i; /* each item ends with its NUL: strlen stays inside */
+  $1 = ($1_ltype)dst;
+  $2 = count;
 %}
 %typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
 %{ free(heap$argnum); %}

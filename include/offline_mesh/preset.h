@@ -157,11 +157,32 @@ OM_API OM_NODISCARD om_status om_preset_write_json(const om_preset *preset,
                                                    FILE *stream, om_error *err);
 
 /**
+ * torchtitan's single-axis meshes (ParallelDims.get_mesh /
+ * get_optional_mesh keys) as canonical JSON:
+ * {"one_dimensional_active":[NAME,...],"single_axis":{NAME:{
+ * "fake_backed":BOOL,"from_view":VIEW,"get_optional_mesh_is_none":BOOL,
+ * "mesh_dim_name":AXIS,"size":N},...}}. `from_view` and `mesh_dim_name`
+ * say where the axis's groups are (its groups in that view). Fake-backed
+ * (no real communicator): size 1, except fsdp and dp_shard (always real)
+ * and efsdp (real exactly when ep > 1); get_optional_mesh returns None
+ * for exactly those; one_dimensional_active (get_all_one_dimensional_meshes)
+ * lists the axes of size > 1 that are not fake-backed, in torchtitan's
+ * order. Caller frees `*out` with om_string_free(). Since 1.2.
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL; a preset other than torchtitan,
+ * named), OM_ERR_NO_MEMORY.
+ */
+OM_API OM_NODISCARD om_status om_preset_single_axes_json(const om_preset *preset,
+                                                         char **out,
+                                                         om_error *err);
+
+/**
  * Runs every rule of preset `name` on the parameters (as om_preset_new())
  * without stopping at the first failure, then, when the views can be
  * built, the cross-view consistency check (an axis name shared by two views
- * must give the same groups). `*out` receives canonical JSON
- * {"ok":BOOL,"preset":NAME,"violations":["message",...]}. A failed rule is
+ * must give the same groups), which lists every disagreeing pair of views
+ * and axis, not only the first. `*out` receives canonical JSON
+ * {"ok":BOOL,"preset":NAME,"violations":["message",...]} (beyond 64
+ * violations, a last entry counts the ones not listed). A failed rule is
  * not an error of this call: OM_OK is returned with "ok":false.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL arguments, an unknown preset or
  * parameter, a value of the wrong type), OM_ERR_NO_MEMORY.

@@ -113,17 +113,43 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
     char *rest[CLI_MAX_ARGS + 1];
     if (argc > CLI_MAX_ARGS)
         return cli_error(io, CLI_USAGE, "more than %d arguments", CLI_MAX_ARGS);
-    int rc = parse(io, "views", argc, argv, &pa, &opt, rest);
+    /* --single-axes: torchtitan's single-axis meshes instead of the views. */
+    char *args[CLI_MAX_ARGS + 1];
+    int nargs = 0;
+    bool single_axes = false;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 2 && argv[i] && strcmp(argv[i], "--single-axes") == 0)
+            single_axes = true;
+        else
+            args[nargs++] = argv[i];
+    }
+    args[nargs] = NULL;
+    int rc = parse(io, "views", nargs, args, &pa, &opt, rest);
     if (rc != CLI_OK)
         return rc;
     if (!opt.config && !pa.preset)
         return cli_error(io, CLI_USAGE,
                          "give --preset NAME [--param KEY=VALUE]... or a "
                          "hyper-parallel CONFIG.yaml");
+    if (single_axes && (!pa.preset || strcmp(pa.preset, "torchtitan") != 0))
+        return cli_error(io, CLI_USAGE,
+                         "--single-axes goes with --preset torchtitan only");
     om_preset *preset = NULL;
     rc = cli_load_preset(io, &pa, &opt, &preset);
     if (rc != CLI_OK)
         return rc;
+    if (single_axes) {
+        om_error e;
+        char *json = NULL;
+        om_status st = om_preset_single_axes_json(preset, &json, &e);
+        om_preset_free(preset);
+        if (st != OM_OK)
+            return cli_lib_error(io, &e);
+        fputs(json, io->out);
+        fputc('\n', io->out);
+        om_string_free(json);
+        return CLI_OK;
+    }
     /* Every parameter is valid once the preset exists: from here on the
      * document streams out as it is computed (bounded memory; a failed
      * write stops it at once). */

@@ -83,6 +83,9 @@ static const option_help entries[] = {
     {NULL, "--world", "FILE", "a world JSON, as views prints it"},
     {"views", "--preset", "NAME", "torchtitan, megatron, deepspeed or "
      "hyper-parallel (this or CONFIG.yaml)"},
+    {"views", "--single-axes", "", "torchtitan's single-axis meshes "
+     "(get_mesh names, fake-backed, one-dimensional active) instead of the "
+     "views"},
     {"check", "--preset", "NAME", "check a framework preset instead: "
      "torchtitan, megatron, deepspeed or hyper-parallel"},
     {NULL, "--preset", "NAME", "the world of a framework preset: "

@@ -121,5 +121,8 @@ def test_check_preset_fails_the_same_way():
     assert r.returncode == 1
     assert r.stderr == FAILED_LINE
     out = json.loads(r.stdout)
+    # etp defaults to tp: the expert generator's own rule fails too.
     assert out["ok"] is False and out["violations"] == [
-        "world_size (8) is not divisible by 3"]
+        "world_size (8) is not divisible by 3",
+        "world_size (8) is not divisible by "
+        "expert_tensor_model_pipeline_parallel size (3)"]

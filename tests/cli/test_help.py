@@ -60,6 +60,8 @@ def accepted_options(command):
     taken = set(m.group(1).split(", ")) if m else set()
     if command in ("check", "views"):  # taken out before the parser runs
         taken |= {"--preset", "--param"}
+    if command == "views":
+        taken |= {"--single-axes"}
     if command == "check":  # the preflight's own options (without --preset)
         taken |= {"--num-experts"}
     return taken

@@ -215,3 +215,26 @@ def test_views_write_errors_stop_it():
     assert r.returncode == 1
     assert r.stderr == ("offline-mesh: error: cannot write the output: "
                         "No space left on device\n")
+
+
+def test_torchtitan_single_axes():
+    """views --single-axes: torchtitan's single-axis meshes as in the
+    vectors (their groups are those of from_view's mesh_dim_name axis)."""
+    with open(os.path.join(VECTORS, "torchtitan.json")) as f:
+        doc = json.load(f)
+    checked = 0
+    for case in doc["cases"]:
+        if "single_axis" not in case:
+            continue
+        r = run("views", "--preset", "torchtitan", *param_args(case["params"]),
+                "--world-size", str(case["world_size"]), "--single-axes")
+        assert r.returncode == 0, r.stderr
+        want = {k: {kk: vv for kk, vv in v.items() if kk != "groups"}
+                for k, v in case["single_axis"].items()}
+        assert json.loads(r.stdout) == {
+            "one_dimensional_active": case["one_dimensional_active"],
+            "single_axis": want}
+        checked += 1
+    assert checked >= 5
+    fails(2, "views", "--preset", "megatron", "--single-axes", "--world-size", "8",
+          match="--single-axes goes with --preset torchtitan only")

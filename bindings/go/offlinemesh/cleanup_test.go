@@ -88,3 +88,75 @@ func TestClose(t *testing.T) {
 	_, err = x.EPGroups()
 	wantErr(t, err, ErrInvalidArgument, "mesh is closed")
 }
+
+// TestEveryHandleIsFreed: worlds, presets, hierarchies, their views and the
+// C objects made for one call (dims, locality reports, diagnostics) all
+// come back, closed or not.
+func TestEveryHandleIsFreed(t *testing.T) {
+	runtime.GC()
+	base := omswig.Live.Load()
+	for i := 0; i < 300; i++ {
+		p, err := NewPreset("megatron", []string{"tensor_model_parallel_size=2"}, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := p.World()
+		v, _ := w.View("dense")
+		h, _ := ParseHierarchy("host=4")
+		if _, err := h.Locality(v, "tp"); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := CheckConfig([]byte("accelerator:\n  tpsize: 2\n"), false); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			p.Close()
+			w.Close()
+			h.Close()
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for omswig.Live.Load() > base && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if left := omswig.Live.Load() - base; left > 0 {
+		t.Fatalf("%d C objects were never freed", left)
+	}
+}
+
+// TestConcurrentWorlds shares one world, preset and hierarchy between
+// goroutines (run under -race by run-tests.sh).
+func TestConcurrentWorlds(t *testing.T) {
+	p, err := NewPreset("megatron", []string{"tensor_model_parallel_size=2", "expert_model_parallel_size=2"}, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := p.World()
+	h, _ := ParseHierarchy("host=4")
+	want, _ := p.GroupList("tp_ep")
+	done := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 200; i++ {
+				v, err := w.View(w.ViewNames()[i%2])
+				if err == nil {
+					_, err = h.Check(v, "pp:host")
+				}
+				if got, err2 := p.GroupList("tp_ep"); err == nil && (err2 != nil || !equalGroups(got, want)) {
+					err = errorf(ErrInvalidArgument, "GroupList differs: %v %v", got, err2)
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -5,12 +5,12 @@
 //
 //   javac -cp offline-mesh-1.0.0.jar MeshFromYaml.java
 //   java -cp offline-mesh-1.0.0.jar:. -Djava.library.path=DIR MeshFromYaml CONFIG.yaml WORLD_SIZE ORDER
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.offlinemesh.OfflineMesh;
+import org.offlinemesh.Dim;
 import org.offlinemesh.OfflineMeshes;
 import org.offlinemesh.ParallelDims;
 
@@ -36,17 +36,17 @@ public class MeshFromYaml {
     }
 
     public static void main(String[] args) throws Exception {
-        Path config = Path.of(args[0]);
-        int worldSize = Integer.parseInt(args[1]);
+        String config = args[0];
+        long worldSize = Long.parseLong(args[1]);
         String order = args[2];
         String source = config + " --world-size " + worldSize;
 
-        ParallelDims dims = OfflineMeshes.loadParallelDims(config, worldSize);
+        ParallelDims dims = ParallelDims.read(config, worldSize);
         OfflineMesh mesh = dims.buildOfflineMesh();
         System.out.println("dims " + source + "|" + dims.toJson());
         System.out.println("mesh " + source + "|" + mesh.toJson());
         System.out.println("mesh " + source + " --order " + order + "|" + dims.buildRuntimeMesh(order).toJson());
-        System.out.println("order " + order + "|" + strings(List.of(OfflineMeshes.normalizeOrder(order).split(","))));
+        System.out.println("order " + order + "|" + strings(List.of(OfflineMeshes.axisOrderNormalize(order).split(","))));
 
         List<String> names = mesh.dimNames();
         for (int subset = 1; subset < (1 << names.size()); subset++) {
@@ -60,8 +60,8 @@ public class MeshFromYaml {
             System.out.println("groups " + source + " --dims " + list + "|" + json(mesh.groups(axes.toArray(new String[0]))));
         }
         for (int rank = 0; rank < mesh.size(); rank++) {
-            int[] coord = mesh.coordinate(rank);
-            TreeMap<String, Integer> byName = new TreeMap<>();
+            long[] coord = mesh.coordinate(rank);
+            TreeMap<String, Long> byName = new TreeMap<>();
             for (int i = 0; i < coord.length; i++) {
                 byName.put(names.get(i), coord[i]);
             }
@@ -72,8 +72,8 @@ public class MeshFromYaml {
         if (mesh.size("pp") > 1) {
             return; // extended expert parallelism does not support pp > 1
         }
-        OfflineMesh expert = mesh.expertMesh(dims.epSize());
-        System.out.println("experts " + source + " --ep " + dims.epSize() + "|{\"edp\":" + expert.size("edp")
+        OfflineMesh expert = mesh.resliceExperts(dims.get(Dim.EP), 0);
+        System.out.println("experts " + source + " --ep " + dims.get(Dim.EP) + "|{\"edp\":" + expert.size("edp")
                 + ",\"edp_groups\":" + json(expert.groups("edp")) + ",\"ep\":" + expert.size("ep")
                 + ",\"ep_groups\":" + json(expert.groups("ep")) + "}");
     }

@@ -241,7 +241,7 @@ SWIGINTERN void delete_om_diagnostics(struct om_diagnostics *self){ om_diagnosti
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_ccb576416bc220c8(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_7e37d18a3f2a08e1(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -251,7 +251,7 @@ void _wrap_Swig_free_omswig_ccb576416bc220c8(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -264,7 +264,7 @@ void *_wrap_Swig_malloc_omswig_ccb576416bc220c8(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_ccb576416bc220c8(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_7e37d18a3f2a08e1(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -276,7 +276,7 @@ void _wrap_omgo_release_omswig_ccb576416bc220c8(long long _swig_go_0, long long 
 }
 
 
-void _wrap_delete_Mesh_omswig_ccb576416bc220c8(struct om_mesh *_swig_go_0) {
+void _wrap_delete_Mesh_omswig_7e37d18a3f2a08e1(struct om_mesh *_swig_go_0) {
   struct om_mesh *arg1 = (struct om_mesh *) 0 ;
   
   arg1 = *(struct om_mesh **)&_swig_go_0; 
@@ -286,7 +286,7 @@ void _wrap_delete_Mesh_omswig_ccb576416bc220c8(struct om_mesh *_swig_go_0) {
 }
 
 
-void _wrap_delete_Dims_omswig_ccb576416bc220c8(struct om_dims *_swig_go_0) {
+void _wrap_delete_Dims_omswig_7e37d18a3f2a08e1(struct om_dims *_swig_go_0) {
   struct om_dims *arg1 = (struct om_dims *) 0 ;
   
   arg1 = *(struct om_dims **)&_swig_go_0; 
@@ -296,7 +296,7 @@ void _wrap_delete_Dims_omswig_ccb576416bc220c8(struct om_dims *_swig_go_0) {
 }
 
 
-void _wrap_delete_Preset_omswig_ccb576416bc220c8(struct om_preset *_swig_go_0) {
+void _wrap_delete_Preset_omswig_7e37d18a3f2a08e1(struct om_preset *_swig_go_0) {
   struct om_preset *arg1 = (struct om_preset *) 0 ;
   
   arg1 = *(struct om_preset **)&_swig_go_0; 
@@ -306,7 +306,7 @@ void _wrap_delete_Preset_omswig_ccb576416bc220c8(struct om_preset *_swig_go_0) {
 }
 
 
-void _wrap_delete_Hierarchy_omswig_ccb576416bc220c8(struct om_hierarchy *_swig_go_0) {
+void _wrap_delete_Hierarchy_omswig_7e37d18a3f2a08e1(struct om_hierarchy *_swig_go_0) {
   struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
   
   arg1 = *(struct om_hierarchy **)&_swig_go_0; 
@@ -316,7 +316,7 @@ void _wrap_delete_Hierarchy_omswig_ccb576416bc220c8(struct om_hierarchy *_swig_g
 }
 
 
-void _wrap_delete_Locality_omswig_ccb576416bc220c8(struct om_locality *_swig_go_0) {
+void _wrap_delete_Locality_omswig_7e37d18a3f2a08e1(struct om_locality *_swig_go_0) {
   struct om_locality *arg1 = (struct om_locality *) 0 ;
   
   arg1 = *(struct om_locality **)&_swig_go_0; 
@@ -326,7 +326,7 @@ void _wrap_delete_Locality_omswig_ccb576416bc220c8(struct om_locality *_swig_go_
 }
 
 
-void _wrap_delete_World_omswig_ccb576416bc220c8(struct om_world *_swig_go_0) {
+void _wrap_delete_World_omswig_7e37d18a3f2a08e1(struct om_world *_swig_go_0) {
   struct om_world *arg1 = (struct om_world *) 0 ;
   
   arg1 = *(struct om_world **)&_swig_go_0; 
@@ -336,7 +336,7 @@ void _wrap_delete_World_omswig_ccb576416bc220c8(struct om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_ccb576416bc220c8() {
+_gostring_ _wrap_om_version_string_omswig_7e37d18a3f2a08e1() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -347,7 +347,7 @@ _gostring_ _wrap_om_version_string_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_om_version_number_omswig_ccb576416bc220c8() {
+intgo _wrap_om_version_number_omswig_7e37d18a3f2a08e1() {
   int result;
   intgo _swig_go_result;
   
@@ -358,7 +358,7 @@ intgo _wrap_om_version_number_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_OK_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_OK_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -370,7 +370,7 @@ intgo _wrap_OM_OK_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -382,7 +382,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -394,7 +394,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_PARSE_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -406,7 +406,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_IO_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -418,7 +418,7 @@ intgo _wrap_OM_ERR_IO_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -430,7 +430,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -442,7 +442,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -454,7 +454,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -466,7 +466,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -478,7 +478,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -490,7 +490,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -502,7 +502,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -514,7 +514,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -526,7 +526,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -538,7 +538,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -550,7 +550,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -562,7 +562,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -574,7 +574,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -586,7 +586,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -598,7 +598,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_7e37d18a3f2a08e1() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -610,7 +610,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_ccb576416bc220c8() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -623,7 +623,7 @@ _gostring_ _wrap_om_status_string_omswig_ccb576416bc220c8(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -636,7 +636,7 @@ _gostring_ _wrap_om_status_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -645,6 +645,8 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_ccb576416bc220c8(_gostring_ _swig_go
   om_error *arg6 = (om_error *) 0 ;
   char const *stack1[64] ;
   char const **heap1 = NULL ;
+  char const **dst1 = NULL ;
+  size_t count1 = 0 ;
   om_mesh *obj5 = NULL ;
   om_error e6 ;
   om_status result;
@@ -652,23 +654,13 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_ccb576416bc220c8(_gostring_ _swig_go
   
   e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_0.p;
-    const char **dst = stack1;
-    for (i = 0; i < (size_t)_swig_go_0.n; i++)
-    count += _swig_go_0.p[i] == '\0';
-    if (count > 64)
-    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
-      if (_swig_go_0.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_0.p + i + 1;
-      }
-    }
-    arg1 = (char **)dst;
-    arg2 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_0.n; i++)
+  count1 += _swig_go_0.p[i] == '\0';
+  dst1 = count1 > 64 ? (heap1 = (const char **)malloc(count1 * sizeof *heap1)) : stack1;
+  for (size_t i = 0, k = 0; dst1 != NULL && i < (size_t)_swig_go_0.n; i += strlen(_swig_go_0.p + i) + 1)
+  dst1[k++] = _swig_go_0.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg1 = (char **)dst1;
+  arg2 = count1;
   
   
   arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
@@ -693,7 +685,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_ccb576416bc220c8(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -703,7 +695,7 @@ void _wrap_om_mesh_free_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -716,7 +708,7 @@ intgo _wrap_om_mesh_ndim_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -731,7 +723,7 @@ _gostring_ _wrap_om_mesh_name_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -746,7 +738,7 @@ intgo _wrap_om_mesh_dim_size_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -759,7 +751,7 @@ intgo _wrap_om_mesh_size_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -779,7 +771,7 @@ intgo _wrap_om_mesh_size_of_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -799,7 +791,7 @@ intgo _wrap_om_mesh_index_of_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -835,7 +827,7 @@ _gostring_ _wrap_om_mesh_get_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -850,7 +842,7 @@ bool _wrap_om_mesh_equal_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -863,7 +855,7 @@ long long _wrap_om_mesh_hash_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -897,7 +889,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -930,7 +922,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -964,7 +956,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_ccb576416bc220c8(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -998,7 +990,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_ccb576416bc220c8(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1032,7 +1024,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIM_DP_omswig_7e37d18a3f2a08e1() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1044,7 +1036,7 @@ intgo _wrap_OM_DIM_DP_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIM_TP_omswig_7e37d18a3f2a08e1() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1056,7 +1048,7 @@ intgo _wrap_OM_DIM_TP_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIM_CP_omswig_7e37d18a3f2a08e1() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1068,7 +1060,7 @@ intgo _wrap_OM_DIM_CP_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIM_EP_omswig_7e37d18a3f2a08e1() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1080,7 +1072,7 @@ intgo _wrap_OM_DIM_EP_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIM_PP_omswig_7e37d18a3f2a08e1() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1092,7 +1084,7 @@ intgo _wrap_OM_DIM_PP_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_7e37d18a3f2a08e1() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1104,7 +1096,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_7e37d18a3f2a08e1() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1116,7 +1108,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_7e37d18a3f2a08e1() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1128,7 +1120,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_7e37d18a3f2a08e1() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1140,7 +1132,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1152,7 +1144,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1164,7 +1156,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_7e37d18a3f2a08e1() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1176,7 +1168,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_7e37d18a3f2a08e1() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1188,7 +1180,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_7e37d18a3f2a08e1() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1200,7 +1192,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_ccb576416bc220c8() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_ccb576416bc220c8(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_7e37d18a3f2a08e1(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1227,7 +1219,7 @@ _gostring_ _wrap_om_dims_new_omswig_ccb576416bc220c8(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1256,7 +1248,7 @@ _gostring_ _wrap_om_dims_copy_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_ccb576416bc220c8(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1266,7 +1258,7 @@ void _wrap_om_dims_free_omswig_ccb576416bc220c8(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1279,7 +1271,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1292,7 +1284,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1305,7 +1297,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_ccb576416bc220c8(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1320,7 +1312,7 @@ intgo _wrap_om_dims_get_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1347,7 +1339,7 @@ _gostring_ _wrap_om_dims_set_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1362,7 +1354,7 @@ bool _wrap_om_dims_get_flag_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1389,7 +1381,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_ccb576416bc220c8(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1404,7 +1396,7 @@ bool _wrap_om_dims_equal_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_ccb576416bc220c8(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1438,7 +1430,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_ccb576416bc220c8(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1467,7 +1459,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_ccb576416bc220c8(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_ccb576416bc220c8(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1503,7 +1495,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_ccb576416bc220c8(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1542,7 +1534,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_ccb576416bc220c8(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1571,7 +1563,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_ccb576416bc220c8(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_ccb576416bc220c8(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1607,7 +1599,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_ccb576416bc220c8(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1646,7 +1638,7 @@ _gostring_ _wrap_om_order_normalize_omswig_ccb576416bc220c8(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_ccb576416bc220c8(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_7e37d18a3f2a08e1(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1671,7 +1663,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_ccb576416bc220c8(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1706,7 +1698,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_ccb576416bc220c8(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1742,7 +1734,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1755,7 +1747,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_ccb576416bc220c8(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_ccb576416bc220c8(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1768,7 +1760,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_ccb576416bc220c8(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_ccb576416bc220c8(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_7e37d18a3f2a08e1(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1797,7 +1789,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_ccb576416bc220c8(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1824,7 +1816,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_ccb576416bc220c8(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1849,7 +1841,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_ccb576416bc220c8(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_ccb576416bc220c8(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1878,7 +1870,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_ccb576416bc220c8(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_ccb576416bc220c8(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1903,7 +1895,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_ccb576416bc220c8(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1936,7 +1928,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_ccb576416bc220c8(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1970,7 +1962,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -2001,7 +1993,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2011,6 +2003,8 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_ccb576416bc220c8(om_mesh *_swig_go_
   om_error *arg7 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   size_t needed4 = 0 ;
   size_t buflen4 = 0 ;
   om_error e7 ;
@@ -2020,23 +2014,13 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_ccb576416bc220c8(om_mesh *_swig_go_
   e7.status = OM_OK; e7.message[0] = '\0'; arg7 = &e7; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   
   buflen4 = _swig_go_2.len > 0 ? (size_t)_swig_go_2.len - 1 : 0;
@@ -2065,7 +2049,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_ccb576416bc220c8(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2107,7 +2091,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_ccb576416bc220c8(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2116,6 +2100,8 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_ccb576416bc220c8(om_mesh *_swi
   om_error *arg6 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   om_error e6 ;
   om_status result;
   _gostring_ _swig_go_result;
@@ -2123,23 +2109,13 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_ccb576416bc220c8(om_mesh *_swi
   e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = (int64_t *)_swig_go_2; 
   arg5 = (int64_t *)_swig_go_3; 
@@ -2158,7 +2134,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_ccb576416bc220c8(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2170,6 +2146,8 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_
   om_error *arg9 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   size_t needed6 = 0 ;
   size_t buflen6 = 0 ;
   om_error e9 ;
@@ -2179,23 +2157,13 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_
   e9.status = OM_OK; e9.message[0] = '\0'; arg9 = &e9; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = (int64_t)_swig_go_2; 
   arg5 = (int64_t)_swig_go_3; 
@@ -2226,7 +2194,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2235,6 +2203,8 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_ccb576416bc220c8(om_mesh *_swi
   om_error *arg6 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   om_error e6 ;
   om_status result;
   _gostring_ _swig_go_result;
@@ -2242,23 +2212,13 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_ccb576416bc220c8(om_mesh *_swi
   e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = (int64_t)_swig_go_2; 
   arg5 = (int64_t *)_swig_go_3; 
@@ -2277,7 +2237,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_ccb576416bc220c8(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2288,6 +2248,8 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_ccb576416bc220c8(om_mesh *_swig_g
   om_error *arg8 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   size_t needed5 = 0 ;
   size_t buflen5 = 0 ;
   om_error e8 ;
@@ -2297,23 +2259,13 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_ccb576416bc220c8(om_mesh *_swig_g
   e8.status = OM_OK; e8.message[0] = '\0'; arg8 = &e8; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = (int64_t)_swig_go_2; 
   
@@ -2343,7 +2295,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_ccb576416bc220c8(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2354,6 +2306,8 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_ccb576416bc220c8(om_mesh *_swig_g
   om_error *arg8 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   om_error e8 ;
   om_status result;
   _gostring_ _swig_go_result;
@@ -2361,23 +2315,13 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_ccb576416bc220c8(om_mesh *_swig_g
   e8.status = OM_OK; e8.message[0] = '\0'; arg8 = &e8; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = (int64_t)_swig_go_2; 
   arg5 = (int64_t *)_swig_go_3; 
@@ -2398,7 +2342,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_ccb576416bc220c8(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2427,7 +2371,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_ccb576416bc220c8(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2467,7 +2411,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2500,7 +2444,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_ccb576416bc220c8(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2529,7 +2473,7 @@ _gostring_ _wrap_om_validate_axes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2569,7 +2513,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2602,7 +2546,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2611,6 +2555,8 @@ _gostring_ _wrap_om_preset_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _g
   om_error *arg6 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   om_preset *obj5 = NULL ;
   om_error e6 ;
   om_status result;
@@ -2623,23 +2569,13 @@ _gostring_ _wrap_om_preset_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _g
   arg1[_swig_go_0.n] = '\0';
   
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = (int64_t)_swig_go_2; 
   arg5 = &obj5; 
@@ -2662,7 +2598,7 @@ _gostring_ _wrap_om_preset_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2698,7 +2634,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2708,7 +2644,7 @@ void _wrap_om_preset_free_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2721,7 +2657,7 @@ _gostring_ _wrap_om_preset_name_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2734,7 +2670,7 @@ intgo _wrap_om_preset_world_size_omswig_ccb576416bc220c8(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2747,7 +2683,7 @@ intgo _wrap_om_preset_view_count_omswig_ccb576416bc220c8(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_ccb576416bc220c8(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2762,7 +2698,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_ccb576416bc220c8(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_ccb576416bc220c8(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2775,7 +2711,7 @@ intgo _wrap_om_preset_group_list_count_omswig_ccb576416bc220c8(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_ccb576416bc220c8(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2790,7 +2726,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_ccb576416bc220c8(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_ccb576416bc220c8(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2839,7 +2775,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_ccb576416bc220c8(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_ccb576416bc220c8(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2868,7 +2804,7 @@ _gostring_ _wrap_om_preset_world_omswig_ccb576416bc220c8(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_ccb576416bc220c8(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2902,7 +2838,41 @@ _gostring_ _wrap_om_preset_to_json_omswig_ccb576416bc220c8(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+  om_preset *arg1 = (om_preset *) 0 ;
+  char **arg2 = (char **) 0 ;
+  om_error *arg3 = (om_error *) 0 ;
+  char *str2 = NULL ;
+  om_error e3 ;
+  om_status result;
+  _gostring_ _swig_go_result;
+  
+  e3.status = OM_OK; e3.message[0] = '\0'; arg3 = &e3; 
+  arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
+  arg2 = &str2; 
+  
+  result = (om_status)om_preset_single_axes_json((struct om_preset const *)arg1,arg2,arg3);
+  _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
+  if (str2 != NULL) {
+    size_t len = strlen(str2);
+    if (len > 0)
+    *_swig_go_1 = Swig_AllocateString(str2, len);
+    om_string_free(str2);
+  }
+  
+  
+  if (result != OM_OK) {
+    char text[OM_ERROR_MESSAGE_SIZE + 16];
+    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
+  }
+  
+  return _swig_go_result;
+}
+
+
+_gostring_ _wrap_om_preset_check_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2911,6 +2881,8 @@ _gostring_ _wrap_om_preset_check_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, 
   om_error *arg6 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   char *str5 = NULL ;
   om_error e6 ;
   om_status result;
@@ -2923,23 +2895,13 @@ _gostring_ _wrap_om_preset_check_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, 
   arg1[_swig_go_0.n] = '\0';
   
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = (int64_t)_swig_go_2; 
   arg5 = &str5; 
@@ -2967,7 +2929,7 @@ _gostring_ _wrap_om_preset_check_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -3008,7 +2970,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_ccb576416bc220c8(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3042,7 +3004,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_ccb576416bc220c8(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3075,7 +3037,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3108,7 +3070,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_ccb576416bc220c8(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3118,7 +3080,7 @@ void _wrap_om_hierarchy_free_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3131,7 +3093,7 @@ intgo _wrap_om_hierarchy_levels_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3146,7 +3108,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_ccb576416bc220c8(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3161,7 +3123,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_ccb576416bc220c8(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3174,7 +3136,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3206,7 +3168,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_ccb576416bc220c8(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3235,7 +3197,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_ccb576416bc220c8(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3273,7 +3235,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_ccb576416bc220c8(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_ccb576416bc220c8(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3307,7 +3269,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_ccb576416bc220c8(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_7e37d18a3f2a08e1() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3319,7 +3281,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_7e37d18a3f2a08e1() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3331,7 +3293,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_7e37d18a3f2a08e1() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3343,7 +3305,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_7e37d18a3f2a08e1() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3355,7 +3317,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_7e37d18a3f2a08e1() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3367,7 +3329,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_7e37d18a3f2a08e1() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3379,7 +3341,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_7e37d18a3f2a08e1() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3391,7 +3353,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_7e37d18a3f2a08e1() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3403,7 +3365,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_ccb576416bc220c8() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3412,6 +3374,8 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_ccb576416bc220c8(om_mesh *_swig_go
   om_error *arg6 = (om_error *) 0 ;
   char const *stack3[64] ;
   char const **heap3 = NULL ;
+  char const **dst3 = NULL ;
+  size_t count3 = 0 ;
   om_locality *obj5 = NULL ;
   om_error e6 ;
   om_status result;
@@ -3421,23 +3385,13 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_ccb576416bc220c8(om_mesh *_swig_go
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   arg2 = _swig_go_1 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_1)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_2.p;
-    const char **dst = stack3;
-    for (i = 0; i < (size_t)_swig_go_2.n; i++)
-    count += _swig_go_2.p[i] == '\0';
-    if (count > 64)
-    dst = heap3 = (const char **)malloc(count * sizeof *heap3);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_2.n; i++) {
-      if (_swig_go_2.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_2.p + i + 1;
-      }
-    }
-    arg3 = (char **)dst;
-    arg4 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_2.n; i++)
+  count3 += _swig_go_2.p[i] == '\0';
+  dst3 = count3 > 64 ? (heap3 = (const char **)malloc(count3 * sizeof *heap3)) : stack3;
+  for (size_t i = 0, k = 0; dst3 != NULL && i < (size_t)_swig_go_2.n; i += strlen(_swig_go_2.p + i) + 1)
+  dst3[k++] = _swig_go_2.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg3 = (char **)dst3;
+  arg4 = count3;
   
   arg5 = &obj5; 
   
@@ -3458,7 +3412,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_ccb576416bc220c8(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_ccb576416bc220c8(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3468,7 +3422,7 @@ void _wrap_om_locality_free_omswig_ccb576416bc220c8(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_ccb576416bc220c8(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3481,7 +3435,7 @@ intgo _wrap_om_locality_groups_omswig_ccb576416bc220c8(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_ccb576416bc220c8(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3494,7 +3448,7 @@ intgo _wrap_om_locality_levels_omswig_ccb576416bc220c8(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_ccb576416bc220c8(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3523,7 +3477,7 @@ _gostring_ _wrap_om_locality_get_omswig_ccb576416bc220c8(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3568,7 +3522,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_ccb576416bc220c8(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3625,7 +3579,7 @@ _gostring_ _wrap_om_order_advice_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3677,7 +3631,7 @@ _gostring_ _wrap_om_order_check_omswig_ccb576416bc220c8(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_7e37d18a3f2a08e1() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3689,7 +3643,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_7e37d18a3f2a08e1() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3701,7 +3655,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_7e37d18a3f2a08e1() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3713,7 +3667,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_ccb576416bc220c8() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3745,7 +3699,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_ccb576416bc220c8(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3758,6 +3712,8 @@ _gostring_ _wrap_om_launch_plan_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, int
   om_error *arg10 = (om_error *) 0 ;
   char const *stack7[64] ;
   char const **heap7 = NULL ;
+  char const **dst7 = NULL ;
+  size_t count7 = 0 ;
   char *str9 = NULL ;
   om_error e10 ;
   om_status result;
@@ -3775,23 +3731,13 @@ _gostring_ _wrap_om_launch_plan_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, int
   
   arg6 = (int64_t)_swig_go_5; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_6.p;
-    const char **dst = stack7;
-    for (i = 0; i < (size_t)_swig_go_6.n; i++)
-    count += _swig_go_6.p[i] == '\0';
-    if (count > 64)
-    dst = heap7 = (const char **)malloc(count * sizeof *heap7);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_6.n; i++) {
-      if (_swig_go_6.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_6.p + i + 1;
-      }
-    }
-    arg7 = (char **)dst;
-    arg8 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_6.n; i++)
+  count7 += _swig_go_6.p[i] == '\0';
+  dst7 = count7 > 64 ? (heap7 = (const char **)malloc(count7 * sizeof *heap7)) : stack7;
+  for (size_t i = 0, k = 0; dst7 != NULL && i < (size_t)_swig_go_6.n; i += strlen(_swig_go_6.p + i) + 1)
+  dst7[k++] = _swig_go_6.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg7 = (char **)dst7;
+  arg8 = count7;
   
   arg9 = &str9; 
   
@@ -3818,7 +3764,7 @@ _gostring_ _wrap_om_launch_plan_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3867,7 +3813,7 @@ _gostring_ _wrap_om_launch_check_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3879,6 +3825,8 @@ _gostring_ _wrap_om_view_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gos
   om_error *arg9 = (om_error *) 0 ;
   char const *stack1[64] ;
   char const **heap1 = NULL ;
+  char const **dst1 = NULL ;
+  size_t count1 = 0 ;
   om_mesh *obj8 = NULL ;
   om_error e9 ;
   om_status result;
@@ -3886,23 +3834,13 @@ _gostring_ _wrap_om_view_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gos
   
   e9.status = OM_OK; e9.message[0] = '\0'; arg9 = &e9; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_0.p;
-    const char **dst = stack1;
-    for (i = 0; i < (size_t)_swig_go_0.n; i++)
-    count += _swig_go_0.p[i] == '\0';
-    if (count > 64)
-    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
-      if (_swig_go_0.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_0.p + i + 1;
-      }
-    }
-    arg1 = (char **)dst;
-    arg2 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_0.n; i++)
+  count1 += _swig_go_0.p[i] == '\0';
+  dst1 = count1 > 64 ? (heap1 = (const char **)malloc(count1 * sizeof *heap1)) : stack1;
+  for (size_t i = 0, k = 0; dst1 != NULL && i < (size_t)_swig_go_0.n; i += strlen(_swig_go_0.p + i) + 1)
+  dst1[k++] = _swig_go_0.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg1 = (char **)dst1;
+  arg2 = count1;
   
   
   arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
@@ -3932,7 +3870,7 @@ _gostring_ _wrap_om_view_new_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3946,6 +3884,8 @@ _gostring_ _wrap_om_view_new_modes_omswig_ccb576416bc220c8(_gostring_ _swig_go_0
   om_error *arg11 = (om_error *) 0 ;
   char const *stack1[64] ;
   char const **heap1 = NULL ;
+  char const **dst1 = NULL ;
+  size_t count1 = 0 ;
   om_mesh *obj10 = NULL ;
   om_error e11 ;
   om_status result;
@@ -3953,23 +3893,13 @@ _gostring_ _wrap_om_view_new_modes_omswig_ccb576416bc220c8(_gostring_ _swig_go_0
   
   e11.status = OM_OK; e11.message[0] = '\0'; arg11 = &e11; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_0.p;
-    const char **dst = stack1;
-    for (i = 0; i < (size_t)_swig_go_0.n; i++)
-    count += _swig_go_0.p[i] == '\0';
-    if (count > 64)
-    dst = heap1 = (const char **)malloc(count * sizeof *heap1);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_0.n; i++) {
-      if (_swig_go_0.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_0.p + i + 1;
-      }
-    }
-    arg1 = (char **)dst;
-    arg2 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_0.n; i++)
+  count1 += _swig_go_0.p[i] == '\0';
+  dst1 = count1 > 64 ? (heap1 = (const char **)malloc(count1 * sizeof *heap1)) : stack1;
+  for (size_t i = 0, k = 0; dst1 != NULL && i < (size_t)_swig_go_0.n; i += strlen(_swig_go_0.p + i) + 1)
+  dst1[k++] = _swig_go_0.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg1 = (char **)dst1;
+  arg2 = count1;
   
   
   arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
@@ -4003,7 +3933,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_ccb576416bc220c8(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -4016,7 +3946,7 @@ bool _wrap_om_view_is_plain_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4029,7 +3959,7 @@ intgo _wrap_om_view_offset_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -4044,7 +3974,7 @@ intgo _wrap_om_view_mode_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4086,7 +4016,7 @@ _gostring_ _wrap_om_view_modes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4099,7 +4029,7 @@ intgo _wrap_om_view_instance_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4112,7 +4042,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_ccb576416bc220c8(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4152,7 +4082,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_ccb576416bc220c8(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4165,7 +4095,7 @@ intgo _wrap_om_view_rank_count_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4178,7 +4108,7 @@ intgo _wrap_om_view_extent_omswig_ccb576416bc220c8(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4193,7 +4123,7 @@ bool _wrap_om_view_holds_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4202,6 +4132,8 @@ _gostring_ _wrap_om_view_flatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _g
   om_error *arg6 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   om_mesh *obj5 = NULL ;
   om_error e6 ;
   om_status result;
@@ -4210,23 +4142,13 @@ _gostring_ _wrap_om_view_flatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _g
   e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   
   arg4 = (char *)malloc(_swig_go_2.n + 1);
@@ -4253,7 +4175,7 @@ _gostring_ _wrap_om_view_flatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4264,6 +4186,8 @@ _gostring_ _wrap_om_view_unflatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, 
   om_error *arg8 = (om_error *) 0 ;
   char const *stack5[64] ;
   char const **heap5 = NULL ;
+  char const **dst5 = NULL ;
+  size_t count5 = 0 ;
   om_mesh *obj7 = NULL ;
   om_error e8 ;
   om_status result;
@@ -4281,23 +4205,13 @@ _gostring_ _wrap_om_view_unflatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, 
   arg4 = (size_t)_swig_go_2.len;
   
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_3.p;
-    const char **dst = stack5;
-    for (i = 0; i < (size_t)_swig_go_3.n; i++)
-    count += _swig_go_3.p[i] == '\0';
-    if (count > 64)
-    dst = heap5 = (const char **)malloc(count * sizeof *heap5);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_3.n; i++) {
-      if (_swig_go_3.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_3.p + i + 1;
-      }
-    }
-    arg5 = (char **)dst;
-    arg6 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_3.n; i++)
+  count5 += _swig_go_3.p[i] == '\0';
+  dst5 = count5 > 64 ? (heap5 = (const char **)malloc(count5 * sizeof *heap5)) : stack5;
+  for (size_t i = 0, k = 0; dst5 != NULL && i < (size_t)_swig_go_3.n; i += strlen(_swig_go_3.p + i) + 1)
+  dst5[k++] = _swig_go_3.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg5 = (char **)dst5;
+  arg6 = count5;
   
   arg7 = &obj7; 
   
@@ -4319,7 +4233,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4327,6 +4241,8 @@ _gostring_ _wrap_om_view_slice_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gos
   om_error *arg5 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   om_mesh *obj4 = NULL ;
   om_error e5 ;
   om_status result;
@@ -4335,23 +4251,13 @@ _gostring_ _wrap_om_view_slice_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gos
   e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = &obj4; 
   
@@ -4372,7 +4278,7 @@ _gostring_ _wrap_om_view_slice_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4406,7 +4312,7 @@ _gostring_ _wrap_om_view_to_json_omswig_ccb576416bc220c8(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4439,7 +4345,7 @@ _gostring_ _wrap_om_view_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_ccb576416bc220c8(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_7e37d18a3f2a08e1(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4449,6 +4355,8 @@ _gostring_ _wrap_om_world_new_omswig_ccb576416bc220c8(intgo _swig_go_0, _gostrin
   om_error *arg7 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   om_world *obj6 = NULL ;
   om_error e7 ;
   om_status result;
@@ -4457,23 +4365,13 @@ _gostring_ _wrap_om_world_new_omswig_ccb576416bc220c8(intgo _swig_go_0, _gostrin
   e7.status = OM_OK; e7.message[0] = '\0'; arg7 = &e7; 
   arg1 = (int64_t)_swig_go_0; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   
   arg4 = (om_mesh **)(_swig_go_2.array != NULL ? _swig_go_2.array : (void *)omgo_empty_i64);
@@ -4498,7 +4396,7 @@ _gostring_ _wrap_om_world_new_omswig_ccb576416bc220c8(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4508,7 +4406,7 @@ void _wrap_om_world_free_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4521,7 +4419,7 @@ intgo _wrap_om_world_size_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4534,7 +4432,7 @@ intgo _wrap_om_world_view_count_omswig_ccb576416bc220c8(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_ccb576416bc220c8(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4549,7 +4447,7 @@ _gostring_ _wrap_om_world_view_name_omswig_ccb576416bc220c8(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4569,7 +4467,7 @@ intgo _wrap_om_world_view_index_omswig_ccb576416bc220c8(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4605,7 +4503,7 @@ _gostring_ _wrap_om_world_view_omswig_ccb576416bc220c8(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4625,7 +4523,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_ccb576416bc220c8(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4633,6 +4531,8 @@ _gostring_ _wrap_om_world_slice_omswig_ccb576416bc220c8(om_world *_swig_go_0, _g
   om_error *arg5 = (om_error *) 0 ;
   char const *stack2[64] ;
   char const **heap2 = NULL ;
+  char const **dst2 = NULL ;
+  size_t count2 = 0 ;
   om_mesh *obj4 = NULL ;
   om_error e5 ;
   om_status result;
@@ -4641,23 +4541,13 @@ _gostring_ _wrap_om_world_slice_omswig_ccb576416bc220c8(om_world *_swig_go_0, _g
   e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  {
-    size_t count = 0, i, k = 0;
-    const char *start = _swig_go_1.p;
-    const char **dst = stack2;
-    for (i = 0; i < (size_t)_swig_go_1.n; i++)
-    count += _swig_go_1.p[i] == '\0';
-    if (count > 64)
-    dst = heap2 = (const char **)malloc(count * sizeof *heap2);
-    for (i = 0; dst != NULL && i < (size_t)_swig_go_1.n; i++) {
-      if (_swig_go_1.p[i] == '\0') {
-        dst[k++] = start;
-        start = _swig_go_1.p + i + 1;
-      }
-    }
-    arg2 = (char **)dst;
-    arg3 = count;
-  }
+  for (size_t i = 0; i < (size_t)_swig_go_1.n; i++)
+  count2 += _swig_go_1.p[i] == '\0';
+  dst2 = count2 > 64 ? (heap2 = (const char **)malloc(count2 * sizeof *heap2)) : stack2;
+  for (size_t i = 0, k = 0; dst2 != NULL && i < (size_t)_swig_go_1.n; i += strlen(_swig_go_1.p + i) + 1)
+  dst2[k++] = _swig_go_1.p + i; /* each item ends with its NUL: strlen stays inside */
+  arg2 = (char **)dst2;
+  arg3 = count2;
   
   arg4 = &obj4; 
   
@@ -4678,7 +4568,7 @@ _gostring_ _wrap_om_world_slice_omswig_ccb576416bc220c8(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_ccb576416bc220c8(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4712,7 +4602,7 @@ _gostring_ _wrap_om_world_to_json_omswig_ccb576416bc220c8(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4745,7 +4635,7 @@ _gostring_ _wrap_om_world_from_json_omswig_ccb576416bc220c8(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4779,7 +4669,7 @@ _gostring_ _wrap_om_world_load_json_omswig_ccb576416bc220c8(_gostring_ _swig_go_
 }
 
 
-void _wrap_delete_Diagnostics_omswig_ccb576416bc220c8(struct om_diagnostics *_swig_go_0) {
+void _wrap_delete_Diagnostics_omswig_7e37d18a3f2a08e1(struct om_diagnostics *_swig_go_0) {
   struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
   
   arg1 = *(struct om_diagnostics **)&_swig_go_0; 
@@ -4789,7 +4679,7 @@ void _wrap_delete_Diagnostics_omswig_ccb576416bc220c8(struct om_diagnostics *_sw
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_7e37d18a3f2a08e1() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4801,7 +4691,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4813,7 +4703,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4825,7 +4715,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_7e37d18a3f2a08e1() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4837,7 +4727,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_ccb576416bc220c8() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_ccb576416bc220c8() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_7e37d18a3f2a08e1() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4849,7 +4739,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_ccb576416bc220c8() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_ccb576416bc220c8(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_7e37d18a3f2a08e1(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4876,7 +4766,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_ccb576416bc220c8(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4886,7 +4776,7 @@ void _wrap_om_diagnostics_free_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4899,7 +4789,7 @@ intgo _wrap_om_diagnostics_count_omswig_ccb576416bc220c8(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4935,7 +4825,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_ccb576416bc220c8(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4950,7 +4840,7 @@ intgo _wrap_om_diagnostics_kind_omswig_ccb576416bc220c8(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_ccb576416bc220c8(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4965,7 +4855,7 @@ intgo _wrap_om_diagnostics_line_omswig_ccb576416bc220c8(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_ccb576416bc220c8(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -5002,7 +4892,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_ccb576416bc220c8(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_ccb576416bc220c8(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;

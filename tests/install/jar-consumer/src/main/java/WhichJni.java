@@ -8,9 +8,9 @@ import org.offlinemesh.OfflineMeshes;
 public class WhichJni {
     public static void main(String[] args) throws Exception {
         try {
-            System.out.println("version " + OfflineMeshes.libraryVersion());
-        } catch (UnsatisfiedLinkError e) {
-            System.out.println("error " + e.getMessage());
+            System.out.println("version " + OfflineMeshes.versionString());
+        } catch (LinkageError e) {
+            System.out.println("error " + (e instanceof UnsatisfiedLinkError ? e : e.getCause()).getMessage());
             return;
         }
         for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {

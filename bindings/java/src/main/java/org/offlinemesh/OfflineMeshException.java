@@ -1,9 +1,12 @@
 package org.offlinemesh;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
 /**
  * Bad input rejected by liboffline_mesh: the message is the library's own
  * (it names the offending value), {@link #status()} tells which check
- * failed. File errors are {@link java.io.IOException}s instead, allocation
+ * failed. File errors are {@link IOException}s instead, allocation
  * failures {@link OutOfMemoryError}s.
  */
 public final class OfflineMeshException extends IllegalArgumentException {
@@ -20,5 +23,13 @@ public final class OfflineMeshException extends IllegalArgumentException {
     /** Which check failed, e.g. {@link Status#DUPLICATE_NAME}. */
     public Status status() {
         return status;
+    }
+
+    /** Called by the JNI wrapper with the status and UTF-8 message of a failed call. */
+    static Throwable create(int code, byte[] message) {
+        String text = new String(message, StandardCharsets.UTF_8);
+        Status status = Status.swigToEnum(code);
+        return status == Status.NO_MEMORY ? new OutOfMemoryError(text)
+                : status == Status.IO ? new IOException(text) : new OfflineMeshException(status, text);
     }
 }

@@ -38,9 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * docs/hardening.md) run through the public Java API: one dynamic test per
  * case. Each case must fail with the documented exception for its status
  * (OfflineMeshException with that status(), IOException for OM_ERR_IO) and a
- * message containing the case's fragment. A `null` case passes when the
- * binding throws NullPointerException whose message is the parameter's name
- * (the documented Java behaviour, thrown before any native call). Cases
+ * message containing the case's fragment. A null argument reaches C as
+ * NULL, so `null` cases run like the others (a null receiver cannot). Cases
  * setting environment variables run in a fresh JVM (Java cannot change its
  * own environment). Cases the API cannot express are skipped with a reason;
  * a last test prints the counts and requires at least 100 cases run.
@@ -63,23 +62,9 @@ class BadInputsTest {
         void run() throws Exception;
     }
 
-    /** What a case expects when the binding refuses a null before C sees it. */
-    static final class NullArgument extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final Call call;
-        final String parameter;
-
-        NullArgument(Call call, String parameter) {
-            super(parameter, null, false, false);
-            this.call = call;
-            this.parameter = parameter;
-        }
-    }
-
     private final Map<String, Integer> skipped = new TreeMap<>();
     private int ran;
     private int ranInChildJvm;
-    private int passedByNpe;
 
     static Path repositoryRoot() throws Exception {
         Path dir = Path.of(BadInputsTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -114,8 +99,7 @@ class BadInputsTest {
         tests.add(DynamicTest.dynamicTest("summary (at least " + MIN_RUN + " cases run)", () -> {
             int skips = skipped.values().stream().mapToInt(Integer::intValue).sum();
             System.out.println("bad inputs (java): " + total + " cases, " + ran + " run (" + ranInChildJvm
-                    + " in a child JVM for env, " + passedByNpe + " null cases passed as NullPointerException naming"
-                    + " the parameter), " + skips + " skipped " + skipped);
+                    + " in a child JVM for env), " + skips + " skipped " + skipped);
             assertEquals(total, ran + skips);
             assertTrue(ran >= MIN_RUN, "only " + ran + " of " + total + " cases ran");
         }));
@@ -142,7 +126,7 @@ class BadInputsTest {
             skip("c_only: NULL out-pointers or explicit lengths/buffers");
         }
         if (needs.contains("raw_enum")) {
-            skip("raw_enum: dims and flags are builder methods, no out-of-range enum value");
+            skip("raw_enum: Dim and Flag are Java enums, no out-of-range value");
         }
         if (c.has("env")) {
             try {
@@ -157,15 +141,6 @@ class BadInputsTest {
             call = prepare(id, callName, args, scratch);
         } catch (Unexpressible e) {
             skip(e.getMessage());
-            return;
-        } catch (NullArgument n) {
-            Throwable t = thrownBy(n.call);
-            ran++;
-            passedByNpe++;
-            if (!(t instanceof NullPointerException)) {
-                fail("expected NullPointerException(\"" + n.parameter + "\"), got " + t, t);
-            }
-            assertEquals(n.parameter, t.getMessage(), "NullPointerException should name the parameter");
             return;
         }
         Throwable t = thrownBy(call);
@@ -192,7 +167,7 @@ class BadInputsTest {
             }
         } else if (t instanceof OfflineMeshException) {
             Status s = ((OfflineMeshException) t).status();
-            assertEquals(code, s.code(), "status " + s + ": " + t.getMessage());
+            assertEquals(code, s.swigValue(), "status " + s + ": " + t.getMessage());
             assertEquals(statusName, "OM_ERR_" + s.name(), t.getMessage());
         } else {
             fail("expected OfflineMeshException(" + statusName + "), got " + t, t);
@@ -266,14 +241,6 @@ class BadInputsTest {
         return isNull(args, key) ? fallback : args.get(key).getAsLong();
     }
 
-    static int intArg(JsonObject args, String key, int fallback) {
-        long v = longArg(args, key, fallback);
-        if (v != (int) v) {
-            throw new Unexpressible("int range: the Java parameter is an int (value beyond 32 bits)");
-        }
-        return (int) v;
-    }
-
     /** The fixture mesh; a null mesh would be the receiver, which Java cannot call a method on. */
     static OfflineMesh mesh(JsonObject args) {
         if (isNull(args, "mesh")) {
@@ -281,47 +248,25 @@ class BadInputsTest {
         }
         JsonElement v = args.get("mesh");
         if (v.isJsonPrimitive()) {
-            return OfflineMesh.parse(v.getAsString());
+            return OfflineMesh.fromSpec(v.getAsString());
         }
         return OfflineMesh.fromJson(text(v.getAsJsonObject().get("json")));
     }
 
+    /** A mesh argument of a static call: null reaches C as NULL. */
+    static OfflineMesh meshOrNull(JsonObject args) {
+        return isNull(args, "mesh") ? null : mesh(args);
+    }
+
     static ParallelDims dims(JsonObject args) {
-        ParallelDims.Builder b = ParallelDims.builder();
+        if (isNull(args, "dims")) {
+            return null;
+        }
+        ParallelDims d = new ParallelDims();
         for (Map.Entry<String, JsonElement> e : args.getAsJsonObject("dims").entrySet()) {
-            long v = e.getValue().getAsLong();
-            if (v != (int) v) {
-                throw new Unexpressible("int range: the Java parameter is an int (value beyond 32 bits)");
-            }
-            setDim(b, e.getKey(), (int) v);
+            d.set(Dim.valueOf(e.getKey().toUpperCase(java.util.Locale.ROOT)), e.getValue().getAsLong());
         }
-        return b.build();
-    }
-
-    static void setDim(ParallelDims.Builder b, String dim, int value) {
-        switch (dim) {
-            case "dp": b.dpSize(value); break;
-            case "tp": b.tpSize(value); break;
-            case "cp": b.cpSize(value); break;
-            case "ep": b.epSize(value); break;
-            case "pp": b.ppSize(value); break;
-            default: throw new IllegalArgumentException("dim " + dim);
-        }
-    }
-
-    /** An axis mask as the names the Java topology methods take. */
-    static String[] axes(OfflineMesh mesh, JsonObject args) {
-        long mask = longArg(args, "axes", 0);
-        if (mask < 0 || mask >= (1L << mesh.ndim())) {
-            throw new Unexpressible("axis mask: the Java API takes axis names, a mask beyond the mesh's axes has none");
-        }
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < mesh.ndim(); i++) {
-            if ((mask & (1L << i)) != 0) {
-                names.add(mesh.dimNames().get(i));
-            }
-        }
-        return names.toArray(new String[0]);
+        return d;
     }
 
     static Path path(String id, JsonElement v, Path scratch) throws IOException {
@@ -357,55 +302,48 @@ class BadInputsTest {
         return s == null ? null : Path.of(s);
     }
 
+    static String[] strings(JsonObject args, String key) {
+        if (isNull(args, key)) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        args.getAsJsonArray(key).forEach(n -> out.add(text(n)));
+        return out.toArray(new String[0]);
+    }
+
+    static long[] longs(JsonObject args, String key) {
+        if (isNull(args, key)) {
+            return null;
+        }
+        JsonArray a = args.getAsJsonArray(key);
+        long[] out = new long[a.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = a.get(i).getAsLong();
+        }
+        return out;
+    }
+
     // ---- the calls -----------------------------------------------------------
 
-    /** Builds the fixtures and returns the call; throws NullArgument for a null the binding refuses. */
+    /** Builds the fixtures and returns the call. Nulls reach C as NULL. */
     static Call prepare(String id, String callName, JsonObject args, Path scratch) throws IOException {
         switch (callName) {
             case "mesh_new":
             case "mesh_new_checked": {
-                if (isNull(args, "names")) {
-                    throw new NullArgument(() -> OfflineMesh.of(null, 2), "dimNames");
+                String[] names = strings(args, "names");
+                long[] sizes = longs(args, "sizes");
+                if (names == null || sizes == null) {
+                    throw new Unexpressible("null array: Java passes it as (NULL, 0), an empty list");
                 }
-                List<String> names = new ArrayList<>();
-                int nullAt = -1;
-                for (JsonElement n : args.getAsJsonArray("names")) {
-                    String s = text(n);
-                    if (s == null && nullAt < 0) {
-                        nullAt = names.size();
-                    }
-                    names.add(s);
-                }
-                long[] sizes = null;
-                if (!isNull(args, "sizes")) {
-                    JsonArray a = args.getAsJsonArray("sizes");
-                    sizes = new long[a.size()];
-                    for (int i = 0; i < sizes.length; i++) {
-                        sizes[i] = a.get(i).getAsLong();
-                    }
-                }
-                long[] shape = sizes;
-                if (nullAt >= 0) {
-                    throw new NullArgument(() -> OfflineMesh.of(names, shape), "dimNames[" + nullAt + "]");
-                }
-                if (shape == null) {
-                    throw new NullArgument(() -> OfflineMesh.of(names, (long[]) null), "shape");
-                }
-                return () -> OfflineMesh.of(names, shape);
+                return () -> new OfflineMesh(names, sizes);
             }
             case "mesh_from_json": {
                 String json = text(args.get("text"));
-                if (json == null) {
-                    throw new NullArgument(() -> OfflineMesh.fromJson(null), "json");
-                }
                 return () -> OfflineMesh.fromJson(json);
             }
             case "mesh_from_spec": {
                 String spec = text(args.get("spec"));
-                if (spec == null) {
-                    throw new NullArgument(() -> OfflineMesh.parse(null), "spec");
-                }
-                return () -> OfflineMesh.parse(spec);
+                return () -> OfflineMesh.fromSpec(spec);
             }
             case "mesh_to_spec": {
                 OfflineMesh m = mesh(args);
@@ -418,20 +356,16 @@ class BadInputsTest {
             case "mesh_get": {
                 OfflineMesh m = mesh(args);
                 String name = text(args.get("name"));
-                if (name == null) {
-                    throw new NullArgument(() -> m.get(null), "dim");
-                }
                 return () -> m.get(name);
             }
             case "dims_set": {
                 if (isNull(args, "dims")) {
                     throw new Unexpressible("null receiver: the mesh/dims is the object the Java method is called on");
                 }
-                ParallelDims.Builder b = dims(args).toBuilder();
-                String dim = args.get("dim").getAsString();
-                int value = intArg(args, "value", 0);
-                setDim(b, dim, value);
-                return b::build;
+                ParallelDims d = dims(args);
+                Dim dim = Dim.valueOf(args.get("dim").getAsString().toUpperCase(java.util.Locale.ROOT));
+                long value = longArg(args, "value", 0);
+                return () -> d.set(dim, value);
             }
             case "dims_to_json": {
                 if (isNull(args, "dims")) {
@@ -441,121 +375,96 @@ class BadInputsTest {
                 return d::toJson;
             }
             case "build_offline_mesh": {
-                if (isNull(args, "dims")) {
-                    throw new NullArgument(() -> OfflineMeshes.buildOfflineMesh(null), "dims");
-                }
                 ParallelDims d = dims(args);
                 return () -> OfflineMeshes.buildOfflineMesh(d);
             }
             case "build_runtime_mesh": {
-                ParallelDims d = isNull(args, "dims") ? null : dims(args);
+                ParallelDims d = dims(args);
                 String order = text(args.get("order"));
-                if (d == null) {
-                    throw new NullArgument(() -> OfflineMeshes.buildRuntimeMesh(null, order), "dims");
-                }
-                if (order == null) {
-                    throw new NullArgument(() -> OfflineMeshes.buildRuntimeMesh(d, null), "order");
-                }
                 return () -> OfflineMeshes.buildRuntimeMesh(d, order);
             }
             case "order_normalize": {
                 String order = text(args.get("order"));
-                if (order == null) {
-                    throw new NullArgument(() -> OfflineMeshes.normalizeOrder(null), "order");
-                }
-                return () -> OfflineMeshes.normalizeOrder(order);
+                return () -> OfflineMeshes.orderNormalize(order);
             }
             case "dims_from_yaml": {
+                // the 1.1 steps: the pure projection, then the world size (0 = not given)
                 String yaml = text(args.get("text"));
-                int worldSize = intArg(args, "world_size", 0);
-                if (yaml == null) {
-                    throw new NullArgument(() -> OfflineMeshes.parseParallelDims(null, worldSize), "yaml");
-                }
-                return () -> OfflineMeshes.parseParallelDims(yaml, worldSize);
+                long worldSize = longArg(args, "world_size", 0);
+                return () -> ParallelDims.parse(yaml, worldSize);
             }
             case "dims_load_yaml": {
-                int worldSize = intArg(args, "world_size", 0);
+                long worldSize = longArg(args, "world_size", 0);
                 Path p = path(id, args.get("path"), scratch);
-                if (p == null) {
-                    throw new NullArgument(() -> OfflineMeshes.loadParallelDims(null, worldSize), "path");
-                }
-                return () -> OfflineMeshes.loadParallelDims(p, worldSize);
+                return () -> ParallelDims.read(p == null ? null : p.toString(), worldSize);
             }
-            case "mesh_axes":
-                throw new Unexpressible("om_mesh_axes not bound (1.0 comma list -> mask; Java passes axis names to the 1.1 calls)");
+            case "mesh_axes": {
+                OfflineMesh m = mesh(args);
+                String names = text(args.get("names"));
+                return () -> m.axes(names);
+            }
             case "mesh_coordinate": {
                 OfflineMesh m = mesh(args);
-                int rank = intArg(args, "rank", 0);
-                return () -> m.coordinate(rank);
+                long rank = longArg(args, "rank", 0);
+                return () -> m.coordinateInto(rank, new long[(int) m.ndim()]);
             }
             case "mesh_rank": {
                 OfflineMesh m = mesh(args);
-                JsonArray a = args.getAsJsonArray("coord");
-                int[] coord = new int[a.size()];
-                for (int i = 0; i < coord.length; i++) {
-                    long v = a.get(i).getAsLong();
-                    if (v != (int) v) {
-                        throw new Unexpressible("int range: the Java parameter is an int (value beyond 32 bits)");
-                    }
-                    coord[i] = (int) v;
-                }
+                long[] coord = longs(args, "coord");
                 return () -> m.rank(coord);
             }
             case "mesh_group_shape": {
                 OfflineMesh m = mesh(args);
-                String[] axes = axes(m, args);
-                return () -> m.groupCount(axes);
+                long mask = longArg(args, "axes", 0);
+                return () -> m.groupShape(mask);
             }
             case "mesh_groups": {
                 OfflineMesh m = mesh(args);
-                String[] axes = axes(m, args);
-                int first = intArg(args, "first_group", 0);
-                if (longArg(args, "group_count", 1) != 1) {
-                    throw new Unexpressible("group slice: Java has groups() (all) and group(index) (one), no slice of n");
-                }
-                return () -> m.group(first, axes);
+                long mask = longArg(args, "axes", 0);
+                long first = longArg(args, "first_group", 0);
+                long count = longArg(args, "group_count", 1);
+                return () -> m.groups(mask, first, count, new int[(int) m.size()]);
             }
             case "mesh_group_index": {
                 OfflineMesh m = mesh(args);
-                String[] axes = axes(m, args);
-                int rank = intArg(args, "rank", 0);
-                return () -> m.groupIndex(rank, axes);
+                long mask = longArg(args, "axes", 0);
+                long rank = longArg(args, "rank", 0);
+                return () -> m.groupIndex(mask, rank);
             }
             case "mesh_group_of": {
                 OfflineMesh m = mesh(args);
-                String[] axes = axes(m, args);
-                int rank = intArg(args, "rank", 0);
-                return () -> m.groupOf(rank, axes);
+                long mask = longArg(args, "axes", 0);
+                long rank = longArg(args, "rank", 0);
+                return () -> m.groupOf(mask, rank, new int[(int) m.size()]);
             }
             case "mesh_locality": {
                 OfflineMesh m = mesh(args);
-                String[] axes = axes(m, args);
-                int perHost = intArg(args, "ranks_per_host", 1);
-                return () -> m.locality(perHost, axes);
+                long mask = longArg(args, "axes", 0);
+                long perHost = longArg(args, "ranks_per_host", 1);
+                return () -> m.locality(mask, perHost);
             }
             case "validate_axes": {
-                OfflineMesh m = mesh(args);
-                int tp = intArg(args, "tp", 1);
-                int cp = intArg(args, "cp", 1);
-                int ep = intArg(args, "ep", 1);
-                return () -> m.validateAxes(tp, cp, ep);
+                OfflineMesh m = meshOrNull(args);
+                long tp = longArg(args, "tp", 1);
+                long cp = longArg(args, "cp", 1);
+                long ep = longArg(args, "ep", 1);
+                return () -> OfflineMeshes.validateAxes(m, tp, cp, ep);
             }
             case "plan_dim_names": {
-                OfflineMesh m = mesh(args);
-                int tp = intArg(args, "tp", 1);
-                int cp = intArg(args, "cp", 1);
-                int ep = intArg(args, "ep", 1);
-                return () -> m.planDimNames(tp, cp, ep);
+                OfflineMesh m = meshOrNull(args);
+                long tp = longArg(args, "tp", 1);
+                long cp = longArg(args, "cp", 1);
+                long ep = longArg(args, "ep", 1);
+                return () -> OfflineMeshes.planDimNames(m, tp, cp, ep);
             }
             case "expert_mesh": {
-                OfflineMesh m = mesh(args);
-                int ep = intArg(args, "ep", 1);
-                int experts = intArg(args, "num_experts", 0);
-                return () -> m.expertMesh(ep, experts);
+                OfflineMesh m = meshOrNull(args);
+                long ep = longArg(args, "ep", 1);
+                long experts = longArg(args, "num_experts", 0);
+                return () -> OfflineMeshes.expertMesh(m, ep, experts);
             }
             case "dims_copy":
-            case "dims_new":
-                throw new Unexpressible("call not exposed: ParallelDims is an immutable value (no copy/new handle)");
+                throw new Unexpressible("null receiver: the mesh/dims is the object the Java method is called on");
             default:
                 throw new Unexpressible("call not exposed: " + callName);
         }
@@ -575,7 +484,7 @@ class BadInputsTest {
         } else if (callName.equals("dims_from_yaml")) {
             childArgs.add("yaml");
             childArgs.add(text(args.get("text")));
-            childArgs.add(Integer.toString(intArg(args, "world_size", 0)));
+            childArgs.add(Long.toString(longArg(args, "world_size", 0)));
         } else {
             throw new Unexpressible("env: no child-JVM form for " + callName);
         }
@@ -608,7 +517,7 @@ class BadInputsTest {
             fail("expected OfflineMeshException(" + statusName + "), got " + line);
         }
         assertEquals(statusName, "OM_ERR_" + parts[2], line);
-        assertEquals(code, Status.valueOf(parts[2]).code(), line);
+        assertEquals(code, Status.valueOf(parts[2]).swigValue(), line);
         assertTrue(message.contains(fragment), "message \"" + message + "\" lacks \"" + fragment + "\"");
     }
 
@@ -622,9 +531,9 @@ class BadInputsTest {
             try {
                 Object result;
                 if (args[0].equals("world")) {
-                    result = OfflineMeshes.worldSizeFromEnvironment();
+                    result = OfflineMeshes.worldSizeResolve(0);
                 } else {
-                    result = OfflineMeshes.parseParallelDims(args[1], Integer.parseInt(args[2]));
+                    result = ParallelDims.parse(args[1], Long.parseLong(args[2]));
                 }
                 out.println("returned " + result);
             } catch (OfflineMeshException e) {

@@ -1,7 +1,5 @@
 package org.offlinemesh;
 
-import java.util.OptionalInt;
-
 /**
  * A tiny program that ProcessTest runs in a fresh JVM, with an environment
  * or a library path of its choosing. Prints one line per step.
@@ -16,21 +14,22 @@ public final class Probe {
                 // twice: the second failure must carry the same explanation
                 for (int attempt = 1; attempt <= 2; attempt++) {
                     try {
-                        System.out.println("version " + OfflineMeshes.libraryVersion());
-                    } catch (UnsatisfiedLinkError e) {
-                        System.out.println("attempt " + attempt + ": " + e.getMessage());
+                        System.out.println("version " + OfflineMeshes.versionString());
+                    } catch (LinkageError e) { // later calls: NoClassDefFoundError, caused by the first
+                        Throwable first = e instanceof UnsatisfiedLinkError ? e : e.getCause();
+                        System.out.println("attempt " + attempt + ": " + first.getMessage());
                     }
                 }
                 break;
             case "env":
                 try {
-                    OptionalInt ws = OfflineMeshes.worldSizeFromEnvironment();
-                    System.out.println("world " + (ws.isPresent() ? ws.getAsInt() : "none"));
+                    WorldSize ws = OfflineMeshes.worldSizeResolve(0);
+                    System.out.println("world " + ws.size() + " " + ws.source().name());
                 } catch (OfflineMeshException e) {
                     System.out.println("world error " + e.status() + ": " + e.getMessage());
                 }
                 try {
-                    System.out.println("dims " + OfflineMeshes.parseParallelDims(args[1]).toJson());
+                    System.out.println("dims " + ParallelDims.parse(args[1], Long.parseLong(args[2])).toJson());
                 } catch (OfflineMeshException e) {
                     System.out.println("dims error " + e.status() + ": " + e.getMessage());
                 }

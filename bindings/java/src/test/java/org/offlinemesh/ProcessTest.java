@@ -48,25 +48,39 @@ class ProcessTest {
     }
 
     static List<String> env(Map<String, String> env, String yaml) throws Exception {
-        return run(List.of("-Djava.library.path=" + System.getProperty("java.library.path")), env, "env", yaml);
+        return env(env, yaml, 0);
+    }
+
+    static List<String> env(Map<String, String> env, String yaml, long worldSize) throws Exception {
+        return run(List.of("-Djava.library.path=" + System.getProperty("java.library.path")), env, "env", yaml,
+                Long.toString(worldSize));
     }
 
     @Test
     void worldSizeDiscoveryOrder() throws Exception {
         String yaml = "accelerator: {tp_size: 2}";
         List<String> none = env(Map.of(), yaml);
-        assertEquals("world none", none.get(0));
-        assertTrue(none.get(1).startsWith("dims error INVALID_ARGUMENT: "), none.get(1)); // 1 % 2 != 0
+        assertEquals("world 1 DEFAULT", none.get(0));
+        assertTrue(none.get(1).startsWith("dims error INVALID_ARGUMENT: ") // 1 % 2 != 0, and it says why
+                && none.get(1).contains("the default: no --world-size and none of WORLD_SIZE"), none.get(1));
 
-        assertEquals(List.of("world 8",
+        assertEquals(List.of("world 8 FROM_WORLD_SIZE",
                 "dims {\"cp_size\":1,\"dp_size\":4,\"ep_size\":1,\"loss_parallel\":false,\"pp_size\":1,"
                 + "\"sequence_parallel\":false,\"tp_size\":2}"),
                 env(Map.of("WORLD_SIZE", "8", "OMPI_COMM_WORLD_SIZE", "2", "PMI_SIZE", "4", "SLURM_NTASKS", "6"), yaml));
-        assertEquals("world 4", env(Map.of("OMPI_COMM_WORLD_SIZE", "4", "PMI_SIZE", "16", "SLURM_NTASKS", "6"), yaml).get(0));
-        assertEquals("world 16", env(Map.of("PMI_SIZE", "16", "SLURM_NTASKS", "6"), yaml).get(0));
+        assertEquals("world 4 FROM_OMPI_COMM_WORLD_SIZE", env(Map.of("OMPI_COMM_WORLD_SIZE", "4", "PMI_SIZE", "16", "SLURM_NTASKS", "6"), yaml).get(0));
+        assertEquals("world 16 FROM_PMI_SIZE", env(Map.of("PMI_SIZE", "16", "SLURM_NTASKS", "6"), yaml).get(0));
         List<String> slurm = env(Map.of("SLURM_NTASKS", "6"), yaml);
-        assertEquals("world 6", slurm.get(0));
+        assertEquals("world 6 FROM_SLURM_NTASKS", slurm.get(0));
         assertTrue(slurm.get(1).contains("\"dp_size\":3"), slurm.get(1));
+    }
+
+    /** The C om_world_size_resolve rule: 0 = not given, negative = an error, never the environment. */
+    @Test
+    void negativeWorldSizeIsAnErrorNotTheEnvironment() throws Exception {
+        List<String> lines = env(Map.of("WORLD_SIZE", "8"), "accelerator: {tp_size: 2}", -8);
+        assertEquals("dims error INVALID_ARGUMENT: world size must be >= 1 (or 0 to discover it), got -8", lines.get(1));
+        assertTrue(env(Map.of("WORLD_SIZE", "8"), "accelerator: {tp_size: 2}", 16).get(1).contains("\"dp_size\":8"));
     }
 
     @Test
@@ -88,7 +102,7 @@ class ProcessTest {
         assertEquals(2, lines.size(), String.join("\n", lines));
         for (int attempt = 1; attempt <= 2; attempt++) {
             String line = lines.get(attempt - 1);
-            assertTrue(line.startsWith("attempt " + attempt + ": offline-mesh: cannot load the JNI library "
+            assertTrue(line.startsWith("attempt " + attempt + ": ") && line.contains("offline-mesh: cannot load the JNI library "
                     + "liboffline_mesh_jni.so (java.library.path=/nonexistent-om-dir)"), line);
             assertTrue(line.contains("-Djava=enabled"), line);
             assertTrue(line.contains("-Djava.library.path=<folder holding liboffline_mesh_jni.so>"), line);
@@ -99,11 +113,11 @@ class ProcessTest {
     @Test
     void explicitLibraryPathProperty() throws Exception {
         String dir = System.getProperty("java.library.path");
-        String lib = Path.of(dir, System.mapLibraryName(NativeLibrary.NAME)).toAbsolutePath().toString();
-        List<String> ok = run(List.of("-D" + NativeLibrary.PATH_PROPERTY + "=" + lib,
+        String lib = Path.of(dir, System.mapLibraryName(Native.NAME)).toAbsolutePath().toString();
+        List<String> ok = run(List.of("-D" + Native.PATH_PROPERTY + "=" + lib,
                 "-Djava.library.path=/nonexistent-om-dir"), Map.of(), "load");
-        assertEquals(List.of("version " + OfflineMeshes.libraryVersion(), "version " + OfflineMeshes.libraryVersion()), ok);
-        List<String> bad = run(List.of("-D" + NativeLibrary.PATH_PROPERTY + "=/nonexistent-om-dir/x.so"), Map.of(), "load");
+        assertEquals(List.of("version " + OfflineMeshes.versionString(), "version " + OfflineMeshes.versionString()), ok);
+        List<String> bad = run(List.of("-D" + Native.PATH_PROPERTY + "=/nonexistent-om-dir/x.so"), Map.of(), "load");
         assertTrue(bad.get(0).contains("offlinemesh.jni.path=/nonexistent-om-dir/x.so"), bad.get(0));
     }
 }

@@ -25,10 +25,10 @@ class RandomCrossCheckTest {
         final int[] shape;
         final int size;
 
-        Reference(int[] shape) {
-            this.shape = shape;
+        Reference(long[] shape) {
+            this.shape = java.util.Arrays.stream(shape).mapToInt(v -> (int) v).toArray();
             int s = 1;
-            for (int d : shape) {
+            for (int d : this.shape) {
                 s *= d;
             }
             this.size = s;
@@ -76,7 +76,7 @@ class RandomCrossCheckTest {
             return result;
         }
 
-        Locality locality(int[][] groups, int ranksPerHost) {
+        HostLocality locality(int[][] groups, int ranksPerHost) {
             int local = 0;
             int maxHosts = 0;
             for (int[] group : groups) {
@@ -89,7 +89,7 @@ class RandomCrossCheckTest {
                 }
                 maxHosts = Math.max(maxHosts, hosts.size());
             }
-            return new Locality(groups.length, local, maxHosts);
+            return new HostLocality(groups.length, local, maxHosts);
         }
     }
 
@@ -114,12 +114,12 @@ class RandomCrossCheckTest {
             assertEquals(ref.size, mesh.size());
 
             for (int r = 0; r < mesh.size(); r++) {
-                int[] c = ref.coordinate(r);
+                long[] c = java.util.Arrays.stream(ref.coordinate(r)).asLongStream().toArray();
                 assertArrayEquals(c, mesh.coordinate(r), mesh + " rank " + r);
                 assertEquals(r, mesh.rank(c));
             }
 
-            int ndim = mesh.ndim();
+            int ndim = (int) mesh.ndim();
             for (int trial = 0; trial < 4; trial++) {
                 boolean[] inSet = new boolean[ndim];
                 List<String> axes = new ArrayList<>();
@@ -144,7 +144,7 @@ class RandomCrossCheckTest {
                     assertEquals(key, mesh.groupIndex(r, names), what + " rank " + r);
                     assertArrayEquals(expected[key], mesh.groupOf(r, names), what + " rank " + r);
                 }
-                int perHost = 1 + random.nextInt(Math.max(1, mesh.size()));
+                int perHost = 1 + random.nextInt(Math.max(1, (int) mesh.size()));
                 assertEquals(ref.locality(expected, perHost), mesh.locality(perHost, names),
                         what + " with " + perHost + " ranks per host");
                 checkedGroupings++;
@@ -169,7 +169,7 @@ class RandomCrossCheckTest {
                 }
             }
             if (ppAboveOne) {
-                OfflineMeshTest.assertRejected(Status.INVALID_ARGUMENT, () -> mesh.expertMesh(1), "pp");
+                MeshTest.assertRejected(Status.INVALID_ARGUMENT, () -> mesh.resliceExperts(1, 0), "pp");
                 continue;
             }
             List<Integer> divisors = new ArrayList<>();
@@ -179,7 +179,7 @@ class RandomCrossCheckTest {
                 }
             }
             int ep = divisors.get(random.nextInt(divisors.size()));
-            OfflineMesh expert = mesh.expertMesh(ep, ep * (1 + random.nextInt(4)));
+            OfflineMesh expert = mesh.resliceExperts(ep, ep * (1 + random.nextInt(4)));
             assertEquals(OfflineMesh.of(List.of("edp", "ep"), dense / ep, ep), expert, mesh + " ep " + ep);
 
             int[][] epGroups = expert.groups("ep");

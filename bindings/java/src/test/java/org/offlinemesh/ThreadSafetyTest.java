@@ -22,14 +22,14 @@ class ThreadSafetyTest {
 
     @Test
     void sharedMeshAcrossThreads() throws Exception {
-        OfflineMesh shared = OfflineMesh.parse("dp=4,cp=2,tp=4,pp=2");
+        OfflineMesh shared = OfflineMesh.fromSpec("dp=4,cp=2,tp=4,pp=2");
         String[][] axisSets = {{"tp"}, {"cp"}, {"dp"}, {"pp"}, {"dp", "cp"}, {"cp", "tp"}, {}};
         List<int[][]> expectedGroups = new ArrayList<>();
         for (String[] axes : axisSets) {
             expectedGroups.add(shared.groups(axes));
         }
         String expectedJson = shared.toJson();
-        OfflineMesh expectedExpert = OfflineMesh.parse("dp=4,cp=2,tp=4").expertMesh(8);
+        OfflineMesh expectedExpert = OfflineMesh.fromSpec("dp=4,cp=2,tp=4").resliceExperts(8, 0);
 
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -44,13 +44,13 @@ class ThreadSafetyTest {
                     for (int round = 0; round < ROUNDS; round++) {
                         int which = random.nextInt(axisSets.length);
                         assertArrayEquals(expectedGroups.get(which), shared.groups(axisSets[which]));
-                        int rank = random.nextInt(shared.size());
+                        int rank = random.nextInt((int) shared.size());
                         assertEquals(rank, shared.rank(shared.coordinate(rank)));
-                        int index = shared.groupIndex(rank, axisSets[which]);
+                        int index = (int) shared.groupIndex(rank, axisSets[which]);
                         assertArrayEquals(expectedGroups.get(which)[index], shared.groupOf(rank, axisSets[which]));
                         assertEquals(expectedJson, shared.toJson());
                         assertEquals(shared, OfflineMesh.fromJson(expectedJson));
-                        assertEquals(expectedExpert, OfflineMesh.parse("dp=4,cp=2,tp=4").expertMesh(8));
+                        assertEquals(expectedExpert, OfflineMesh.fromSpec("dp=4,cp=2,tp=4").resliceExperts(8, 0));
                         checks += 6;
                     }
                     return checks;
@@ -78,10 +78,11 @@ class ThreadSafetyTest {
                 final int tp = 1 << (t % 4);
                 results.add(pool.submit(() -> {
                     for (int i = 0; i < 200; i++) {
-                        ParallelDims d = OfflineMeshes.parseParallelDims("accelerator: {tp_size: " + tp + "}", 64);
-                        assertEquals(64 / tp, d.dpSize());
-                        OfflineMeshException e = OfflineMeshTest.assertRejected(Status.PARSE,
-                                () -> OfflineMeshes.parseParallelDims("accelerator: {tp_size: \"" + tp + "\"}", 64),
+                        ParallelDims d = ParallelDims.parse("accelerator: {tp_size: " + tp + "}", 64);
+                        assertEquals(64 / tp, d.get(Dim.DP));
+                        d.close();
+                        OfflineMeshException e = MeshTest.assertRejected(Status.PARSE,
+                                () -> ParallelDims.parse("accelerator: {tp_size: \"" + tp + "\"}", 64),
                                 "tp_size");
                         assertTrue(e.getMessage().contains(String.valueOf(tp)));
                     }
