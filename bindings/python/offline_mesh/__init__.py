@@ -745,6 +745,13 @@ class Preset:
         """The JSON of `offline-mesh views`."""
         return _core.om_preset_to_json(self._handle)
 
+    def single_axes(self) -> Dict[str, Any]:
+        """torchtitan's single-axis meshes (get_mesh/get_optional_mesh keys):
+        {"single_axis": {name: {"size", "from_view", "mesh_dim_name",
+        "fake_backed", "get_optional_mesh_is_none"}}, "one_dimensional_active"}
+        (`offline-mesh views --single-axes`); OfflineMeshError for other presets."""
+        return json.loads(_core.om_preset_single_axes_json(self._handle))
+
     def __repr__(self) -> str:
         return f"Preset({self.name!r}, world_size={self.world_size})"
 
