@@ -9,6 +9,9 @@
  * size equals dp*cp*tp*pp (or OM_ERR_MESH_TOO_LARGE exactly when that
  * product exceeds 2^31-1) with the axes dp, cp, tp (and pp when > 1), a
  * runtime mesh with the same axes, and the same dims from a second parse.
+ * The strict reading (config.h) agrees: leniently it gives the dims the
+ * pure parser gives, with well-formed diagnostics; strictly it succeeds
+ * exactly when there are none.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +91,42 @@ static void check_meshes(const om_dims *dims)
     om_mesh_free(mesh);
 }
 
+static void check_strict(const char *text, size_t len)
+{
+    om_error err;
+    om_dims *pure = NULL, *checked = NULL;
+    om_diagnostics *list = NULL;
+    if (om_diagnostics_new(&list, &err) != OM_OK)
+        return;
+    om_status st = om_dims_parse_yaml(text, len, &pure, &err);
+    om_status lenient = om_dims_parse_yaml_checked(text, len, false, list, &checked, &err);
+    FUZZ_CHECK(lenient == st, "checked parse %d, pure parse %d", (int)lenient, (int)st);
+    FUZZ_CHECK(st != OM_OK || om_dims_equal(pure, checked), "checked dims differ");
+    size_t count = om_diagnostics_count(list);
+    FUZZ_CHECK(st == OM_OK || count == 0, "diagnostics after an error");
+    FUZZ_CHECK(count <= OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS + 2, "%zu diagnostics", count);
+    for (size_t i = 0; i < count; i++) {
+        char *message = NULL;
+        FUZZ_CHECK(om_diagnostics_message(list, i, &message, &err) == OM_OK &&
+                       message[0] != '\0',
+                   "diagnostic %zu has no message", i);
+        FUZZ_CHECK(om_diagnostics_kind(list, i) >= 0 &&
+                       om_diagnostics_kind(list, i) < OM_DIAGNOSTIC_KIND_COUNT &&
+                       om_diagnostics_line(list, i) >= 0,
+                   "diagnostic %zu: kind %d", i, om_diagnostics_kind(list, i));
+        om_string_free(message);
+    }
+    om_dims_free(checked);
+    checked = (om_dims *)(uintptr_t)1;
+    om_status strict = om_dims_parse_yaml_checked(text, len, true, list, &checked, &err);
+    FUZZ_CHECK(st != OM_OK || (strict == OM_OK) == (count == 0),
+               "strict %d with %zu diagnostics", (int)strict, count);
+    FUZZ_CHECK(strict == OM_OK || checked == NULL, "failed strict read left *out set");
+    om_dims_free(strict == OM_OK ? checked : NULL);
+    om_dims_free(pure);
+    om_diagnostics_free(list);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
@@ -98,6 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     om_error err;
     om_dims *dims = (om_dims *)(uintptr_t)1;
     om_error_clear(&err);
+    check_strict(text, len);
     om_status st = om_dims_from_yaml(text, len, world_size, &dims, &err);
     if (st != OM_OK) {
         FUZZ_CHECK(dims == NULL, "failed projection left *out set");

@@ -125,6 +125,9 @@ static void test_unknown_keys(void)
                        "  <<: [*b, *b]\n  cp_size: 1\n  <<: *b\n",
                        {0, 3, "line 3: unknown key \"pp\" in accelerator (did you "
                               "mean \"pp_size\"?)"});
+    /* A mapping written inline after `<<:` is not examined (composition
+     * keeps only its fields and merges: see yaml_tree.c). */
+    EXPECT_CLEAN("accelerator: {tp_size: 2, <<: {foo: 1, cp_size: 2}}\n");
 }
 
 static void test_many_unknown_keys(void)

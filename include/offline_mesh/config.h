@@ -15,8 +15,9 @@
  *   - it has no `accelerator:` section; a top-level key close to
  *     "accelerator" is named with "did you mean"       (NO_ACCELERATOR)
  *   - `accelerator:` is null or an empty mapping        (EMPTY_ACCELERATOR)
- *   - each key inside `accelerator:` (merged mappings included) that no
- *     field has, with "did you mean" naming the nearest known key when one
+ *   - each key inside `accelerator:` that no field has, and in the anchored
+ *     mappings it merges (`<<: *base`; a mapping written inline after `<<:`
+ *     is not examined), with "did you mean" naming the nearest known key when one
  *     is close (edit distance, case and '-' ignored; `tp` suggests
  *     `tp_size`)                                                (UNKNOWN_KEY)
  * Unknown top-level sections are never reported: training YAMLs hold many.
