@@ -609,6 +609,43 @@ static void test_view_ops(void)
     run_failing("om_world_new/slice/to_json/from_json", op_world);
 }
 
+/* A mesh JSON of 50 axes: jansson makes at least one block per string. */
+static char wide_json[2048];
+
+static om_status op_mesh_from_json_wide(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)(void *)err;
+    om_status st = om_mesh_from_json(wide_json, strlen(wide_json), &m, err);
+    RESET_CHECK(m);
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+/* The JSON parser's own allocations go through the library allocator
+ * (src/json_read.c), so they are failed here too: before, jansson's were
+ * out of reach and a failure inside it crashed or read as a parse error. */
+static void test_json_parser_allocations(void)
+{
+    size_t n = 0;
+    n += (size_t)snprintf(wide_json + n, sizeof wide_json - n, "{\"mesh_dim_names\":[");
+    for (int i = 0; i < 50; i++)
+        n += (size_t)snprintf(wide_json + n, sizeof wide_json - n, "%s\"axis%d\"",
+                              i ? "," : "", i);
+    n += (size_t)snprintf(wide_json + n, sizeof wide_json - n, "],\"mesh_shape\":[");
+    for (int i = 0; i < 50; i++)
+        n += (size_t)snprintf(wide_json + n, sizeof wide_json - n, "%s1", i ? "," : "");
+    snprintf(wide_json + n, sizeof wide_json - n, "]}");
+    om_error err;
+    omi_alloc_fail_after(-1);
+    OM_EXPECT_OK(op_mesh_from_json_wide(&err, &(bool){false}), &err);
+    long made = omi_alloc_fail_after(-1);
+    /* 50 names, 50 sizes, the arrays and the keys: >= 100 of jansson's
+     * blocks besides the mesh's own few. */
+    OM_EXPECT(made >= 100);
+    run_failing("om_mesh_from_json (50 axes, every jansson allocation)",
+                op_mesh_from_json_wide);
+}
+
 static int setup_mesh(void)
 {
     if (suite_init() != 0)
@@ -634,6 +671,7 @@ static const om_test_case alloc_tests[] = {
     {"util string builder under allocation failure", test_util_str},
     {"topology queries allocate nothing", test_topology_allocates_nothing},
     {"view and world calls under allocation failure", test_view_ops},
+    {"the JSON parser's own allocations fail too", test_json_parser_allocations},
     {NULL, NULL},
 };
 

@@ -639,6 +639,7 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
   om_java_groups group_list(const char *name, int32_t *out, size_t out_len, size_t *needed, size_t *group_size, om_error *err) const;
   om_java_world world(om_world **out, om_error *err) const;
   om_java_string to_json(char **out, om_error *err) const;
+  om_java_string single_axes_json(char **out, om_error *err) const;
 }
 
 %extend om_hierarchy {

@@ -146,7 +146,8 @@ OM_API OM_NODISCARD om_status om_preset_to_json(const om_preset *preset,
  * computed, through a 64 KiB buffer (flushed block by block), without
  * holding the document: memory stays bounded whatever the world size, and
  * a failed write stops the work at once. No newline is added. On an error
- * `stream` holds a prefix of the document. Since 1.2.
+ * nothing more is written: `stream` holds nothing of a document shorter
+ * than the buffer, else the 64 KiB blocks already flushed. Since 1.2.
  * Thread safety: as om_preset_to_json(); `stream` is used by this call
  * only while it runs.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL preset or stream), OM_ERR_IO (a

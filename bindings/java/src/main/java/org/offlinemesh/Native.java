@@ -98,16 +98,13 @@ final class Native {
 
     /** UTF-8 of a string; an unpaired surrogate has none (getBytes would write '?'), so it is refused. */
     static byte[] utf8(String value) {
-        for (int i = 0; value != null && i < value.length(); i++) {
-            if (Character.isHighSurrogate(value.charAt(i)) && i + 1 < value.length()
-                    && Character.isLowSurrogate(value.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(value.charAt(i))) {
-                throw new OfflineMeshException(Status.INVALID_ARGUMENT,
-                        "unpaired surrogate at index " + i + " (not valid Unicode)");
-            }
+        try {
+            java.nio.ByteBuffer bytes = value == null ? null : StandardCharsets.UTF_8.newEncoder()
+                    .encode(java.nio.CharBuffer.wrap(value));
+            return bytes == null ? null : Arrays.copyOf(bytes.array(), bytes.limit());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new OfflineMeshException(Status.INVALID_ARGUMENT, "\"" + value + "\" is not valid Unicode (" + e + ")");
         }
-        return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
     }
 
     static String string(byte[] bytes) {

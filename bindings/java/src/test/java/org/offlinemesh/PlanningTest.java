@@ -154,6 +154,12 @@ class PlanningTest {
         assertRejected(Status.INVALID_ARGUMENT, () -> Preset.of("megatron", new String[] {"tensor_model_parallel_size=3"}, 8),
                 "world_size (8) is not divisible by 3");
         assertRejected(Status.INVALID_ARGUMENT, () -> Preset.of("nemo", new String[0], 8), "nemo");
+        try (Preset titan = Preset.of("torchtitan", new String[] {"tp=2"}, 8)) {
+            assertTrue(titan.singleAxesJson().contains("\"one_dimensional_active\":["), titan.singleAxesJson());
+        }
+        try (Preset megatron = Preset.of("megatron", new String[0], 8)) {
+            assertRejected(Status.INVALID_ARGUMENT, megatron::singleAxesJson, "megatron");
+        }
         JsonObject check = JsonParser.parseString(Preset.check("torchtitan", new String[] {"tp=3"}, 8)).getAsJsonObject();
         assertEquals(false, check.get("ok").getAsBoolean());
         assertTrue(check.getAsJsonArray("violations").size() > 0);

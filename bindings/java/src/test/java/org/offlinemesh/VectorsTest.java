@@ -185,6 +185,17 @@ class VectorsTest {
                     }
                 }
             }
+            if (c.has("single_axis")) { // torchtitan's get_mesh keys: every field the library gives
+                JsonObject got = JsonParser.parseString(p.singleAxesJson()).getAsJsonObject();
+                assertEquals(c.get("one_dimensional_active"), got.get("one_dimensional_active"), preset);
+                for (Map.Entry<String, JsonElement> axis : got.getAsJsonObject("single_axis").entrySet()) {
+                    JsonObject want = c.getAsJsonObject("single_axis").getAsJsonObject(axis.getKey());
+                    for (Map.Entry<String, JsonElement> field : axis.getValue().getAsJsonObject().entrySet()) {
+                        assertEquals(want.get(field.getKey()), field.getValue(), preset + " " + axis.getKey() + " " + field.getKey());
+                    }
+                }
+                assertEquals(c.getAsJsonObject("single_axis").keySet(), got.getAsJsonObject("single_axis").keySet());
+            }
             if (c.has("groups")) {
                 for (Map.Entry<String, JsonElement> g : c.getAsJsonObject("groups").entrySet()) {
                     assertArrayEquals(groups(g.getValue()), p.groupList(g.getKey()), preset + " group list " + g.getKey());
