@@ -74,6 +74,15 @@ func (p *Preset) MarshalJSON() ([]byte, error) {
 // String is the JSON document, or the error.
 func (p *Preset) String() string { return jsonString(p.MarshalJSON()) }
 
+// SingleAxes is torchtitan's single-axis meshes (ParallelDims.get_mesh /
+// get_optional_mesh keys) as JSON: {"one_dimensional_active":[...],
+// "single_axis":{NAME:{"fake_backed","from_view",
+// "get_optional_mesh_is_none","mesh_dim_name","size"}}}. Other presets
+// are ErrInvalidArgument.
+func (p *Preset) SingleAxes() (string, error) {
+	return get(nil, func(s *string) error { return omswig.Om_preset_single_axes_json(p.h, s) })
+}
+
 // PresetViews is NewPreset's JSON document (MarshalJSON) as a string.
 func PresetViews(name string, params []string, worldSize int) (string, error) {
 	return presetJSON(NewPreset(name, params, worldSize))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -428,4 +429,63 @@ func TestFlattenDefaultNameAndSliceEdges(t *testing.T) {
 	}
 	_, err = m.Slice()
 	wantErr(t, err, ErrInvalidArgument, "no axes")
+}
+
+// torchtitan's single-axis meshes equal the vectors' (single_axis,
+// one_dimensional_active), and other presets refuse the call.
+func TestPresetSingleAxes(t *testing.T) {
+	checked := 0
+	for i, raw := range loadVectors(t, "torchtitan") {
+		c := decodeCase(t, raw)
+		var want map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &want)
+		if c.expectsError() || want["single_axis"] == nil {
+			continue
+		}
+		p, err := NewPreset("torchtitan", paramTexts(c.Params), c.WorldSize)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		text, err := p.SingleAxes()
+		var got map[string]any
+		if err != nil || json.Unmarshal([]byte(text), &got) != nil {
+			t.Fatalf("case %d: %q %v", i, text, err)
+		}
+		var active any
+		_ = json.Unmarshal(want["one_dimensional_active"], &active)
+		if !reflect.DeepEqual(got["one_dimensional_active"], active) {
+			t.Errorf("case %d: one_dimensional_active = %v, want %v", i, got["one_dimensional_active"], active)
+		}
+		// Each axis: the vector's fields, and its groups are those of
+		// mesh_dim_name in from_view (through the Go World).
+		var axes map[string]map[string]any
+		_ = json.Unmarshal(want["single_axis"], &axes)
+		gotAxes, _ := got["single_axis"].(map[string]any)
+		w, _ := p.World()
+		for name, rec := range axes {
+			groups := rec["groups"]
+			delete(rec, "groups")
+			if !reflect.DeepEqual(gotAxes[name], any(rec)) {
+				t.Errorf("case %d: single_axis[%s] = %v, want %v", i, name, gotAxes[name], rec)
+				continue
+			}
+			v, err := w.View(rec["from_view"].(string))
+			if err != nil {
+				t.Fatalf("case %d: %v", i, err)
+			}
+			g, err := v.Groups(rec["mesh_dim_name"].(string))
+			gj, _ := json.Marshal(g)
+			wj, _ := json.Marshal(groups)
+			if err != nil || string(gj) != string(wj) {
+				t.Errorf("case %d: %s groups %s %v, want %s", i, name, gj, err, wj)
+			}
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no torchtitan case has single_axis")
+	}
+	p, _ := NewPreset("megatron", nil, 8)
+	_, err := p.SingleAxes()
+	wantErr(t, err, ErrInvalidArgument, "torchtitan")
 }
