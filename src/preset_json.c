@@ -209,37 +209,69 @@ static void put_coords(jout *o, const om_mesh *mesh, int64_t world)
     put(o, "]");
 }
 
-static om_status put_axis_groups(jout *o, const omi_pview *view, om_error *err)
+/* Everything the document needs that allocates, made before its first
+ * byte: a failed allocation leaves the output empty (whole or nothing),
+ * and writing allocates nothing. */
+typedef struct {
+    om_mesh *mesh;
+    omi_group_list axes[OMI_PRESET_MAX_AXES]; /* by axis index */
+    omi_group_list instances;
+} prepared_view;
+
+typedef struct {
+    prepared_view views[OMI_PRESET_MAX_VIEWS];
+    size_t nviews;
+} prepared;
+
+static void release(prepared *p)
 {
-    size_t order[OMI_PRESET_MAX_AXES];
-    sort_by_name(order, view->naxes, axis_name, view);
-    put(o, ",\"groups\":{");
-    for (size_t i = 0; i < view->naxes && !failed(o); i++) {
-        const char *name = view->axes[order[i]].name;
-        omi_group_list groups;
-        om_status st = omi_pview_groups(view, &name, 1, &groups, err);
-        if (st != OM_OK)
-            return st;
-        if (i)
-            put(o, ",");
-        put_string(o, name);
-        put(o, ":");
-        put_groups(o, &groups);
-        omi_group_list_free(&groups);
+    if (!p)
+        return;
+    for (size_t v = 0; v < p->nviews; v++) {
+        om_mesh_free(p->views[v].mesh);
+        for (size_t a = 0; a < OMI_PRESET_MAX_AXES; a++)
+            omi_group_list_free(&p->views[v].axes[a]);
+        omi_group_list_free(&p->views[v].instances);
     }
-    put(o, "}");
+    omi_free(p);
+}
+
+static om_status prepare(const om_preset *preset, prepared **out, om_error *err)
+{
+    prepared *p = omi_malloc(sizeof *p);
+    if (!p)
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing a preset");
+    memset(p, 0, sizeof *p);
+    om_status st = OM_OK;
+    for (size_t v = 0; st == OM_OK && v < preset->nviews; v++) {
+        const omi_pview *view = &preset->views[v];
+        prepared_view *pv = &p->views[p->nviews++];
+        st = omi_pview_mesh(view, false, &pv->mesh, err);
+        for (size_t a = 0; st == OM_OK && !(view->flags & OMI_VIEW_NO_GROUPS) &&
+                           a < view->naxes; a++) {
+            const char *name = view->axes[a].name;
+            st = omi_pview_groups(view, &name, 1, &pv->axes[a], err);
+        }
+        if (st == OM_OK && (view->flags & OMI_VIEW_INSTANCES)) {
+            const char *names[OMI_PRESET_MAX_AXES];
+            for (size_t a = 0; a < view->naxes; a++)
+                names[a] = view->axes[a].name;
+            st = omi_pview_groups(view, names, view->naxes, &pv->instances, err);
+        }
+    }
+    if (st != OM_OK) {
+        release(p);
+        return st;
+    }
+    *out = p;
     return OM_OK;
 }
 
-static om_status put_view(jout *o, const omi_pview *view, int64_t world,
-                          om_error *err)
+static void put_view(jout *o, const omi_pview *view, const prepared_view *pv,
+                     int64_t world)
 {
-    om_mesh *mesh = NULL;
-    om_status st = omi_pview_mesh(view, false, &mesh, err);
-    if (st != OM_OK)
-        return st;
     put(o, "{\"coords\":");
-    put_coords(o, mesh, world);
+    put_coords(o, pv->mesh, world);
     put(o, ",\"dim_names\":[");
     for (size_t a = 0; a < view->naxes; a++) {
         if (a)
@@ -247,46 +279,51 @@ static om_status put_view(jout *o, const omi_pview *view, int64_t world,
         put_string(o, view->axes[a].name);
     }
     put(o, "]");
-    if (!(view->flags & OMI_VIEW_NO_GROUPS))
-        st = put_axis_groups(o, view, err);
-    if (st == OM_OK && (view->flags & OMI_VIEW_INSTANCES)) {
-        const char *names[OMI_PRESET_MAX_AXES];
-        for (size_t a = 0; a < view->naxes; a++)
-            names[a] = view->axes[a].name;
-        omi_group_list instances;
-        st = omi_pview_groups(view, names, view->naxes, &instances, err);
-        if (st == OM_OK) {
-            put(o, ",\"instances\":");
-            put_groups(o, &instances);
-            omi_group_list_free(&instances);
-        }
-    }
-    if (st == OM_OK) {
-        put(o, ",\"layout\":");
-        put_layout(o, view, mesh);
-        if (view->order[0]) {
-            put(o, ",\"order\":");
-            put_string(o, view->order);
-        }
-        put(o, ",\"shape\":[");
-        for (size_t a = 0; a < view->naxes; a++) {
-            if (a)
+    if (!(view->flags & OMI_VIEW_NO_GROUPS)) {
+        size_t order[OMI_PRESET_MAX_AXES];
+        sort_by_name(order, view->naxes, axis_name, view);
+        put(o, ",\"groups\":{");
+        for (size_t i = 0; i < view->naxes && !failed(o); i++) {
+            if (i)
                 put(o, ",");
-            put_int(o, axis_size(&view->axes[a]));
+            put_string(o, view->axes[order[i]].name);
+            put(o, ":");
+            put_groups(o, &pv->axes[order[i]]);
         }
-        put(o, "]}");
+        put(o, "}");
     }
-    om_mesh_free(mesh);
-    return st;
+    if (view->flags & OMI_VIEW_INSTANCES) {
+        put(o, ",\"instances\":");
+        put_groups(o, &pv->instances);
+    }
+    put(o, ",\"layout\":");
+    put_layout(o, view, pv->mesh);
+    if (view->order[0]) {
+        put(o, ",\"order\":");
+        put_string(o, view->order);
+    }
+    put(o, ",\"shape\":[");
+    for (size_t a = 0; a < view->naxes; a++) {
+        if (a)
+            put(o, ",");
+        put_int(o, axis_size(&view->axes[a]));
+    }
+    put(o, "]}");
 }
 
-/* The whole document; stops early once `o` failed. */
+/* The whole document; every allocation comes first, then the text (which
+ * stops early once `o` failed). */
 static om_status put_preset(jout *o, const om_preset *preset, om_error *err)
 {
+    prepared *p = NULL;
+    om_status st = prepare(preset, &p, err);
+    if (st != OM_OK)
+        return st;
     o->ranks = omi_malloc(CHUNK * sizeof *o->ranks);
-    if (!o->ranks)
+    if (!o->ranks) {
+        release(p);
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing a preset");
-    om_status st = OM_OK;
+    }
     put(o, "{");
     if (preset->nlists > 0) {
         size_t order[OMI_PRESET_MAX_LISTS];
@@ -304,16 +341,17 @@ static om_status put_preset(jout *o, const om_preset *preset, om_error *err)
     size_t order[OMI_PRESET_MAX_VIEWS];
     sort_by_name(order, preset->nviews, view_name, preset);
     put(o, "\"views\":{");
-    for (size_t i = 0; st == OM_OK && i < preset->nviews && !failed(o); i++) {
+    for (size_t i = 0; i < preset->nviews && !failed(o); i++) {
         if (i)
             put(o, ",");
         put_string(o, preset->views[order[i]].name);
         put(o, ":");
-        st = put_view(o, &preset->views[order[i]], preset->world, err);
+        put_view(o, &preset->views[order[i]], &p->views[order[i]], preset->world);
     }
     put(o, "}}");
     omi_free(o->ranks);
-    return st;
+    release(p);
+    return OM_OK;
 }
 
 om_status om_preset_to_json(const om_preset *preset, char **out, om_error *err)

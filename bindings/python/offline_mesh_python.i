@@ -98,77 +98,68 @@ static int om_py_push(PyObject **result, PyObject *value)
     return rc;
 }
 
-/* An int (or __index__, as numpy integers), never a bool. */
-static int om_py_int(PyObject *obj, const char *what, int64_t *out)
+/* The name of an argument in messages: what, or what[index] (item index
+ * of a list; formatted only when a message needs it). */
+static const char *om_py_what(char *buffer, const char *what, Py_ssize_t index)
 {
-    PyObject *number;
+    if (index >= 0)
+        snprintf(buffer, 64, "%s[%zd]", what, index);
+    return index >= 0 ? buffer : what;
+}
+
+/* An int (or __index__, as numpy integers), never a bool. */
+static int om_py_int(PyObject *obj, const char *what, Py_ssize_t index, int64_t *out)
+{
+    PyObject *number = NULL;
     int overflow = 0;
     long long value;
+    char name[64];
 
-    if (PyLong_CheckExact(obj)) {
-        value = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (PyLong_CheckExact(obj) || (!PyBool_Check(obj) && PyIndex_Check(obj) &&
+                                   (number = PyNumber_Index(obj)))) {
+        value = PyLong_AsLongLongAndOverflow(number ? number : obj, &overflow);
+        Py_XDECREF(number);
         if (!overflow && !(value == -1 && PyErr_Occurred()))
             return *out = (int64_t)value, 0;
     }
-    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    if (!(number = PyNumber_Index(obj)))
-        return -1;
-    value = PyLong_AsLongLongAndOverflow(number, &overflow);
-    Py_DECREF(number);
     if (overflow)
-        PyErr_Format(PyExc_ValueError, "%s = %R is out of range", what, obj);
-    if (overflow || (value == -1 && PyErr_Occurred()))
-        return -1;
-    *out = (int64_t)value;
-    return 0;
+        PyErr_Format(PyExc_ValueError, "%s = %R is out of range",
+                     om_py_what(name, what, index), obj);
+    else if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s",
+                     om_py_what(name, what, index), Py_TYPE(obj)->tp_name);
+    return -1;
 }
 
 /* The UTF-8 of a str without NUL characters (borrowed). */
-static const char *om_py_cstr(PyObject *obj, const char *what)
+static const char *om_py_cstr(PyObject *obj, const char *what, Py_ssize_t index)
 {
     Py_ssize_t n;
-    const char *text;
+    const char *text = PyUnicode_Check(obj) ? PyUnicode_AsUTF8AndSize(obj, &n) : NULL;
+    char name[64];
 
+    if (text && (size_t)n == strlen(text))
+        return text;
     if (!PyUnicode_Check(obj))
-        return PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s",
-                            what, Py_TYPE(obj)->tp_name), NULL;
-    text = PyUnicode_AsUTF8AndSize(obj, &n);
-    if (text && (size_t)n != strlen(text))
-        return PyErr_Format(PyExc_ValueError, "%s contains a NUL character",
-                            what), NULL;
-    return text;
+        PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s",
+                     om_py_what(name, what, index), Py_TYPE(obj)->tp_name);
+    else if (text)
+        PyErr_Format(PyExc_ValueError, "%s contains a NUL character",
+                     om_py_what(name, what, index));
+    return NULL;
 }
 
 static om_mesh *om_py_mesh_of(PyObject *obj, const char *what);
 
 /* Item i of a list of int (kind 0), str (1) or OfflineMesh (2), into slot i
- * of `array`; the item's name (what[i]) is formatted only for a message. */
-static int om_py_item(PyObject *item, const char *what, size_t i, int kind,
-                      void *array)
+ * of `array`. */
+static int om_py_item(PyObject *item, const char *what, size_t i, int kind, void *array)
 {
-    char name[64];
-    int overflow = 0, strings = kind == 1;
-
     if (kind == 2)
         return (((const om_mesh **)array)[i] = om_py_mesh_of(item, what)) ? 0 : -1;
-    if (strings && PyUnicode_Check(item)) {
-        Py_ssize_t n;
-        const char *text = PyUnicode_AsUTF8AndSize(item, &n);
-        if (text && (size_t)n == strlen(text))
-            return ((const char **)array)[i] = text, 0;
-    } else if (!strings && PyLong_CheckExact(item)) {
-        ((int64_t *)array)[i] = PyLong_AsLongLongAndOverflow(item, &overflow);
-        if (!overflow && !PyErr_Occurred())
-            return 0;
-    }
-    PyErr_Clear();
-    snprintf(name, sizeof name, "%s[%zu]", what, i);
-    return strings ? (((const char **)array)[i] = om_py_cstr(item, name)) ? 0 : -1
-                   : om_py_int(item, name, (int64_t *)array + i);
+    if (kind == 1)
+        return (((const char **)array)[i] = om_py_cstr(item, what, (Py_ssize_t)i)) ? 0 : -1;
+    return om_py_int(item, what, (Py_ssize_t)i, (int64_t *)array + i);
 }
 
 /* A list of int, str or OfflineMesh (kind, as om_py_item; a tuple, list or
@@ -332,7 +323,7 @@ static om_dims *om_py_dims(PyObject *spec)
             rc = om_dims_set_flag(dims, (om_flag)(i - OM_DIM_COUNT),
                                   value == Py_True, &err) == OM_OK ? 0 : 1;
         else if (rc == 0 && !(i == OM_DIM_DP && value == Py_None))
-            rc = om_py_int(value, field, &size) < 0 ? -1
+            rc = om_py_int(value, field, -1, &size) < 0 ? -1
                  : om_dims_set(dims, (om_dim)i, size, &err) == OM_OK ? 0 : 1;
         Py_XDECREF(value);
         if (rc != 0) {
@@ -439,13 +430,13 @@ OM_PY_BUFFER(int32_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromS
 OM_PY_BUFFER(int64_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromStringAndSize("", 0))
 
 /* ---- inputs -------------------------------------------------------------------- */
-%typemap(in) int64_t %{ if (om_py_int($input, "$1_name", &$1) < 0) SWIG_fail; %}
+%typemap(in) int64_t %{ if (om_py_int($input, "$1_name", -1, &$1) < 0) SWIG_fail; %}
 %typemap(out) int64_t %{ $result = PyLong_FromLongLong((long long)$1); %}
 %typemap(out) uint64_t %{ $result = PyLong_FromUnsignedLongLong((unsigned long long)$1); %}
 
 /* enumerations: ints; the library answers unknown values itself */
 %typemap(in) enum SWIGTYPE (int64_t value) %{
-    if (om_py_int($input, "$1_name", &value) < 0)
+    if (om_py_int($input, "$1_name", -1, &value) < 0)
         SWIG_fail;
     if (value < INT_MIN || value > INT_MAX) {
         PyErr_Format(PyExc_ValueError, "$1_name = %R is out of range", $input);
@@ -456,7 +447,7 @@ OM_PY_BUFFER(int64_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromS
 
 /* None is C's NULL: the library reports it with its own message */
 %typemap(in) const char * %{
-    $1 = $input == Py_None ? NULL : ($1_ltype)om_py_cstr($input, "$1_name");
+    $1 = $input == Py_None ? NULL : ($1_ltype)om_py_cstr($input, "$1_name", -1);
     if (!$1 && PyErr_Occurred())
         SWIG_fail;
 %}
@@ -469,22 +460,12 @@ OM_PY_BUFFER(int64_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromS
 %}
 %typemap(freearg) const char *path %{ Py_XDECREF(encoded$argnum); %}
 
-%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN) (Py_buffer view = {0}) %{
-    if (PyUnicode_Check($input)) {
-        Py_ssize_t n;
-        if (!($1 = ($1_ltype)PyUnicode_AsUTF8AndSize($input, &n)))
-            SWIG_fail;
-        $2 = (size_t)n;
-    } else if (PyObject_CheckBuffer($input)) {
-        if (PyObject_GetBuffer($input, &view, PyBUF_SIMPLE) < 0)
-            SWIG_fail;
-        $1 = ($1_ltype)view.buf;
-        $2 = (size_t)view.len;
-    } else {
-        PyErr_Format(PyExc_TypeError, "$1_name must be str or bytes, not %.100s",
-                     Py_TYPE($input)->tp_name);
+%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN) (Py_buffer view = {0}, Py_ssize_t n) %{
+    if (PyUnicode_Check($input) ? !($1 = ($1_ltype)PyUnicode_AsUTF8AndSize($input, &n))
+                                : PyObject_GetBuffer($input, &view, PyBUF_SIMPLE) < 0)
         SWIG_fail;
-    }
+    $1 = view.obj ? ($1_ltype)view.buf : $1;
+    $2 = (size_t)(view.obj ? view.len : n);
 %}
 %typemap(freearg) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{
     if (view$argnum.obj)
@@ -532,12 +513,10 @@ OM_PY_BUFFER(int64_t, grown$argnum ? Py_NewRef(grown$argnum) : PyByteArray_FromS
 
 /* ---- shims ------------------------------------------------------------------
  * OfflineMesh(mesh_dim_names=(), mesh_shape=()): the class's constructor
- * (the package's metaclass calls it). Tuples of plain str and int are kept
- * as given (the library copied and checked them). */
-%feature("kwargs") om_py_new_mesh;
-%typemap(default) PyObject *mesh_dim_names, PyObject *mesh_shape "$1 = NULL;"
-%rename(OfflineMesh) om_py_new_mesh;
-%inline %{
+ * (the package's metaclass calls it; positional arguments skip the keyword
+ * parser). Tuples of plain str and int are kept as given (the library
+ * copied and checked them). */
+%{
 static PyObject *om_py_new_mesh(PyObject *mesh_dim_names, PyObject *mesh_shape)
 {
     static PyObject *empty;
@@ -581,6 +560,28 @@ static PyObject *om_py_new_mesh(PyObject *mesh_dim_names, PyObject *mesh_shape)
     else
         Py_XDECREF(sizes_items);
     return obj;
+}
+
+static PyObject *om_py_mesh_call(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"mesh_dim_names", "mesh_shape", NULL};
+    PyObject *names = NULL, *shape = NULL;
+
+    (void)self;
+    if (!kwargs && PyTuple_GET_SIZE(args) == 2)
+        return om_py_new_mesh(PyTuple_GET_ITEM(args, 0), PyTuple_GET_ITEM(args, 1));
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:OfflineMesh", keywords, &names, &shape))
+        return NULL;
+    return om_py_new_mesh(names, shape);
+}
+%}
+%inline %{
+/* The constructor as a function object (for the metaclass's __call__). */
+static PyObject *_mesh_constructor(void)
+{
+    static PyMethodDef def = {"OfflineMesh", (PyCFunction)(void (*)(void))om_py_mesh_call,
+                              METH_VARARGS | METH_KEYWORDS, NULL};
+    return PyCFunction_New(&def, NULL);
 }
 
 /* Registers the package's OfflineMesh class (see om_py_mesh_object). */

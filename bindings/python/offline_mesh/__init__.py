@@ -90,7 +90,7 @@ def _index(value: Any, name: str) -> int:
 class _Meta(type):
     # OfflineMesh(mesh_dim_names=(), mesh_shape=()) runs in C (the library
     # checks and copies them), with no Python frame; __init__ is never run.
-    __call__ = _core.OfflineMesh
+    __call__ = _core._mesh_constructor()
 
 
 class _Sizes(dict):
@@ -744,6 +744,13 @@ class Preset:
     def to_json(self) -> str:
         """The JSON of `offline-mesh views`."""
         return _core.om_preset_to_json(self._handle)
+
+    def single_axes(self) -> Dict[str, Any]:
+        """torchtitan's single-axis meshes (get_mesh/get_optional_mesh keys):
+        {"single_axis": {name: {"size", "from_view", "mesh_dim_name",
+        "fake_backed", "get_optional_mesh_is_none"}}, "one_dimensional_active"}
+        (`offline-mesh views --single-axes`); OfflineMeshError for other presets."""
+        return json.loads(_core.om_preset_single_axes_json(self._handle))
 
     def __repr__(self) -> str:
         return f"Preset({self.name!r}, world_size={self.world_size})"

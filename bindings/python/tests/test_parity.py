@@ -51,8 +51,8 @@ def test_a_missing_binding_fails(functions):
         "om_mesh_rank: Python offline_mesh.OfflineMesh.rnak does not exist"]
     assert parity.check(functions, with_row([ok[0], "Mesh.Rnak", ok[2]])) == [
         "om_mesh_rank: Go Mesh.Rnak is not declared"]
-    assert parity.check(functions, with_row(ok[:2] + ["OfflineMesh.rnak"])) == [
-        "om_mesh_rank: Java OfflineMesh.rnak is not declared"]
+    assert parity.check(functions, with_row(ok[:2] + ["WorldSize.rnak"])) == [
+        "om_mesh_rank: Java WorldSize.rnak is not declared"]
     assert parity.check(functions, with_row(ok[:2] + [""])) == [
         "om_mesh_rank: no Java entry"]
     assert parity.check(functions, with_row(["not bound:"] + ok[1:])) == [

@@ -75,6 +75,17 @@ def test_preset_cases(stem):
         for name, groups in case.get("groups", {}).items():
             assert preset.group_list(name) == [tuple(g) for g in groups], name
         assert om.check_preset(PRESETS[stem], params, world)["ok"] is True
+        if stem == "torchtitan":  # get_mesh / get_optional_mesh, as torchtitan answers
+            single = preset.single_axes()
+            assert single["one_dimensional_active"] == case["one_dimensional_active"]
+            for name, axis in case["single_axis"].items():
+                got = single["single_axis"][name]
+                assert {k: got[k] for k in got} == {k: axis[k] for k in got}
+                view = world_views_of(preset)[got["from_view"]]
+                assert sorted(view.groups(got["mesh_dim_name"])) == sorted(map(tuple, axis["groups"]))
+        else:
+            with pytest.raises(om.OfflineMeshError, match="torchtitan"):
+                preset.single_axes()
         world_views = preset.world()
         assert world_views.size == world and set(world_views) == set(case["views"])
         for name in world_views:
@@ -83,6 +94,10 @@ def test_preset_cases(stem):
             if "groups" not in record:
                 record["groups"] = {"ep": case["groups"]["ep"], "edp": case["groups"]["expt_dp"]}
             check_view(world_views[name], record, world, RENAMED.get((stem, name)))
+
+
+def world_views_of(preset):
+    return preset.world()
 
 
 def apply(mesh, base, op, world_size):
