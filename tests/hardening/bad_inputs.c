@@ -4,7 +4,9 @@
  * fragment the error message must contain. Besides the status and the
  * message, each failing call must: fill `err` with the same status, write a
  * NUL-terminated, valid UTF-8 message, leave every out-handle NULL, and
- * finish within the case's time limit (and memory limit, where given).
+ * stay within the case's memory limit, where given (measured in a forked
+ * child). Time is never a pass criterion: the machines are noisy, and cost
+ * is bounded by the counted limits tests/test_yaml_cost.c checks.
  * The table format is described in docs/hardening.md.
  *
  * Usage: bad_inputs TABLE.json [ID-SUBSTRING]
@@ -20,7 +22,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -673,13 +674,6 @@ static void release_outputs(outputs *o, om_status st)
         om_string_free(o->string);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void set_env(json_t *env)
 {
     for (size_t i = 0; i < 4; i++)
@@ -812,9 +806,6 @@ int main(int argc, char **argv)
     const char *filter = argc > 2 ? argv[2] : NULL;
     int verbose = getenv("OM_BAD_INPUTS_VERBOSE") != NULL;
     /* Under valgrind or a sanitizer everything is slower. */
-    double slowdown = getenv("OM_BAD_INPUTS_SLOWDOWN") ? atof(getenv("OM_BAD_INPUTS_SLOWDOWN")) : 1.0;
-    if (slowdown < 1.0)
-        slowdown = 1.0;
     json_error_t jerr;
     json_t *table = json_load_file(argv[1], JSON_REJECT_DUPLICATES, &jerr);
     if (!table) {
@@ -860,10 +851,7 @@ int main(int argc, char **argv)
             fail("a bad-input case must expect a failure with a message");
         json_t *env = json_object_get(c, "env");
         set_env(env);
-        json_t *limit = json_object_get(c, "max_seconds");
-        double max_seconds = (json_is_number(limit) ? json_number_value(limit) : 5.0) * slowdown;
         json_t *rss = json_object_get(c, "max_rss_mib");
-        double start = now();
         if (!failure[0] && json_is_number(rss) && !getenv("OM_BAD_INPUTS_NO_FORK")) {
             run_bounded(id, c, expected, fragment, json_number_value(rss));
         } else if (!failure[0]) {
@@ -876,16 +864,13 @@ int main(int argc, char **argv)
             if (verbose)
                 fprintf(stderr, "# %s: %s: %s\n", id, om_status_string(st), err.message);
         }
-        double elapsed = now() - start;
-        if (elapsed > max_seconds)
-            fail("took %.2f s, limit %.2f s", elapsed, max_seconds);
         clear_env(env);
         if (failure[0]) {
             printf("not ok %zu - %s: %s\n", i + 1, id, failure);
             failed++;
         } else {
             if (verbose)
-                printf("ok %zu - %s (%.3f s)\n", i + 1, id, elapsed);
+                printf("ok %zu - %s\n", i + 1, id);
             passed++;
         }
     }
