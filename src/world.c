@@ -649,11 +649,10 @@ om_status om_world_load_json(const char *path, om_world **out, om_error *err)
     char *text = NULL;
     size_t length = 0;
     om_status st = omi_read_file(path, &text, &length, err);
-    if (st != OM_OK)
-        return st;
-    st = om_world_from_json(text, length, out, err);
+    if (st == OM_OK)
+        st = om_world_from_json(text, length, out, err);
     omi_free(text);
     if (st != OM_OK && st != OM_ERR_NO_MEMORY)
-        omi_prefix_error(err, path);
+        omi_prefix_error(err, path); /* read errors name the file too */
     return st;
 }

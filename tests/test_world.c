@@ -228,12 +228,27 @@ static void test_json(void)
     om_world_free(w);
 }
 
+/* A file that cannot be read is named in the message, as a bad one is. */
+static void test_load_json_names_the_file(void)
+{
+    om_error err;
+    om_world *w = NULL;
+    OM_EXPECT_ERR(om_world_load_json("no-such-world.json", &w, &err), &err, OM_ERR_IO,
+                  "no-such-world.json: cannot open");
+    OM_EXPECT(w == NULL);
+    OM_EXPECT_ERR(om_world_load_json(NULL, &w, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "path is NULL");
+    OM_EXPECT_ERR(om_world_load_json("x.json", NULL, &err), &err, OM_ERR_INVALID_ARGUMENT,
+                  "out pointer is NULL");
+}
+
 static const om_test_case world_tests[] = {
     {"construction errors", test_construction_errors},
     {"consistency rule", test_consistency_rule},
     {"lookups and slices", test_lookups_and_slices},
     {"unaligned slice across views", test_unaligned_world_slice},
     {"JSON", test_json},
+    {"load_json names the file", test_load_json_names_the_file},
     {NULL, NULL},
 };
 
