@@ -47,77 +47,66 @@ def java_names(parity):
 
 def signature(ret, params, struct, handles):
     """(return kind, declared parameters, call arguments, type of `this` or None)."""
-    pairs, outputs, last_input, this, this_at, i = [], [], None, None, 0, 0
+    pairs, outputs, last_input, this, i = [], [], 0, None, 0
     while i < len(params):
         (ptype, pname), after = params[i], [t for t, _ in params[i + 1:i + 4]]
-        width, role = 1, "input"
-        if this is None and ptype.count("*") == 1 and ptype.removeprefix("const ")[:-2] == struct:
-            this, this_at, i = ptype, len(pairs), i + 1
-            continue
-        if ptype.endswith("**"):
-            role = "om_java_string" if ptype == "char **" else "om_java_" + ptype[3:-3]
+        width, output = 1, None
+        if this is None and ptype.removeprefix("const ") == struct + " *":
+            this, ptype, pname = ptype, None, "$self"
+        elif ptype.endswith("**"):
+            output = "om_java_string" if ptype == "char **" else "om_java_" + ptype[3:-3]
         elif ptype in ("int32_t *", "int64_t *") and after[:2] == ["size_t", "size_t *"]:
             width = 4 if params[i + 3:i + 4] and params[i + 3][1] == "group_size" else 3
-            role = ("om_java_groups" if width == 4 else "om_java_ints" if "32" in ptype
-                    else "om_java_longs")
-        elif ptype == "om_error *" or pname == "count":
-            role = None
+            output = "om_java_groups" if width == 4 else "om_java_ints" if "32" in ptype else "om_java_longs"
         elif ptype.endswith(" *") and not ptype.startswith("const ") and ptype[:-2] not in handles \
                 and after[:1] != ["size_t"]:
-            role = ptype[:-2]  # a scalar output (an int, bool or enum)
-        pairs += params[i:i + width]
-        if role == "input":
-            last_input = len(pairs) - 1
-        elif role:
-            outputs.append(role)
+            output = "" if ptype == "om_error *" or pname == "count" else ptype[:-2]  # a scalar output
+        pairs += params[i:i + width] if ptype else [(None, pname)]
+        outputs += [output] if output else []
+        last_input = len(pairs) - 1 if output is None and ptype else last_input
         i += width
     if last_input and pairs[last_input - 1] in (("const char *const *", "axes"), ("const int64_t *", "coord")):
         (ptype, pname), _ = pairs[last_input - 1:last_input + 1]
         pairs[last_input - 1:last_input + 1] = [(ptype, "v" + pname), ("size_t", "nv" + pname)]
-    args = [n for _, n in pairs]
-    args[this_at:this_at] = ["$self"] if this else []
-    return kind(ret, outputs), [t + ("" if t.endswith("*") else " ") + n for t, n in pairs], args, this
+    decl = [t + ("" if t.endswith("*") else " ") + n for t, n in pairs if t]
+    return kind(ret, outputs), decl, [n for _, n in pairs], this
 
 
 def kind(ret, outputs):
     """The return kind of a call that returns `ret` and writes `outputs`."""
     whole = [o for o in outputs if o.startswith("om_java_")]
-    scalars = [o for o in outputs if not o.startswith("om_java_")]
-    if ret != "om_status" or len(whole) + bool(scalars) > 1:
-        return ret if ret != "om_status" else None
-    if whole or not scalars:
-        return whole[0] if whole else "om_java_void"
-    if scalars[-1] == "om_world_size_source":
-        return "om_java_size"
-    if len(scalars) > 1 or scalars[0] in ("int64_t", "uint64_t", "size_t"):
-        return "om_java_longs" if len(scalars) > 1 else "om_java_long"
-    return "om_java_bool" if scalars[0] == "bool" else "om_java_" + scalars[0][3:]
+    if ret != "om_status" or (whole and len(outputs) > 1):
+        return None if ret == "om_status" else ret
+    if whole or not outputs:
+        return (whole or ["om_java_void"])[0]
+    if len(outputs) > 1:
+        return "om_java_size" if outputs[-1] == "om_world_size_source" else "om_java_longs"
+    scalar = {"bool": "bool", "int64_t": "long", "uint64_t": "long", "size_t": "long"}
+    return "om_java_" + scalar.get(outputs[0], outputs[0][3:])
 
 
-def main(parity, *headers):
-    *headers, names_out, methods_out = headers
+def main(parity, *paths):
+    *headers, names_out, methods_out = paths
     functions, enums = declarations(headers)
     names = java_names(parity)
     classes = {pairs[0][0]: c[:-5] for c, pairs in names.items() if c.endswith("_free")}
-    classes["OfflineMeshes"] = "om"
-    handles = {struct for struct in classes.values()}
     out = [f"%rename({camel(e[3:])}) {e};\nOM_JAVA_ENUM(om_java_{e[3:]}, {camel(e[3:])})" for e in enums]
     out += [f"%rename({c}) {s};\nOM_JAVA_HANDLE(om_java_{s[3:]}, {c})\n%apply SWIGTYPE **OM_NEW {{ {s} **out }};"
-            for c, s in classes.items() if s != "om"]
+            for c, s in classes.items()]
     Path(names_out).write_text("\n".join(out) + "\n", encoding="utf-8")
-    out = []
+    classes["OfflineMeshes"], out = "om", []
     for cname, pairs in sorted(names.items()):
-        cls, member = next(((c, m) for c, m in pairs if c in classes), (None, None))
-        if member in (None, "close"):
+        cls, member = next(((c, m) for c, m in pairs if c in classes), (None, "close"))
+        if member == "close":
             continue
         if cname not in functions:
             sys.exit(f"methods.py: {cname} is in {parity} but in none of the headers")
         struct = classes[cls]
-        ret, decl, args, this = signature(*functions[cname], struct, handles)
+        ret, decl, args, this = signature(*functions[cname], struct, set(classes.values()))
         if ret is None:
             sys.exit(f"methods.py: no Java return kind for the outputs of {cname}")
         out.append(f"%rename({member}) {struct}::{cname};")
-        if any(d.endswith(" *path") for d in decl):
+        if "const char *path" in decl:
             out.append(f'%javaexception("java.io.IOException") {struct}::{cname} %{{ $action %}}')
         out.append(f"%extend {struct} {{ {'' if this else 'static '}{ret} {cname}({', '.join(decl)})"
                    f"{' const' if this and this.startswith('const') else ''} {{ return {cname}({', '.join(args)}); }} }}")

@@ -231,19 +231,18 @@ OM_JAVA_RETURN(om_java_groups, jintArray, int[], int[][], {
 %}
 %typemap(freearg) om_error *OM_ERROR %{ free(om_buf.heap); %}
 
-%typemap(in, numinputs=0) SWIGTYPE **OM_NEW ($*1_ltype temp = NULL) %{ $1 = &temp; %}
+/* The other hidden outputs: a local each, read after the call. */
+%typemap(in, numinputs=0) SWIGTYPE **OM_NEW ($*1_ltype temp = 0), char **OM_STRING ($*1_ltype temp = 0),
+    int64_t *OM_OUTPUT ($*1_ltype temp = 0), size_t *count ($*1_ltype temp = 0) %{ $1 = &temp; %}
 %typemap(argout) SWIGTYPE **OM_NEW %{ $result = (jlong)(intptr_t)temp$argnum; %}
 
-%typemap(in, numinputs=0) char **OM_STRING (char *temp = NULL) %{ $1 = &temp; %}
 %typemap(argout) char **OM_STRING %{ if (temp$argnum) $result = om_java_bytes(jenv, temp$argnum); %}
 %typemap(freearg) char **OM_STRING %{ om_string_free(temp$argnum); %}
 
 /* Scalar outputs, in order: the long[] the return kind reads. */
-%typemap(in, numinputs=0) int64_t *OM_OUTPUT ($*1_ltype temp = 0) %{ $1 = &temp; %}
 %typemap(argout) int64_t *OM_OUTPUT %{ $result = om_java_push(jenv, $result, (jlong)temp$argnum); %}
 %apply int64_t *OM_OUTPUT { uint64_t *OM_OUTPUT, bool *OM_OUTPUT, size_t *OM_OUTPUT, enum SWIGTYPE * };
 /* A count that the returned lines already give. */
-%typemap(in, numinputs=0) size_t *count (size_t temp = 0) %{ $1 = &temp; %}
 %typemap(argout) size_t *count ""
 
 /* Bulk outputs into a new int[] / long[] (a named group list: the group
@@ -280,28 +279,23 @@ OM_JAVA_BUFFER(int32_t, NewIntArray, SetIntArrayRegion,
 
 /* Strings: checked UTF-8 in Java (Native.cstr refuses NUL and unpaired
  * surrogates), copied NUL-terminated here; null reaches C as NULL. */
-%typemap(jni) const char * "jbyteArray"
-%typemap(jtype) const char * "byte[]"
-%typemap(jstype) const char * "String"
+%typemap(jni) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN),
+    (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "jbyteArray"
+%typemap(jtype) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN),
+    (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "byte[]"
+%typemap(jstype) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN) "String"
 %typemap(javain) const char * "Native.cstr($javainput)"
 %typemap(javaout) const char * { return Native.string($jnicall); }
 %typemap(in) const char * %{ $1 = om_java_dup(jenv, $input, NULL); %}
-%typemap(freearg) const char * %{ free((char *)$1); %}
+%typemap(freearg) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ free((char *)$1); %}
 %typemap(out) const char * %{ $result = om_java_bytes(jenv, $1); %}
-
-%typemap(jni) (const char *OM_TEXT, size_t OM_TEXT_LEN) "jbyteArray"
-%typemap(jtype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "byte[]"
-%typemap(jstype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "String"
 %typemap(javain) (const char *OM_TEXT, size_t OM_TEXT_LEN) "Native.utf8($javainput)"
 %typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $1 = om_java_dup(jenv, $input, &$2); %}
-%typemap(freearg) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ free((char *)$1); %}
 
 /* Lists of strings: String[] (String... where it is the last parameter),
  * sent as ONE byte[] of NUL-terminated UTF-8 names (Native.cstrs; a null
  * name is the single byte 0xFF, never valid UTF-8, and reaches C as NULL):
  * one JNI copy into one buffer, on the stack when small. */
-%typemap(jni) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "jbyteArray"
-%typemap(jtype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "byte[]"
 %typemap(jstype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "String[]"
 %typemap(javain) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "Native.cstrs($javainput)"
 %typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) (char *stack[64], char **names = NULL) %{
