@@ -24,10 +24,6 @@
  * types.go refuses to compile where int is not 64 bits.
  */
 %module omswig
-#define OM_CONVENTIONS
-#define OM_BIND_PLANNING
-#define OM_BIND_WORLD_SIZE_SOURCE
-#define OM_BIND_CONFIG
 
 %include <stdint.i>
 

@@ -241,7 +241,7 @@ SWIGINTERN void delete_om_diagnostics(struct om_diagnostics *self){ om_diagnosti
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_7e37d18a3f2a08e1(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_a604e05d8824a763(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -251,7 +251,7 @@ void _wrap_Swig_free_omswig_7e37d18a3f2a08e1(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_a604e05d8824a763(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -264,7 +264,7 @@ void *_wrap_Swig_malloc_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_7e37d18a3f2a08e1(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_a604e05d8824a763(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -276,7 +276,7 @@ void _wrap_omgo_release_omswig_7e37d18a3f2a08e1(long long _swig_go_0, long long 
 }
 
 
-void _wrap_delete_Mesh_omswig_7e37d18a3f2a08e1(struct om_mesh *_swig_go_0) {
+void _wrap_delete_Mesh_omswig_a604e05d8824a763(struct om_mesh *_swig_go_0) {
   struct om_mesh *arg1 = (struct om_mesh *) 0 ;
   
   arg1 = *(struct om_mesh **)&_swig_go_0; 
@@ -286,7 +286,7 @@ void _wrap_delete_Mesh_omswig_7e37d18a3f2a08e1(struct om_mesh *_swig_go_0) {
 }
 
 
-void _wrap_delete_Dims_omswig_7e37d18a3f2a08e1(struct om_dims *_swig_go_0) {
+void _wrap_delete_Dims_omswig_a604e05d8824a763(struct om_dims *_swig_go_0) {
   struct om_dims *arg1 = (struct om_dims *) 0 ;
   
   arg1 = *(struct om_dims **)&_swig_go_0; 
@@ -296,7 +296,7 @@ void _wrap_delete_Dims_omswig_7e37d18a3f2a08e1(struct om_dims *_swig_go_0) {
 }
 
 
-void _wrap_delete_Preset_omswig_7e37d18a3f2a08e1(struct om_preset *_swig_go_0) {
+void _wrap_delete_Preset_omswig_a604e05d8824a763(struct om_preset *_swig_go_0) {
   struct om_preset *arg1 = (struct om_preset *) 0 ;
   
   arg1 = *(struct om_preset **)&_swig_go_0; 
@@ -306,7 +306,7 @@ void _wrap_delete_Preset_omswig_7e37d18a3f2a08e1(struct om_preset *_swig_go_0) {
 }
 
 
-void _wrap_delete_Hierarchy_omswig_7e37d18a3f2a08e1(struct om_hierarchy *_swig_go_0) {
+void _wrap_delete_Hierarchy_omswig_a604e05d8824a763(struct om_hierarchy *_swig_go_0) {
   struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
   
   arg1 = *(struct om_hierarchy **)&_swig_go_0; 
@@ -316,7 +316,7 @@ void _wrap_delete_Hierarchy_omswig_7e37d18a3f2a08e1(struct om_hierarchy *_swig_g
 }
 
 
-void _wrap_delete_Locality_omswig_7e37d18a3f2a08e1(struct om_locality *_swig_go_0) {
+void _wrap_delete_Locality_omswig_a604e05d8824a763(struct om_locality *_swig_go_0) {
   struct om_locality *arg1 = (struct om_locality *) 0 ;
   
   arg1 = *(struct om_locality **)&_swig_go_0; 
@@ -326,7 +326,7 @@ void _wrap_delete_Locality_omswig_7e37d18a3f2a08e1(struct om_locality *_swig_go_
 }
 
 
-void _wrap_delete_World_omswig_7e37d18a3f2a08e1(struct om_world *_swig_go_0) {
+void _wrap_delete_World_omswig_a604e05d8824a763(struct om_world *_swig_go_0) {
   struct om_world *arg1 = (struct om_world *) 0 ;
   
   arg1 = *(struct om_world **)&_swig_go_0; 
@@ -336,7 +336,17 @@ void _wrap_delete_World_omswig_7e37d18a3f2a08e1(struct om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_7e37d18a3f2a08e1() {
+void _wrap_delete_Diagnostics_omswig_a604e05d8824a763(struct om_diagnostics *_swig_go_0) {
+  struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
+  
+  arg1 = *(struct om_diagnostics **)&_swig_go_0; 
+  
+  delete_om_diagnostics(arg1);
+  
+}
+
+
+_gostring_ _wrap_om_version_string_omswig_a604e05d8824a763() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -347,7 +357,7 @@ _gostring_ _wrap_om_version_string_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_om_version_number_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_om_version_number_omswig_a604e05d8824a763() {
   int result;
   intgo _swig_go_result;
   
@@ -358,7 +368,7 @@ intgo _wrap_om_version_number_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_OK_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_OK_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -370,7 +380,7 @@ intgo _wrap_OM_OK_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -382,7 +392,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -394,7 +404,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_PARSE_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -406,7 +416,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_IO_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -418,7 +428,7 @@ intgo _wrap_OM_ERR_IO_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -430,7 +440,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -442,7 +452,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -454,7 +464,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -466,7 +476,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -478,7 +488,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -490,7 +500,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -502,7 +512,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -514,7 +524,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -526,7 +536,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -538,7 +548,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -550,7 +560,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -562,7 +572,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -574,7 +584,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -586,7 +596,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -598,7 +608,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_a604e05d8824a763() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -610,7 +620,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_a604e05d8824a763(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -623,7 +633,7 @@ _gostring_ _wrap_om_status_string_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_a604e05d8824a763(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -636,7 +646,7 @@ _gostring_ _wrap_om_status_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_a604e05d8824a763(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -685,7 +695,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -695,7 +705,7 @@ void _wrap_om_mesh_free_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -708,7 +718,7 @@ intgo _wrap_om_mesh_ndim_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -723,7 +733,7 @@ _gostring_ _wrap_om_mesh_name_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -738,7 +748,7 @@ intgo _wrap_om_mesh_dim_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -751,7 +761,7 @@ intgo _wrap_om_mesh_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -771,7 +781,7 @@ intgo _wrap_om_mesh_size_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -791,7 +801,7 @@ intgo _wrap_om_mesh_index_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -827,7 +837,7 @@ _gostring_ _wrap_om_mesh_get_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_a604e05d8824a763(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -842,7 +852,7 @@ bool _wrap_om_mesh_equal_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -855,7 +865,7 @@ long long _wrap_om_mesh_hash_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -889,7 +899,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_a604e05d8824a763(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -922,7 +932,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_a604e05d8824a763(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -956,7 +966,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_a604e05d8824a763(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -990,7 +1000,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1024,7 +1034,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_DP_omswig_a604e05d8824a763() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1036,7 +1046,7 @@ intgo _wrap_OM_DIM_DP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_TP_omswig_a604e05d8824a763() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1048,7 +1058,7 @@ intgo _wrap_OM_DIM_TP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_CP_omswig_a604e05d8824a763() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1060,7 +1070,7 @@ intgo _wrap_OM_DIM_CP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_EP_omswig_a604e05d8824a763() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1072,7 +1082,7 @@ intgo _wrap_OM_DIM_EP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_PP_omswig_a604e05d8824a763() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1084,7 +1094,7 @@ intgo _wrap_OM_DIM_PP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_a604e05d8824a763() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1096,7 +1106,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_a604e05d8824a763() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1108,7 +1118,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_a604e05d8824a763() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1120,7 +1130,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_a604e05d8824a763() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1132,7 +1142,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_a604e05d8824a763() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1144,7 +1154,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_a604e05d8824a763() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1156,7 +1166,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_a604e05d8824a763() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1168,7 +1178,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_a604e05d8824a763() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1180,7 +1190,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_a604e05d8824a763() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1192,7 +1202,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_7e37d18a3f2a08e1(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_a604e05d8824a763(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1219,7 +1229,7 @@ _gostring_ _wrap_om_dims_new_omswig_7e37d18a3f2a08e1(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_a604e05d8824a763(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1248,7 +1258,7 @@ _gostring_ _wrap_om_dims_copy_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_a604e05d8824a763(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1258,7 +1268,7 @@ void _wrap_om_dims_free_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_a604e05d8824a763(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1271,7 +1281,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_a604e05d8824a763(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1284,7 +1294,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_a604e05d8824a763(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1297,7 +1307,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_a604e05d8824a763(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1312,7 +1322,7 @@ intgo _wrap_om_dims_get_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_a604e05d8824a763(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1339,7 +1349,7 @@ _gostring_ _wrap_om_dims_set_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_a604e05d8824a763(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1354,7 +1364,7 @@ bool _wrap_om_dims_get_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_a604e05d8824a763(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1381,7 +1391,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_a604e05d8824a763(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1396,7 +1406,7 @@ bool _wrap_om_dims_equal_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_a604e05d8824a763(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1430,7 +1440,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_a604e05d8824a763(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1459,7 +1469,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_a604e05d8824a763(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1495,7 +1505,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_7e37d18a3f2a08e1(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_a604e05d8824a763(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1534,7 +1544,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_a604e05d8824a763(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1563,7 +1573,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_a604e05d8824a763(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1599,7 +1609,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_a604e05d8824a763(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1638,7 +1648,7 @@ _gostring_ _wrap_om_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_7e37d18a3f2a08e1(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_a604e05d8824a763(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1663,7 +1673,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_7e37d18a3f2a08e1(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_a604e05d8824a763(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1698,7 +1708,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_a604e05d8824a763(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1734,7 +1744,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_a604e05d8824a763(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1747,7 +1757,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_7e37d18a3f2a08e1(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_a604e05d8824a763(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1760,7 +1770,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_7e37d18a3f2a08e1(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_7e37d18a3f2a08e1(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_a604e05d8824a763(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1789,7 +1799,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_7e37d18a3f2a08e1(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_a604e05d8824a763(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1816,7 +1826,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_a604e05d8824a763(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1841,7 +1851,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_7e37d18a3f2a08e1(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_a604e05d8824a763(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1870,7 +1880,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_a604e05d8824a763(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1895,7 +1905,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_a604e05d8824a763(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1928,7 +1938,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_a604e05d8824a763(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1962,7 +1972,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1993,7 +2003,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2049,7 +2059,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2091,7 +2101,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2134,7 +2144,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_7e37d18a3f2a08e1(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2194,7 +2204,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2237,7 +2247,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_7e37d18a3f2a08e1(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2295,7 +2305,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2342,7 +2352,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2371,7 +2381,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2411,7 +2421,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2444,7 +2454,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_7e37d18a3f2a08e1(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2473,7 +2483,7 @@ _gostring_ _wrap_om_validate_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2513,7 +2523,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2546,7 +2556,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_a604e05d8824a763(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2598,7 +2608,7 @@ _gostring_ _wrap_om_preset_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_a604e05d8824a763(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2634,7 +2644,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_a604e05d8824a763(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2644,7 +2654,7 @@ void _wrap_om_preset_free_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_a604e05d8824a763(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2657,7 +2667,7 @@ _gostring_ _wrap_om_preset_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_a604e05d8824a763(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2670,7 +2680,7 @@ intgo _wrap_om_preset_world_size_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_a604e05d8824a763(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2683,7 +2693,7 @@ intgo _wrap_om_preset_view_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_a604e05d8824a763(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2698,7 +2708,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_a604e05d8824a763(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2711,7 +2721,7 @@ intgo _wrap_om_preset_group_list_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_a604e05d8824a763(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2726,7 +2736,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_7e37d18a3f2a08e1(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_a604e05d8824a763(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2775,7 +2785,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_7e37d18a3f2a08e1(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_a604e05d8824a763(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2804,7 +2814,7 @@ _gostring_ _wrap_om_preset_world_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_a604e05d8824a763(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2838,7 +2848,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_single_axes_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_a604e05d8824a763(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2872,7 +2882,7 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_7e37d18a3f2a08e1(om_preset *_
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_a604e05d8824a763(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2929,7 +2939,7 @@ _gostring_ _wrap_om_preset_check_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_a604e05d8824a763(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -2970,7 +2980,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_a604e05d8824a763(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3004,7 +3014,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_a604e05d8824a763(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3037,7 +3047,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_a604e05d8824a763(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3070,7 +3080,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3080,7 +3090,7 @@ void _wrap_om_hierarchy_free_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3093,7 +3103,7 @@ intgo _wrap_om_hierarchy_levels_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3108,7 +3118,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_7e37d18a3f2a08e1(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3123,7 +3133,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_7e37d18a3f2a08e1(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3136,7 +3146,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3168,7 +3178,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3197,7 +3207,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_7e37d18a3f2a08e1(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3235,7 +3245,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_7e37d18a3f2a08e1(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_a604e05d8824a763(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3269,7 +3279,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_7e37d18a3f2a08e1(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_a604e05d8824a763() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3281,7 +3291,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_a604e05d8824a763() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3293,7 +3303,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_a604e05d8824a763() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3305,7 +3315,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_a604e05d8824a763() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3317,7 +3327,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_a604e05d8824a763() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3329,7 +3339,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_a604e05d8824a763() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3341,7 +3351,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_a604e05d8824a763() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3353,7 +3363,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_a604e05d8824a763() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3365,7 +3375,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_a604e05d8824a763(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3412,7 +3422,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_a604e05d8824a763(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3422,7 +3432,7 @@ void _wrap_om_locality_free_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_a604e05d8824a763(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3435,7 +3445,7 @@ intgo _wrap_om_locality_groups_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_a604e05d8824a763(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3448,7 +3458,7 @@ intgo _wrap_om_locality_levels_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_a604e05d8824a763(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3477,7 +3487,7 @@ _gostring_ _wrap_om_locality_get_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_a604e05d8824a763(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3522,7 +3532,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_a604e05d8824a763(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3579,7 +3589,7 @@ _gostring_ _wrap_om_order_advice_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_a604e05d8824a763(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3631,7 +3641,7 @@ _gostring_ _wrap_om_order_check_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_a604e05d8824a763() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3643,7 +3653,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_a604e05d8824a763() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3655,7 +3665,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_a604e05d8824a763() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3667,7 +3677,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_a604e05d8824a763(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3699,7 +3709,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3764,7 +3774,7 @@ _gostring_ _wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_a604e05d8824a763(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3813,7 +3823,7 @@ _gostring_ _wrap_om_launch_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_a604e05d8824a763(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3870,7 +3880,7 @@ _gostring_ _wrap_om_view_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_a604e05d8824a763(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3933,7 +3943,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -3946,7 +3956,7 @@ bool _wrap_om_view_is_plain_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3959,7 +3969,7 @@ intgo _wrap_om_view_offset_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -3974,7 +3984,7 @@ intgo _wrap_om_view_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4016,7 +4026,7 @@ _gostring_ _wrap_om_view_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4029,7 +4039,7 @@ intgo _wrap_om_view_instance_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4042,7 +4052,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4082,7 +4092,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4095,7 +4105,7 @@ intgo _wrap_om_view_rank_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_a604e05d8824a763(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4108,7 +4118,7 @@ intgo _wrap_om_view_extent_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_a604e05d8824a763(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4123,7 +4133,7 @@ bool _wrap_om_view_holds_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4175,7 +4185,7 @@ _gostring_ _wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4233,7 +4243,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4278,7 +4288,7 @@ _gostring_ _wrap_om_view_slice_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_a604e05d8824a763(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4312,7 +4322,7 @@ _gostring_ _wrap_om_view_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_a604e05d8824a763(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4345,7 +4355,7 @@ _gostring_ _wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_7e37d18a3f2a08e1(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_a604e05d8824a763(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4396,7 +4406,7 @@ _gostring_ _wrap_om_world_new_omswig_7e37d18a3f2a08e1(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_a604e05d8824a763(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4406,7 +4416,7 @@ void _wrap_om_world_free_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_a604e05d8824a763(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4419,7 +4429,7 @@ intgo _wrap_om_world_size_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_a604e05d8824a763(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4432,7 +4442,7 @@ intgo _wrap_om_world_view_count_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_a604e05d8824a763(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4447,7 +4457,7 @@ _gostring_ _wrap_om_world_view_name_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_a604e05d8824a763(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4467,7 +4477,7 @@ intgo _wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_a604e05d8824a763(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4503,7 +4513,7 @@ _gostring_ _wrap_om_world_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_a604e05d8824a763(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4523,7 +4533,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_a604e05d8824a763(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4568,7 +4578,7 @@ _gostring_ _wrap_om_world_slice_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_a604e05d8824a763(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4602,7 +4612,7 @@ _gostring_ _wrap_om_world_to_json_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_a604e05d8824a763(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4635,7 +4645,7 @@ _gostring_ _wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_a604e05d8824a763(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4669,17 +4679,7 @@ _gostring_ _wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_
 }
 
 
-void _wrap_delete_Diagnostics_omswig_7e37d18a3f2a08e1(struct om_diagnostics *_swig_go_0) {
-  struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
-  
-  arg1 = *(struct om_diagnostics **)&_swig_go_0; 
-  
-  delete_om_diagnostics(arg1);
-  
-}
-
-
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_a604e05d8824a763() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4691,7 +4691,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_a604e05d8824a763() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4703,7 +4703,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_a604e05d8824a763() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4715,7 +4715,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_a604e05d8824a763() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4727,7 +4727,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_a604e05d8824a763() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4739,7 +4739,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_7e37d18a3f2a08e1(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_a604e05d8824a763(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4766,7 +4766,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_7e37d18a3f2a08e1(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_a604e05d8824a763(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4776,7 +4776,7 @@ void _wrap_om_diagnostics_free_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_a604e05d8824a763(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4789,7 +4789,7 @@ intgo _wrap_om_diagnostics_count_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_a604e05d8824a763(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4825,7 +4825,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_7e37d18a3f2a08e1(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_a604e05d8824a763(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4840,7 +4840,7 @@ intgo _wrap_om_diagnostics_kind_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_a604e05d8824a763(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4855,7 +4855,7 @@ intgo _wrap_om_diagnostics_line_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_a604e05d8824a763(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -4892,7 +4892,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_a604e05d8824a763(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;
