@@ -24,6 +24,7 @@ type Mesh struct {
 	h     *omswig.Handle
 	names []string
 	shape []int
+	ranks int // RankCount, so bulk calls need no second cgo call (0: the zero Mesh)
 }
 
 // emptyMesh is the C mesh of every zero Mesh (the empty mesh), never freed.
@@ -61,7 +62,7 @@ func newMesh(pre error, f func(out *omswig.Handle) error) (*Mesh, error) {
 		return nil, pre
 	}
 	n := omswig.Om_mesh_ndim(h)
-	m := &Mesh{h: h, names: make([]string, n), shape: make([]int, n)}
+	m := &Mesh{h: h, names: make([]string, n), shape: make([]int, n), ranks: omswig.Om_view_rank_count(h)}
 	for i := range n {
 		m.names[i], m.shape[i] = omswig.Om_mesh_name(h, i), omswig.Om_mesh_dim_size(h, i)
 	}

@@ -144,7 +144,7 @@ func (m *Mesh) Groups(dims ...string) ([][]int, error) { return split(m.GroupsFl
 // GroupsFlat is Groups as one slice, group g being ranks[g*size:(g+1)*size]:
 // the bulk form (no slice header per group), for small groups on big meshes.
 func (m *Mesh) GroupsFlat(dims ...string) (ranks []int, size int, err error) {
-	return m.groupRange(0, m.RankCount()/max(m.groupSize(dims), 1), dims)
+	return m.groupRange(0, max(m.own().ranks, 1)/max(m.groupSize(dims), 1), dims)
 }
 
 // GroupRange returns groups first .. first+count-1 over dims, to page through
@@ -156,7 +156,7 @@ func (m *Mesh) GroupRange(first, count int, dims ...string) ([][]int, error) {
 
 func (m *Mesh) groupRange(first, count int, dims []string) ([]int, int, error) {
 	size, guess := m.groupSize(dims), 0
-	if count > 0 && count <= m.RankCount() { // else the library reports the range
+	if count > 0 && count <= max(m.own().ranks, 1) { // else the library reports the range
 		guess = count * size
 	}
 	if guess > MaxGroupRanks {
