@@ -134,7 +134,12 @@ OM_API OM_NODISCARD om_status om_preset_world(const om_preset *preset,
  * modes), "groups" (per axis every group over the world), "coords" (per
  * rank its coordinate, null when the view does not hold it) and, where the
  * framework has them, "instances" and "order"; Megatron and DeepSpeed add
- * a top-level "groups" object with the named group lists. Keys sorted, no
+ * a top-level "groups" object with the named group lists; hyper-parallel
+ * a top-level "local_ranks" array, per rank the local ranks its
+ * MeshContext computes: {"cp_rank","dp_rank","ep_rank","pp_rank",
+ * "tp_rank"} = the rank's device coordinate (dp, cp, tp), its pipeline
+ * stage (the device instance holding it) and its fsdp_moe "ep"
+ * coordinate (0 when ep_size is 1). Keys sorted, no
  * spaces (canonical JSON, as om_mesh_to_json()). Caller frees `*out`.
  * Errors: OM_ERR_INVALID_ARGUMENT, OM_ERR_NO_MEMORY.
  */
