@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: MIT
  *
  * SWIG generates the public API: one final, AutoCloseable class per handle
- * (OfflineMesh, ParallelDims, Hierarchy, Locality, World, Preset), the
+ * (OfflineMesh, ParallelDims, Hierarchy, Locality, World, Preset,
+ * Diagnostics), the
  * enums (Status, Dim, Flag, ...), and OfflineMeshes for the functions that
  * belong to no handle. No method is written here: bindings/java/methods.py
  * derives them at build time from the headers and the Java column of
@@ -38,8 +39,7 @@
 /* ---- names (of the classes, enums and methods: methods.py) ----------------- */
 %rename(OfflineMeshes) om;
 %rename("%(regex:/^OM_(ERR_|DIM_|FLAG_|LOCALITY_|LAUNCH_|WORLD_SIZE_|DIAGNOSTIC_)?(.*)/\\2/)s", %$isenumitem) "";
-%rename("$ignore", %$isconstant) "";   /* the #define constants (the JNI side uses them) */
-%ignore om_error;
+%rename("$ignore", %$isconstant) "";   /* #define limits and counts: Java's enums have values() */
 
 /* ---- classes: final, AutoCloseable, freed by close() or a Cleaner --------- */
 %typemap(javaclassmodifiers) SWIGTYPE "public final class"

@@ -130,6 +130,34 @@ log "docs/java.md: the example program prints what the page shows ($(wc -l < "$t
 python3 "$root/bindings/parity_check.py" "$build/src/liboffline_mesh.so" --language Java \
   --java-generated "$native/java-src"
 
+# methods.py (the Java methods, derived at build time) refuses what it
+# cannot derive: a Java name for a function no header declares, and a
+# function whose outputs give no single Java result.
+gen_fails() { # expected-message row [header text]
+  local dir="$tmp/gen"
+  rm -rf "$dir" && mkdir "$dir"
+  { cat "$root/bindings/parity.tsv"; printf '%s\n' "$2"; } > "$dir/parity.tsv"
+  printf '%s\n' "${3:-}" > "$dir/extra.h"
+  if python3 "$here/methods.py" "$dir/parity.tsv" "$root"/include/offline_mesh/*.h \
+      "$root/include/offline_mesh/version.h.in" "$dir/extra.h" "$dir/names.i" "$dir/methods.i" 2> "$dir/err"; then
+    log "methods.py accepted: $2"; exit 1
+  fi
+  grep -qF "$1" "$dir/err" || { log "methods.py said: $(cat "$dir/err")"; exit 1; }
+}
+gen_fails "om_mesh_frobnicate is in" "$(printf 'om_mesh_frobnicate\tx\tx\tOfflineMesh.frobnicate')"
+gen_fails "no Java return kind for the outputs of om_mesh_twice" \
+  "$(printf 'om_mesh_twice\tx\tx\tOfflineMesh.twice')" \
+  "OM_API om_status om_mesh_twice(const om_mesh *mesh, om_mesh **out, char **text, om_error *err);"
+# and what it derives for one function of each shape
+for line in '%rename(groupOfNamed) om_mesh::om_mesh_group_of_named;' \
+    'om_java_ints om_mesh_group_of_named(const char *const *axes, size_t naxes, int64_t rank, int32_t *out, size_t out_len, size_t *needed, om_error *err) const { return om_mesh_group_of_named($self, axes, naxes, rank, out, out_len, needed, err); }' \
+    'om_java_locality om_hierarchy_locality(const om_mesh *mesh, const char *const *vaxes, size_t nvaxes, om_locality **out, om_error *err) const { return om_hierarchy_locality(mesh, $self, vaxes, nvaxes, out, err); }' \
+    'static om_java_size om_world_size_resolve(int64_t explicit_size, int64_t *world_size, om_world_size_source *source, om_error *err)' \
+    '%javaexception("java.io.IOException") om_dims::om_dims_read_yaml %{ $action %}'; do
+  grep -qF "$line" "$native/offline_mesh_java_methods.i" || { log "methods.py did not derive: $line"; exit 1; }
+done
+log "methods.py: derived declarations as expected, refuses what it cannot derive"
+
 agree=0
 differ=0
 while IFS='|' read -r cli_args java_answer; do
