@@ -76,7 +76,8 @@ def go_declarations() -> dict[str, set[str]]:
     struct = re.compile(r"^type (\w+)(?:\[[^]]*\])? struct \{(.*?)^\}", re.MULTILINE | re.S)
     types = re.compile(r"^type (\w+)", re.MULTILINE)
     alias = re.compile(r"^type (\w+)\s*=\s*(\w+)\.(\w+)\s*$", re.MULTILINE)
-    aliases = []
+    embeds = re.compile(r"^type (\w+) struct\s*\{\s*\*?(\w+)\s*\}", re.MULTILINE)
+    aliases, embedded = [], []
     for package, folder in GO_DIRS.items():
         names = found.setdefault(package, set())
         for source in folder.glob("*.go"):
@@ -91,11 +92,16 @@ def go_declarations() -> dict[str, set[str]]:
                     for field in re.findall(r"^\s*(\w+(?:\s*,\s*\w+)*)\s+\S", line):
                         names.update(f"{name}.{f.strip()}" for f in field.split(","))
             aliases += [(package, *a) for a in alias.findall(text)]
+            embedded += [(package, *e) for e in embeds.findall(text)]
     # type Status = omswig.Status: the alias has the members of its target
     for package, name, target_package, target in aliases:
         members = found.get(target_package, set())
         found[package].update(f"{name}.{m.split('.', 1)[1]}" for m in members
                               if m.startswith(target + "."))
+    # type World struct{ object }: World has the methods of its embedded type
+    for package, name, inner in embedded:
+        found[package].update(f"{name}.{m.split('.', 1)[1]}" for m in list(found[package])
+                              if m.startswith(inner + "."))
     return found
 
 

@@ -109,6 +109,20 @@ int omi_pview_axis(const omi_pview *view, const char *name)
     return -1;
 }
 
+void omi_preset_add_local_rank(om_preset *preset, const char *key,
+                               const char *view, const char *axis)
+{
+    omi_local_rank *local = &preset->local[preset->nlocal++];
+    snprintf(local->key, sizeof local->key, "%s", key);
+    local->view = -1;
+    local->axis = -1;
+    for (size_t v = 0; view && v < preset->nviews; v++)
+        if (strcmp(preset->views[v].name, view) == 0) {
+            local->view = (int)v;
+            local->axis = axis ? omi_pview_axis(&preset->views[v], axis) : -1;
+        }
+}
+
 void omi_group_list_free(omi_group_list *list)
 {
     if (!list)

@@ -96,6 +96,14 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     flat->axes[0].nmodes = 2;
     flat->inst[1] = (omi_mode){tp, 1};
     flat->ninst = 2;
+    /* MeshContext's local ranks: dp/cp/tp are the device coordinate, pp the
+     * stage (the device instance), ep the fsdp_moe coordinate (0 without
+     * expert parallelism). */
+    omi_preset_add_local_rank(preset, "cp_rank", "device", "cp");
+    omi_preset_add_local_rank(preset, "dp_rank", "device", "dp");
+    omi_preset_add_local_rank(preset, "ep_rank", ep > 1 ? "fsdp_moe" : NULL, "ep");
+    omi_preset_add_local_rank(preset, "pp_rank", "device", NULL);
+    omi_preset_add_local_rank(preset, "tp_rank", "device", "tp");
     return OM_OK;
 }
 

@@ -127,6 +127,18 @@ typedef struct {
 
 #define OMI_PRESET_MAX_SINGLE 12
 
+/* A per-rank local rank the framework computes from its views
+ * (hyper-parallel's dp_rank, ...): the rank's coordinate on axis `axis`
+ * of view `view`, with `axis` < 0 the index of the view's instance that
+ * holds the rank (the PP stage); `view` < 0 (the view is not built): 0. */
+typedef struct {
+    char key[OMI_PRESET_NAME_LEN]; /* "dp_rank" */
+    int view;
+    int axis;
+} omi_local_rank;
+
+#define OMI_PRESET_MAX_LOCAL 8
+
 struct om_preset {
     char name[OMI_PRESET_NAME_LEN];
     int64_t world;
@@ -136,6 +148,8 @@ struct om_preset {
     size_t nviews;
     omi_group_list lists[OMI_PRESET_MAX_LISTS];
     size_t nlists;
+    omi_local_rank local[OMI_PRESET_MAX_LOCAL]; /* sorted by key */
+    size_t nlocal;
 };
 
 /* One framework: its parameters and its run (rules, then the views). */
@@ -180,6 +194,11 @@ const omi_group_list *omi_preset_find_list(const om_preset *preset,
                                            const char *name);
 /* Index of the view axis called `name`, or -1. */
 int omi_pview_axis(const omi_pview *view, const char *name);
+/* Appends local rank `key` (keys in ascending order): the coordinate on
+ * `axis` of view `view` (NULL: always 0), `axis` NULL for the index of
+ * the view's instance holding the rank. */
+void omi_preset_add_local_rank(om_preset *preset, const char *key,
+                               const char *view, const char *axis);
 
 /* ---- the described views made real (preset_views.c) ---- */
 /* The view as an om_mesh view (view.h): under its axes' own names, or

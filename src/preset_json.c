@@ -4,6 +4,7 @@
  * stream through the buffered writer (om_preset_write_json), which holds
  * no more than a block of text and a chunk of ranks at any time. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "preset_internal.h"
@@ -209,6 +210,44 @@ static void put_coords(jout *o, const om_mesh *mesh, int64_t world)
     put(o, "]");
 }
 
+/* Per rank the framework's local ranks ({"dp_rank":0,...}, keys sorted
+ * when added): coordinates or instance indices in the views, each view
+ * decoded once per rank; null where a view does not hold the rank. */
+static void put_local_ranks(jout *o, const om_preset *preset,
+                            om_mesh *const *meshes)
+{
+    int64_t coord[OMI_PRESET_MAX_VIEWS][OMI_PRESET_MAX_AXES];
+    int64_t instance[OMI_PRESET_MAX_VIEWS];
+    bool held[OMI_PRESET_MAX_VIEWS];
+    /* The keys are the preset's own names (no escapes): quoted once. */
+    char keys[OMI_PRESET_MAX_LOCAL][OMI_PRESET_NAME_LEN + 4];
+    for (size_t i = 0; i < preset->nlocal; i++)
+        snprintf(keys[i], sizeof keys[i], "%s\"%s\":", i ? "," : "",
+                 preset->local[i].key);
+    put(o, "[");
+    for (int64_t r = 0; r < preset->world && !(r % CHUNK == 0 && failed(o)); r++) {
+        unsigned decoded = 0;
+        put(o, r ? ",{" : "{");
+        for (size_t i = 0; i < preset->nlocal; i++) {
+            const omi_local_rank *local = &preset->local[i];
+            int v = local->view;
+            if (v >= 0 && !(decoded & (1u << v))) {
+                held[v] = omi_view_coordinate(meshes[v], r, coord[v], &instance[v]);
+                decoded |= 1u << v;
+            }
+            put(o, keys[i]);
+            if (v < 0)
+                put_int(o, 0);
+            else if (!held[v])
+                put(o, "null");
+            else
+                put_int(o, local->axis < 0 ? instance[v] : coord[v][local->axis]);
+        }
+        put_char(o, '}');
+    }
+    put(o, "]");
+}
+
 /* Everything the document needs that allocates, made before its first
  * byte: a failed allocation leaves the output empty (whole or nothing),
  * and writing allocates nothing. */
@@ -338,6 +377,14 @@ static om_status put_preset(jout *o, const om_preset *preset, om_error *err)
         }
         put(o, "},");
     }
+    if (preset->nlocal > 0) {
+        om_mesh *meshes[OMI_PRESET_MAX_VIEWS];
+        for (size_t v = 0; v < preset->nviews; v++)
+            meshes[v] = p->views[v].mesh;
+        put(o, "\"local_ranks\":");
+        put_local_ranks(o, preset, meshes);
+        put(o, ",");
+    }
     size_t order[OMI_PRESET_MAX_VIEWS];
     sort_by_name(order, preset->nviews, view_name, preset);
     put(o, "\"views\":{");
@@ -383,8 +430,8 @@ om_status om_preset_write_json(const om_preset *preset, FILE *stream, om_error *
     omu_writer_init(&w, stream, storage, OMU_WRITER_BLOCK);
     jout o = {&w, NULL, NULL};
     om_status st = put_preset(&o, preset, err);
-    /* After a failure nothing more reaches the stream: a document that fits
-     * one block is then not written at all (whole or nothing). */
+    /* put_preset fails only before its first byte (its allocations come
+     * first); nothing of a failed document reaches the stream. */
     if (st != OM_OK)
         w.len = 0;
     int error = omu_writer_flush(&w);

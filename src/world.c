@@ -581,8 +581,10 @@ static om_status world_from_root(json_t *root, void *ctx, om_error *err)
     const char *key;
     json_t *value;
     json_object_foreach(root, key, value) {
+        /* "groups" and "local_ranks": what `offline-mesh views` prints
+         * beside the views (named groups, per-rank local ranks). */
         if (strcmp(key, "views") != 0 && strcmp(key, "world_size") != 0 &&
-            strcmp(key, "groups") != 0) {
+            strcmp(key, "groups") != 0 && strcmp(key, "local_ranks") != 0) {
             char quoted[80];
             omi_squote(quoted, sizeof quoted, key, strlen(key));
             return omi_fail(err, OM_ERR_PARSE,

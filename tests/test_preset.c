@@ -79,7 +79,8 @@ static void check_single_axes(const om_preset *p, const json_t *c)
 }
 
 /* Runs every case of one vector file through om_preset_new() and
- * om_preset_to_json(), comparing views and named groups exactly. */
+ * om_preset_to_json(), comparing views, named groups and local ranks
+ * exactly. */
 static void run_vectors(const char *stem, const char *preset, bool named_groups)
 {
     json_t *doc = load_vectors(stem);
@@ -113,6 +114,9 @@ static void run_vectors(const char *stem, const char *preset, bool named_groups)
             json_t *want = json_pack("{s:O}", "views", json_object_get(c, "views"));
             if (named_groups)
                 json_object_set(want, "groups", json_object_get(c, "groups"));
+            /* hyper-parallel: MeshContext's per-rank local ranks too. */
+            if (json_object_get(c, "local_ranks"))
+                json_object_set(want, "local_ranks", json_object_get(c, "local_ranks"));
             om_test_record(got && json_equal(got, want), __FILE__, __LINE__,
                            "%s case %zu: views/groups differ from the vector", stem,
                            index);

@@ -198,9 +198,11 @@ static void test_json(void)
     om_string_free(json); /* the NULL-world call below writes json again */
     json = NULL;
     om_world_free(back);
-    /* Without world_size: the largest extent; "groups" is ignored. */
+    /* Without world_size: the largest extent; "groups" and "local_ranks"
+     * (what `offline-mesh views` prints beside the views) are ignored. */
     const char *doc = "{\"views\":{\"v\":{\"dim_names\":[\"tp\"],\"shape\":[2],"
-                      "\"layout\":[[[2,1]]],\"offset\":4}},\"groups\":{\"x\":[]}}";
+                      "\"layout\":[[[2,1]]],\"offset\":4}},\"groups\":{\"x\":[]},"
+                      "\"local_ranks\":[{\"tp_rank\":0}]}";
     OM_EXPECT_OK(om_world_from_json(doc, strlen(doc), &back, &err), &err);
     OM_EXPECT_INT(om_world_size(back), 6);
     om_world_free(back);

@@ -25,12 +25,8 @@
  */
 
 %module OfflineMeshNative
-#define OM_CONVENTIONS
-#define OM_BIND_PLANNING
-#define OM_BIND_WORLD_SIZE_SOURCE
 #define OM_OWN_CLASS_NAMES
 #define OM_JAVA_METHODS
-#define OM_BIND_CONFIG
 
 %include <enums.swg>   /* proper Java enums, values as constants */
 %javaconst(1);

@@ -28,11 +28,7 @@
 
 %module(package="offline_mesh") core
 
-#define OM_CONVENTIONS
-#define OM_BIND_PLANNING
-#define OM_BIND_WORLD_SIZE_SOURCE
 #define OM_BIND_1_1_FORMS
-#define OM_BIND_CONFIG
 
 /* Every om_X_free is the destructor of its handle class. The 1.0 calls
  * that take axis masks or caller-sized buffers are not bound: their 1.1

@@ -2,7 +2,8 @@
 
 Every case of tests/vectors/{torchtitan,megatron,deepspeed,hyper_parallel}.json
 (computed by running the real frameworks, see tests/vectors/README.md) runs
-through the CLI: the views and named groups must equal the vector exactly;
+through the CLI: the views, named groups and (hyper-parallel) local ranks
+must equal the vector exactly;
 an error case must exit 1 with one error line and nothing on stdout.
 """
 import json
@@ -70,6 +71,9 @@ def test_vector_case(stem, case):
     if stem in NAMED_GROUPS:
         assert set(out) == {"views", "groups"}
         assert out["groups"] == case["groups"]
+    elif stem == "hyper_parallel":  # MeshContext's per-rank local ranks
+        assert set(out) == {"views", "local_ranks"}
+        assert out["local_ranks"] == case["local_ranks"]
     else:
         assert set(out) == {"views"}
 
@@ -176,7 +180,7 @@ def test_check_without_preset_is_the_preflight():
 
 def test_views_streams_in_bounded_memory():
     """views writes its document as it computes it: 2^21 ranks make about
-    290 MB of JSON, written under a 64 MiB address-space limit (a document
+    460 MB of JSON (with the per-rank local ranks), written under a 64 MiB address-space limit (a document
     built whole would need more than four times that)."""
     import resource
 
@@ -210,7 +214,9 @@ def test_views_streams_in_bounded_memory():
     err = p.stderr.read()
     assert p.wait(timeout=300) == 0, err
     assert size > 256 << 20
-    assert head.startswith(b'{"views":{"device":{"coords":[[0,0,0],[0,0,1],')
+    assert head.startswith(b'{"local_ranks":[{"cp_rank":0,"dp_rank":0,"ep_rank":0,'
+                           b'"pp_rank":0,"tp_rank":0},{"cp_rank":0,"dp_rank":0,'
+                           b'"ep_rank":1,"pp_rank":0,"tp_rank":1},')
     assert tail.endswith(b'"layout":[[[65536,8]],[],[[8,1]]],"shape":[65536,1,8]}}}\n'), tail
 
 

@@ -451,13 +451,18 @@ edit src/offline_mesh.map '^    om_world_size_from_env;$' '    om_world_size_fro
 variant "a function added to the released node OFFLINE_MESH_1.0" fail \
     "FAIL: om_test_added: added to the released node OFFLINE_MESH_1.0"
 restore src/offline_mesh.map
-# Into node 1.2 (the map has one since 1.2 added API; appended otherwise).
-if grep -q '^OFFLINE_MESH_1\.2 {$' "$mut/src/offline_mesh.map"; then
-    edit src/offline_mesh.map '^(OFFLINE_MESH_1\.2 \{\n  global:)$' '\1\n    om_test_added;'
+# Node 1.2 is released too (abi/offline_mesh-1.2.abi).
+edit src/offline_mesh.map '^(OFFLINE_MESH_1\.2 \{\n  global:)$' '\1\n    om_test_added;'
+variant "a function added to the released node OFFLINE_MESH_1.2" fail \
+    "FAIL: om_test_added: added to the released node OFFLINE_MESH_1.2"
+restore src/offline_mesh.map
+# Into node 1.3 (the map has one once 1.3 adds API; appended otherwise).
+if grep -q '^OFFLINE_MESH_1\.3 {$' "$mut/src/offline_mesh.map"; then
+    edit src/offline_mesh.map '^(OFFLINE_MESH_1\.3 \{\n  global:)$' '\1\n    om_test_added;'
 else
-    printf '\nOFFLINE_MESH_1.2 {\n  global:\n    om_test_added;\n} OFFLINE_MESH_1.1;\n' >> "$mut/src/offline_mesh.map"
+    printf '\nOFFLINE_MESH_1.3 {\n  global:\n    om_test_added;\n} OFFLINE_MESH_1.2;\n' >> "$mut/src/offline_mesh.map"
 fi
-variant "a function added in node OFFLINE_MESH_1.2" pass
+variant "a function added in node OFFLINE_MESH_1.3" pass
 restore include/offline_mesh/version.h.in src/version.c src/offline_mesh.map
 
 echo "install tests: $passed passed, $failed failed"

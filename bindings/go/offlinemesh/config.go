@@ -74,6 +74,6 @@ func checked(f func(list, out *omswig.Handle) error) (ParallelDims, []Diagnostic
 	if err != nil {
 		return ParallelDims{}, diags, err
 	}
-	d, err := fromC(h, true)
+	d, _, err := fromC(h, true)
 	return d, diags, err
 }

@@ -28,11 +28,6 @@ func DefaultParallelDims() ParallelDims {
 	return ParallelDims{DP: 1, TP: 1, CP: 1, EP: 1, PP: 1}
 }
 
-// fields lists the C field of every Go field, in om_dim / om_flag order.
-func (d *ParallelDims) fields() ([]*int, []*bool) {
-	return []*int{&d.DP, &d.TP, &d.CP, &d.EP, &d.PP}, []*bool{&d.SequenceParallel, &d.LossParallel}
-}
-
 // withC runs f on a C copy of d (the library checks every value: negative
 // ErrInvalidArgument, over 2^31-1 ErrOutOfRange); a DP of 0 stays "not
 // given" when deriveDP is set.
@@ -40,14 +35,15 @@ func (d ParallelDims) withC(deriveDP bool, f func(h *omswig.Handle) error) error
 	h := new(omswig.Handle)
 	defer h.Close()
 	err := omswig.Om_dims_new(h)
-	sizes, flags := d.fields()
-	for i := 0; err == nil && i < len(sizes); i++ {
-		if i > 0 || !deriveDP || d.DP != 0 {
-			err = omswig.Om_dims_set(h, omswig.Enum_SS_om_dim(i), *sizes[i])
+	for i, v := range []int{d.DP, d.TP, d.CP, d.EP, d.PP} { // om_dim order
+		if err == nil && (i > 0 || !deriveDP || v != 0) {
+			err = omswig.Om_dims_set(h, omswig.Enum_SS_om_dim(i), v)
 		}
 	}
-	for i := 0; err == nil && i < len(flags); i++ {
-		err = omswig.Om_dims_set_flag(h, omswig.Enum_SS_om_flag(i), *flags[i])
+	for i, v := range []bool{d.SequenceParallel, d.LossParallel} { // om_flag order
+		if err == nil {
+			err = omswig.Om_dims_set_flag(h, omswig.Enum_SS_om_flag(i), v)
+		}
 	}
 	if err == nil {
 		err = f(h)
@@ -55,26 +51,25 @@ func (d ParallelDims) withC(deriveDP bool, f func(h *omswig.Handle) error) error
 	return err
 }
 
-// fromC copies C dims out; a DP that was not given is 0 when keepGiven.
-func fromC(h *omswig.Handle, keepGiven bool) (ParallelDims, error) {
-	var d ParallelDims
-	sizes, flags := d.fields()
-	for i, p := range sizes {
+// fromC copies C dims out, with the source of their world size; a DP
+// that was not given is 0 when keepGiven.
+func fromC(h *omswig.Handle, keepGiven bool) (d ParallelDims, src WorldSizeSource, err error) {
+	for i, p := range []*int{&d.DP, &d.TP, &d.CP, &d.EP, &d.PP} {
 		*p = omswig.Om_dims_get(h, omswig.Enum_SS_om_dim(i))
 	}
-	for i, p := range flags {
+	for i, p := range []*bool{&d.SequenceParallel, &d.LossParallel} {
 		*p = omswig.Om_dims_get_flag(h, omswig.Enum_SS_om_flag(i))
 	}
+	var size int
 	given := true
-	if keepGiven {
-		if err := omswig.Om_dims_dp_given(h, &given); err != nil {
-			return d, err
-		}
+	err = omswig.Om_dims_world_size(h, &size, (*int)(&src))
+	if err == nil && keepGiven {
+		err = omswig.Om_dims_dp_given(h, &given)
 	}
 	if !given {
 		d.DP = 0
 	}
-	return d, nil
+	return d, src, err
 }
 
 // MarshalJSON is the library's canonical JSON of the seven fields, keys
@@ -82,11 +77,14 @@ func fromC(h *omswig.Handle, keepGiven bool) (ParallelDims, error) {
 func (d ParallelDims) MarshalJSON() ([]byte, error) {
 	var s string
 	err := d.withC(false, func(h *omswig.Handle) error { return omswig.Om_dims_to_json(h, &s) })
-	return []byte(s), err
+	return orNil([]byte(s), err)
 }
 
 // String is the canonical JSON, or the error for invalid values.
-func (d ParallelDims) String() string { return jsonString(d.MarshalJSON()) }
+func (d ParallelDims) String() string {
+	b, err := d.MarshalJSON()
+	return jsonString(string(b), err)
+}
 
 // BuildOfflineMesh builds the offline mesh of d: axes dp, cp, tp in that
 // order, each present when its size is >= 1 (even at 1); pp appended last
@@ -119,7 +117,7 @@ func BuildRuntimeMesh(d ParallelDims, order string) (m *Mesh, err error) {
 // as the comma-separated, slowest-first list of the mesh it describes:
 // "tp-cp-ep-dp-pp" gives "pp,dp,ep,cp,tp".
 func NormalizeOrder(order string) (string, error) {
-	return get(nil, func(s *string) error { return omswig.Om_order_normalize(order, s) })
+	return get(nil, with(omswig.Om_order_normalize, order))
 }
 
 // WorldSizeSource says where a world size came from.
@@ -187,20 +185,13 @@ func (d ParallelDims) ApplyWorldSize(size int, source WorldSizeSource) (Parallel
 
 func (d ParallelDims) apply(f func(h *omswig.Handle) error) (out ParallelDims, src WorldSizeSource, err error) {
 	err = d.withC(true, func(h *omswig.Handle) error {
-		var size int
 		if err := f(h); err != nil {
 			return err
 		}
-		if err := omswig.Om_dims_world_size(h, &size, (*int)(&src)); err != nil {
-			return err
-		}
-		out, err = fromC(h, false)
+		out, src, err = fromC(h, false)
 		return err
 	})
-	if err != nil {
-		return ParallelDims{}, 0, err
-	}
-	return out, src, nil
+	return out, src, err
 }
 
 // ProjectParallelDims projects a training YAML document onto ParallelDims
@@ -211,13 +202,13 @@ func (d ParallelDims) apply(f func(h *omswig.Handle) error) (out ParallelDims, s
 // key and line: ErrParse (malformed YAML, wrong types), ErrInvalidArgument
 // (sizes < 1), ErrOutOfRange (> 2^31-1).
 func ProjectParallelDims(yaml []byte) (ParallelDims, error) {
-	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_parse_yaml(yaml, h) }, true, 0)
+	return dims(with(omswig.Om_dims_parse_yaml, yaml), true, 0)
 }
 
 // ReadParallelDims is ProjectParallelDims of the YAML file at path; ErrIO
 // when it is missing, unreadable, a directory, a FIFO or larger than 64 MiB.
 func ReadParallelDims(path string) (ParallelDims, error) {
-	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_read_yaml(path, h) }, true, 0)
+	return dims(with(omswig.Om_dims_read_yaml, path), true, 0)
 }
 
 // ParseParallelDims is ProjectParallelDims followed by the world-size step
@@ -226,13 +217,13 @@ func ReadParallelDims(path string) (ParallelDims, error) {
 // worldSize / (TP*CP*PP) unless dp_size is given; then the product must
 // equal a known world size. Messages name the world size's source.
 func ParseParallelDims(yaml []byte, worldSize int) (ParallelDims, error) {
-	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_parse_yaml(yaml, h) }, false, worldSize)
+	return dims(with(omswig.Om_dims_parse_yaml, yaml), false, worldSize)
 }
 
 // LoadParallelDims is ParseParallelDims for the YAML file at path (ErrIO
 // as ReadParallelDims). Messages start with the path.
 func LoadParallelDims(path string, worldSize int) (ParallelDims, error) {
-	return dims(func(h *omswig.Handle) error { return omswig.Om_dims_read_yaml(path, h) }, false, worldSize)
+	return dims(with(omswig.Om_dims_read_yaml, path), false, worldSize)
 }
 
 // dims runs a C projection, then (unless pure) the world-size step.
@@ -246,7 +237,8 @@ func dims(f func(h *omswig.Handle) error, pure bool, worldSize int) (ParallelDim
 	if err != nil {
 		return ParallelDims{}, err
 	}
-	return fromC(h, pure)
+	d, _, err := fromC(h, pure)
+	return d, err
 }
 
 // Version is the version of the C library actually loaded, e.g. "1.1.0".

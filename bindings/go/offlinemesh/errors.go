@@ -59,10 +59,25 @@ func errorf(s Status, format string, args ...any) error {
 // (the state of the receiver, see Mesh.ok) is an error.
 func get[T any](pre error, f func(*T) error) (T, error) {
 	var v T
-	if pre != nil {
-		return v, pre
+	if pre == nil {
+		pre = f(&v)
 	}
-	return v, f(&v)
+	return orNil(v, pre)
+}
+
+// with binds the first argument of a C call whose second one is its
+// output (`om_x **out`, `char **out`, ...).
+func with[A, O any](f func(A, O) error, a A) func(O) error {
+	return func(out O) error { return f(a, out) }
+}
+
+// orNil returns v, or the zero value when err is set.
+func orNil[T any](v T, err error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
 }
 
 // bulk runs a bulk call (OM_BUFFER: a buffer one longer than the result,
@@ -87,10 +102,7 @@ func bulk(pre error, guess int, f func([]int) error) ([]int, error) {
 
 // lines splits a newline-terminated list of messages.
 func lines(s string, err error) ([]string, error) {
-	if err != nil {
-		return nil, err
-	}
-	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' }), nil
+	return orNil(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' }), err)
 }
 
 // list reads n strings by index.
@@ -100,4 +112,36 @@ func list(n int, at func(int) string) []string {
 		out[i] = at(i)
 	}
 	return out
+}
+
+// object is the C object of a World, a Preset or a Hierarchy, with the C
+// call that writes its JSON: what the three types share.
+type object struct {
+	h    *omswig.Handle
+	json func(*omswig.Handle, *string) error
+}
+
+// Close releases the C object now; later calls see no object.
+func (o object) Close() error {
+	o.h.Close()
+	return nil
+}
+
+// MarshalJSON is the object's JSON, as the library writes it.
+func (o object) MarshalJSON() ([]byte, error) {
+	s, err := get(nil, func(s *string) error { return o.json(o.h, s) })
+	return []byte(s), err
+}
+
+// String is the JSON of the object, or the error.
+func (o object) String() string {
+	b, err := o.MarshalJSON()
+	return jsonString(string(b), err)
+}
+
+func jsonString(s string, err error) string {
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return s
 }

@@ -11,11 +11,11 @@ import (
 // Uniform levels ("host=4,nvl=72,rack=576") put rank r in domain r/k;
 // explicit ones come from a hostfile or JSON (see docs/hierarchy.md).
 // Copies share the C hierarchy, which is immutable and freed by a cleanup
-// (or Close).
-type Hierarchy struct{ h *omswig.Handle }
+// (or Close). MarshalJSON and String give the hierarchy as JSON.
+type Hierarchy struct{ object }
 
 func newHierarchy(f func(h *omswig.Handle) error) (Hierarchy, error) {
-	h := Hierarchy{new(omswig.Handle)}
+	h := Hierarchy{object{new(omswig.Handle), omswig.Om_hierarchy_to_json}}
 	return orNil(h, f(h.h))
 }
 
@@ -23,21 +23,18 @@ func newHierarchy(f func(h *omswig.Handle) error) (Hierarchy, error) {
 // strictly increase; ErrInvalidArgument, ErrParse or ErrOutOfRange name the
 // offending item.
 func ParseHierarchy(spec string) (Hierarchy, error) {
-	return newHierarchy(func(h *omswig.Handle) error { return omswig.Om_hierarchy_from_spec(spec, h) })
+	return newHierarchy(with(omswig.Om_hierarchy_from_spec, spec))
 }
 
 // ReadHierarchyJSON reads {"levels":[...],"ranks":[{"rank":0,...},...]}.
 func ReadHierarchyJSON(data []byte) (Hierarchy, error) {
-	return newHierarchy(func(h *omswig.Handle) error { return omswig.Om_hierarchy_from_json(data, h) })
+	return newHierarchy(with(omswig.Om_hierarchy_from_json, data))
 }
 
 // ReadHostfile reads "NAME slots=N [LEVEL=ID ...]" lines (or "NAME:N").
 func ReadHostfile(data []byte) (Hierarchy, error) {
-	return newHierarchy(func(h *omswig.Handle) error { return omswig.Om_hierarchy_from_hostfile(data, h) })
+	return newHierarchy(with(omswig.Om_hierarchy_from_hostfile, data))
 }
-
-// Close releases the C hierarchy now.
-func (h Hierarchy) Close() error { h.h.Close(); return nil }
 
 // Levels returns the level names, fastest first.
 func (h Hierarchy) Levels() []string {
@@ -67,15 +64,6 @@ func (h Hierarchy) DomainOf(level, rank int) (int, error) {
 func (h Hierarchy) DomainLabel(level, domain int) (string, error) {
 	return get(nil, func(s *string) error { return omswig.Om_hierarchy_domain_label(h.h, level, domain, s) })
 }
-
-// MarshalJSON is the hierarchy as JSON.
-func (h Hierarchy) MarshalJSON() ([]byte, error) {
-	s, err := get(nil, func(s *string) error { return omswig.Om_hierarchy_to_json(h.h, s) })
-	return []byte(s), err
-}
-
-// String is the JSON of the hierarchy, or the error.
-func (h Hierarchy) String() string { return jsonString(h.MarshalJSON()) }
 
 // LevelLocality is the locality of the groups over one axis set at one
 // level.

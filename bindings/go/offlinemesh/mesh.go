@@ -24,6 +24,7 @@ type Mesh struct {
 	h     *omswig.Handle
 	names []string
 	shape []int
+	ranks int // RankCount, so bulk calls need no second cgo call (0: the zero Mesh)
 }
 
 // emptyMesh is the C mesh of every zero Mesh (the empty mesh), never freed.
@@ -61,11 +62,16 @@ func newMesh(pre error, f func(out *omswig.Handle) error) (*Mesh, error) {
 		return nil, pre
 	}
 	n := omswig.Om_mesh_ndim(h)
-	m := &Mesh{h: h, names: make([]string, n), shape: make([]int, n)}
+	m := &Mesh{h: h, names: make([]string, n), shape: make([]int, n), ranks: omswig.Om_view_rank_count(h)}
 	for i := range n {
 		m.names[i], m.shape[i] = omswig.Om_mesh_name(h, i), omswig.Om_mesh_dim_size(h, i)
 	}
 	return m, nil
+}
+
+// str runs a C call that writes a string about the mesh.
+func (m *Mesh) str(f func(*omswig.Handle, *string) error) (string, error) {
+	return get(m.ok(), with(f, m.c()))
 }
 
 // ok is the error of a call on a nil or closed mesh, else nil.
@@ -109,43 +115,34 @@ func MustMesh(names []string, shape []int) *Mesh {
 // {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]}. Anything that is not
 // exactly one valid mesh object fails: ErrParse for wrong types, missing or
 // duplicate keys, other keys or trailing bytes, then the errors of NewMesh.
-func ParseMesh(data []byte) (*Mesh, error) {
-	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_from_json(data, h) })
-}
+func ParseMesh(data []byte) (*Mesh, error) { return newMesh(nil, with(omswig.Om_mesh_from_json, data)) }
 
 // LoadMesh is ParseMesh of the file at path; ErrIO when it cannot be read
 // (missing, a directory, a FIFO or device, over 64 MiB). Messages start
 // with the path.
-func LoadMesh(path string) (*Mesh, error) {
-	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_load_json(path, h) })
-}
+func LoadMesh(path string) (*Mesh, error) { return newMesh(nil, with(omswig.Om_mesh_load_json, path)) }
 
 // ParseMeshSpec parses the text form "dp=2,cp=2,tp=8" (spaces around items
 // are allowed; "" is the empty mesh). Errors: ErrParse, then those of NewMesh.
 func ParseMeshSpec(spec string) (*Mesh, error) {
-	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_mesh_from_spec(spec, h) })
+	return newMesh(nil, with(omswig.Om_mesh_from_spec, spec))
 }
 
 // Names returns a copy of the axis names, in mesh order.
-func (m *Mesh) Names() []string { return slices.Clone(m.names0()) }
+func (m *Mesh) Names() []string { return slices.Clone(m.own().names) }
 
 // Shape returns a copy of the axis sizes, in mesh order.
-func (m *Mesh) Shape() []int {
-	if m == nil {
-		return nil
-	}
-	return slices.Clone(m.shape)
-}
+func (m *Mesh) Shape() []int { return slices.Clone(m.own().shape) }
 
 // NDim is the number of axes (0 for the empty mesh).
-func (m *Mesh) NDim() int { return len(m.names0()) }
+func (m *Mesh) NDim() int { return len(m.own().names) }
 
-// names0 is the Go copy of the names without copying it (nil for nil).
-func (m *Mesh) names0() []string {
+// own is the Go copy of the mesh: no axes for nil.
+func (m *Mesh) own() *Mesh {
 	if m == nil {
-		return nil
+		return &Mesh{}
 	}
-	return m.names
+	return m
 }
 
 // Size is the number of ranks of one instance, the product of the sizes (1
@@ -162,7 +159,7 @@ func (m *Mesh) Size() int {
 }
 
 // Index is the position of axis dim, or -1 when the mesh has no such axis.
-func (m *Mesh) Index(dim string) int { return slices.Index(m.names0(), dim) }
+func (m *Mesh) Index(dim string) int { return slices.Index(m.own().names, dim) }
 
 // SizeOf is the size of axis dim, or 1 when the mesh has no such axis (a
 // planner asks for "tp" on a mesh without tp).
@@ -180,7 +177,7 @@ func (m *Mesh) SizeOf(dim string) int {
 func (m *Mesh) Sub(dims ...string) *Mesh {
 	var names []string
 	var shape []int
-	for i, n := range m.names0() {
+	for i, n := range m.own().names {
 		if slices.Contains(dims, n) {
 			names, shape = append(names, n), append(shape, m.shape[i])
 		}
@@ -208,12 +205,11 @@ func (m *Mesh) String() string {
 	if m == nil {
 		return "<nil>"
 	}
-	s, err := m.ViewJSON()
+	f := omswig.Om_view_to_json
 	if m.IsPlain() {
-		var b []byte
-		b, err = m.MarshalJSON()
-		s = string(b)
+		f = omswig.Om_mesh_to_json
 	}
+	s, err := m.str(f)
 	if err != nil {
 		return "<invalid mesh: " + err.Error() + ">"
 	}
@@ -223,11 +219,8 @@ func (m *Mesh) String() string {
 // MarshalJSON returns the canonical JSON of the mesh (keys sorted, no
 // spaces), exactly as the library and the other bindings print it.
 func (m *Mesh) MarshalJSON() ([]byte, error) {
-	s, err := get(m.ok(), func(s *string) error { return omswig.Om_mesh_to_json(m.c(), s) })
-	if err != nil {
-		return nil, err
-	}
-	return []byte(s), nil
+	s, err := m.str(omswig.Om_mesh_to_json)
+	return orNil([]byte(s), err)
 }
 
 // UnmarshalJSON sets m from the JSON of a mesh, with the checks of
@@ -249,6 +242,4 @@ func (m *Mesh) UnmarshalJSON(data []byte) error {
 // Spec returns the text form "dp=2,cp=2,tp=8" ("" for the empty mesh) that
 // ParseMeshSpec reads back; ErrInvalidArgument for names it cannot carry
 // (',', '=' or spaces at either end).
-func (m *Mesh) Spec() (string, error) {
-	return get(m.ok(), func(s *string) error { return omswig.Om_mesh_to_spec(m.c(), s) })
-}
+func (m *Mesh) Spec() (string, error) { return m.str(omswig.Om_mesh_to_spec) }

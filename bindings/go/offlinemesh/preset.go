@@ -12,25 +12,28 @@ import (
 // "world_size" parameter. A broken rule of the framework is
 // ErrInvalidArgument with the framework's message, e.g. "world_size (8) is
 // not divisible by 3"; an unknown key names the closest valid one. Close
-// releases it (a cleanup otherwise).
-type Preset struct{ h *omswig.Handle }
+// releases it (a cleanup otherwise). MarshalJSON and String give the
+// document `offline-mesh views` prints: {"views": {NAME: {"dim_names",
+// "shape", "layout", "groups", "coords", ...}}} plus, for "megatron" and
+// "deepspeed", a top-level "groups" object.
+type Preset struct{ object }
+
+func newPreset(f func(out *omswig.Handle) error) (*Preset, error) {
+	p := &Preset{object{new(omswig.Handle), omswig.Om_preset_to_json}}
+	return orNil(p, f(p.h))
+}
 
 // NewPreset builds the views of preset name.
 func NewPreset(name string, params []string, worldSize int) (*Preset, error) {
-	p := &Preset{new(omswig.Handle)}
-	return orNil(p, omswig.Om_preset_new(name, params, worldSize, p.h))
+	return newPreset(func(h *omswig.Handle) error { return omswig.Om_preset_new(name, params, worldSize, h) })
 }
 
 // LoadPreset is the hyper-parallel preset whose parameters are the
 // accelerator.{tp,cp,pp,ep}_size and fsdp_config.{dp,edp}_shard_size keys
 // of the training YAML at path. worldSize must be > 0.
 func LoadPreset(path string, worldSize int) (*Preset, error) {
-	p := &Preset{new(omswig.Handle)}
-	return orNil(p, omswig.Om_preset_load_yaml(path, worldSize, p.h))
+	return newPreset(func(h *omswig.Handle) error { return omswig.Om_preset_load_yaml(path, worldSize, h) })
 }
-
-// Close releases the C preset now.
-func (p *Preset) Close() error { p.h.Close(); return nil }
 
 // Name is the preset's name.
 func (p *Preset) Name() string { return omswig.Om_preset_name(p.h) }
@@ -59,20 +62,7 @@ func (p *Preset) GroupList(name string) ([][]int, error) {
 
 // World returns the views as a World, each under the name it has among the
 // others (Megatron's expert axes are "pp", "expt_dp", "ep", "expt_tp").
-func (p *Preset) World() (*World, error) {
-	return newWorld(func(h *omswig.Handle) error { return omswig.Om_preset_world(p.h, h) })
-}
-
-// MarshalJSON is the document `offline-mesh views` prints:
-// {"views": {NAME: {"dim_names", "shape", "layout", "groups", "coords", ...}}}
-// plus, for "megatron" and "deepspeed", a top-level "groups" object.
-func (p *Preset) MarshalJSON() ([]byte, error) {
-	s, err := get(nil, func(s *string) error { return omswig.Om_preset_to_json(p.h, s) })
-	return []byte(s), err
-}
-
-// String is the JSON document, or the error.
-func (p *Preset) String() string { return jsonString(p.MarshalJSON()) }
+func (p *Preset) World() (*World, error) { return newWorld(with(omswig.Om_preset_world, p.h)) }
 
 // SingleAxes is torchtitan's single-axis meshes (ParallelDims.get_mesh /
 // get_optional_mesh keys) as JSON: {"one_dimensional_active":[...],
@@ -80,7 +70,7 @@ func (p *Preset) String() string { return jsonString(p.MarshalJSON()) }
 // "get_optional_mesh_is_none","mesh_dim_name","size"}}}. Other presets
 // are ErrInvalidArgument.
 func (p *Preset) SingleAxes() (string, error) {
-	return get(nil, func(s *string) error { return omswig.Om_preset_single_axes_json(p.h, s) })
+	return get(nil, with(omswig.Om_preset_single_axes_json, p.h))
 }
 
 // PresetViews is NewPreset's JSON document (MarshalJSON) as a string.

@@ -242,7 +242,7 @@ func runPresetVectors(t *testing.T, stem, preset string, exactOrder bool) {
 			t.Errorf("%s: %v", label, err)
 			continue
 		}
-		// The document is the vector's views (and named groups), exactly.
+		// The document is the vector's views (and named groups, local ranks), exactly.
 		var got, want map[string]any
 		b, err := p.MarshalJSON()
 		var rawCase map[string]json.RawMessage
@@ -250,6 +250,9 @@ func runPresetVectors(t *testing.T, stem, preset string, exactOrder bool) {
 		wantDoc := map[string]json.RawMessage{"views": rawCase["views"]}
 		if g, ok := rawCase["groups"]; ok {
 			wantDoc["groups"] = g
+		}
+		if l, ok := rawCase["local_ranks"]; ok { // hyper-parallel's per-rank local ranks
+			wantDoc["local_ranks"] = l
 		}
 		wb, _ := json.Marshal(wantDoc)
 		if err != nil || json.Unmarshal(b, &got) != nil || json.Unmarshal(wb, &want) != nil || !reflect.DeepEqual(got, want) {

@@ -40,14 +40,10 @@ func NewViewModes(names []string, modeCounts, modes, instanceModes []int, offset
 }
 
 // ParseView reads the JSON ViewJSON writes.
-func ParseView(data []byte) (*View, error) {
-	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_view_from_json(data, h) })
-}
+func ParseView(data []byte) (*View, error) { return newMesh(nil, with(omswig.Om_view_from_json, data)) }
 
 // ViewJSON is the view record {"dim_names","shape","layout",...}.
-func (m *Mesh) ViewJSON() (string, error) {
-	return get(m.ok(), func(s *string) error { return omswig.Om_view_to_json(m.c(), s) })
-}
+func (m *Mesh) ViewJSON() (string, error) { return m.str(omswig.Om_view_to_json) }
 
 // Flatten merges axes (in view order, adjacent or not) into one axis name
 // ("" for the default, the names joined by "_": "dp_tp") placed where the
@@ -148,7 +144,7 @@ func (m *Mesh) Groups(dims ...string) ([][]int, error) { return split(m.GroupsFl
 // GroupsFlat is Groups as one slice, group g being ranks[g*size:(g+1)*size]:
 // the bulk form (no slice header per group), for small groups on big meshes.
 func (m *Mesh) GroupsFlat(dims ...string) (ranks []int, size int, err error) {
-	return m.groupRange(0, m.RankCount()/max(m.groupSize(dims), 1), dims)
+	return m.groupRange(0, max(m.own().ranks, 1)/max(m.groupSize(dims), 1), dims)
 }
 
 // GroupRange returns groups first .. first+count-1 over dims, to page through
@@ -160,7 +156,7 @@ func (m *Mesh) GroupRange(first, count int, dims ...string) ([][]int, error) {
 
 func (m *Mesh) groupRange(first, count int, dims []string) ([]int, int, error) {
 	size, guess := m.groupSize(dims), 0
-	if count > 0 && count <= m.RankCount() { // else the library reports the range
+	if count > 0 && count <= max(m.own().ranks, 1) { // else the library reports the range
 		guess = count * size
 	}
 	if guess > MaxGroupRanks {
@@ -177,15 +173,6 @@ func split(all []int, size int, err error) ([][]int, error) {
 		out[g] = all[g*size : (g+1)*size : (g+1)*size]
 	}
 	return orNil(out, err)
-}
-
-// orNil returns v, or the zero value when err is set.
-func orNil[T any](v T, err error) (T, error) {
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return v, nil
 }
 
 // GroupIndex returns the index, in Groups(dims...), of the group holding

@@ -9,10 +9,12 @@ import (
 // views that disagree (ErrViewConflict, naming the axis and both views) or
 // reach ranks outside the world (ErrOutsideWorld). A World is immutable
 // and safe for concurrent use; Close releases it (a cleanup otherwise).
-type World struct{ h *omswig.Handle }
+// MarshalJSON and String give the world's JSON: its size and every view
+// record.
+type World struct{ object }
 
 func newWorld(f func(out *omswig.Handle) error) (*World, error) {
-	w := &World{new(omswig.Handle)}
+	w := &World{object{new(omswig.Handle), omswig.Om_world_to_json}}
 	return orNil(w, f(w.h))
 }
 
@@ -26,17 +28,10 @@ func NewWorld(size int, names []string, views []*View) (*World, error) {
 }
 
 // ParseWorld reads the JSON of a world (World.String).
-func ParseWorld(data []byte) (*World, error) {
-	return newWorld(func(h *omswig.Handle) error { return omswig.Om_world_from_json(data, h) })
-}
+func ParseWorld(data []byte) (*World, error) { return newWorld(with(omswig.Om_world_from_json, data)) }
 
 // LoadWorld is ParseWorld of the file at path (ErrIO when unreadable).
-func LoadWorld(path string) (*World, error) {
-	return newWorld(func(h *omswig.Handle) error { return omswig.Om_world_load_json(path, h) })
-}
-
-// Close releases the C world now; later calls see no world.
-func (w *World) Close() error { w.h.Close(); return nil }
+func LoadWorld(path string) (*World, error) { return newWorld(with(omswig.Om_world_load_json, path)) }
 
 // Size is the number of ranks of the world.
 func (w *World) Size() int { return omswig.Om_world_size(w.h) }
@@ -61,20 +56,4 @@ func (w *World) AxisView(axis string) string { return omswig.Om_world_axis_view(
 // have them (every axis of one view).
 func (w *World) Slice(axes ...string) (*View, error) {
 	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_world_slice(w.h, axes, h) })
-}
-
-// MarshalJSON is the world's JSON: its size and every view record.
-func (w *World) MarshalJSON() ([]byte, error) {
-	s, err := get(nil, func(s *string) error { return omswig.Om_world_to_json(w.h, s) })
-	return []byte(s), err
-}
-
-// String is the JSON of the world, or the error.
-func (w *World) String() string { return jsonString(w.MarshalJSON()) }
-
-func jsonString(b []byte, err error) string {
-	if err != nil {
-		return "<" + err.Error() + ">"
-	}
-	return string(b)
 }

@@ -201,17 +201,20 @@ static void* Swig_malloc(int c) {
 /* Target of empty Go slices (their data pointer may be NULL). */
 static int64_t omgo_empty_i64[1];
 
-/* Widens n int32s at the start of buf to int64s in place, from the last one
- * down, so no value is overwritten before it is read (memcpy: the two views
- * alias). */
+/* Widens the n int32s at the start of buf to int64s in place. The upper
+ * half [lo, n) of the values is written above every int32 still unread
+ * (8 * lo >= 4 * n), so it is one plain loop the compiler vectorizes;
+ * then the lower half the same way, down to the first value. */
 static void omgo_widen(void *buf, size_t n) {
-  while (n-- > 0) {
-    int32_t narrow;
-    int64_t wide;
-    memcpy(&narrow, (char *)buf + 4 * n, 4);
-    wide = narrow;
-    memcpy((char *)buf + 8 * n, &wide, 8);
+  for (size_t lo; n > 1; n = lo) {
+    lo = (n + 1) / 2;
+    const int32_t *restrict narrow = (const int32_t *)buf + lo;
+    int64_t *restrict wide = (int64_t *)buf + lo;
+    for (size_t i = 0; i < n - lo; i++)
+      wide[i] = narrow[i];
   }
+  if (n == 1)
+    *(int64_t *)buf = *(const int32_t *)buf;
 }
 
 /* The destructor of each handle type, chosen by the type of the new object. */
@@ -241,7 +244,7 @@ SWIGINTERN void delete_om_diagnostics(struct om_diagnostics *self){ om_diagnosti
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_7e37d18a3f2a08e1(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_5279947d83142579(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -251,7 +254,7 @@ void _wrap_Swig_free_omswig_7e37d18a3f2a08e1(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_5279947d83142579(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -264,7 +267,7 @@ void *_wrap_Swig_malloc_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_7e37d18a3f2a08e1(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_5279947d83142579(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -276,7 +279,7 @@ void _wrap_omgo_release_omswig_7e37d18a3f2a08e1(long long _swig_go_0, long long 
 }
 
 
-void _wrap_delete_Mesh_omswig_7e37d18a3f2a08e1(struct om_mesh *_swig_go_0) {
+void _wrap_delete_Mesh_omswig_5279947d83142579(struct om_mesh *_swig_go_0) {
   struct om_mesh *arg1 = (struct om_mesh *) 0 ;
   
   arg1 = *(struct om_mesh **)&_swig_go_0; 
@@ -286,7 +289,7 @@ void _wrap_delete_Mesh_omswig_7e37d18a3f2a08e1(struct om_mesh *_swig_go_0) {
 }
 
 
-void _wrap_delete_Dims_omswig_7e37d18a3f2a08e1(struct om_dims *_swig_go_0) {
+void _wrap_delete_Dims_omswig_5279947d83142579(struct om_dims *_swig_go_0) {
   struct om_dims *arg1 = (struct om_dims *) 0 ;
   
   arg1 = *(struct om_dims **)&_swig_go_0; 
@@ -296,7 +299,7 @@ void _wrap_delete_Dims_omswig_7e37d18a3f2a08e1(struct om_dims *_swig_go_0) {
 }
 
 
-void _wrap_delete_Preset_omswig_7e37d18a3f2a08e1(struct om_preset *_swig_go_0) {
+void _wrap_delete_Preset_omswig_5279947d83142579(struct om_preset *_swig_go_0) {
   struct om_preset *arg1 = (struct om_preset *) 0 ;
   
   arg1 = *(struct om_preset **)&_swig_go_0; 
@@ -306,7 +309,7 @@ void _wrap_delete_Preset_omswig_7e37d18a3f2a08e1(struct om_preset *_swig_go_0) {
 }
 
 
-void _wrap_delete_Hierarchy_omswig_7e37d18a3f2a08e1(struct om_hierarchy *_swig_go_0) {
+void _wrap_delete_Hierarchy_omswig_5279947d83142579(struct om_hierarchy *_swig_go_0) {
   struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
   
   arg1 = *(struct om_hierarchy **)&_swig_go_0; 
@@ -316,7 +319,7 @@ void _wrap_delete_Hierarchy_omswig_7e37d18a3f2a08e1(struct om_hierarchy *_swig_g
 }
 
 
-void _wrap_delete_Locality_omswig_7e37d18a3f2a08e1(struct om_locality *_swig_go_0) {
+void _wrap_delete_Locality_omswig_5279947d83142579(struct om_locality *_swig_go_0) {
   struct om_locality *arg1 = (struct om_locality *) 0 ;
   
   arg1 = *(struct om_locality **)&_swig_go_0; 
@@ -326,7 +329,7 @@ void _wrap_delete_Locality_omswig_7e37d18a3f2a08e1(struct om_locality *_swig_go_
 }
 
 
-void _wrap_delete_World_omswig_7e37d18a3f2a08e1(struct om_world *_swig_go_0) {
+void _wrap_delete_World_omswig_5279947d83142579(struct om_world *_swig_go_0) {
   struct om_world *arg1 = (struct om_world *) 0 ;
   
   arg1 = *(struct om_world **)&_swig_go_0; 
@@ -336,7 +339,17 @@ void _wrap_delete_World_omswig_7e37d18a3f2a08e1(struct om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_7e37d18a3f2a08e1() {
+void _wrap_delete_Diagnostics_omswig_5279947d83142579(struct om_diagnostics *_swig_go_0) {
+  struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
+  
+  arg1 = *(struct om_diagnostics **)&_swig_go_0; 
+  
+  delete_om_diagnostics(arg1);
+  
+}
+
+
+_gostring_ _wrap_om_version_string_omswig_5279947d83142579() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -347,7 +360,7 @@ _gostring_ _wrap_om_version_string_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_om_version_number_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_om_version_number_omswig_5279947d83142579() {
   int result;
   intgo _swig_go_result;
   
@@ -358,7 +371,7 @@ intgo _wrap_om_version_number_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_OK_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_OK_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -370,7 +383,7 @@ intgo _wrap_OM_OK_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -382,7 +395,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -394,7 +407,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_PARSE_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -406,7 +419,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_IO_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -418,7 +431,7 @@ intgo _wrap_OM_ERR_IO_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -430,7 +443,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -442,7 +455,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -454,7 +467,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -466,7 +479,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -478,7 +491,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -490,7 +503,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -502,7 +515,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -514,7 +527,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -526,7 +539,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -538,7 +551,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -550,7 +563,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -562,7 +575,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -574,7 +587,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -586,7 +599,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -598,7 +611,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5279947d83142579() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -610,7 +623,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_5279947d83142579(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -623,7 +636,7 @@ _gostring_ _wrap_om_status_string_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_5279947d83142579(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -636,7 +649,7 @@ _gostring_ _wrap_om_status_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -685,7 +698,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -695,7 +708,7 @@ void _wrap_om_mesh_free_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -708,7 +721,7 @@ intgo _wrap_om_mesh_ndim_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -723,7 +736,7 @@ _gostring_ _wrap_om_mesh_name_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -738,7 +751,7 @@ intgo _wrap_om_mesh_dim_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -751,7 +764,7 @@ intgo _wrap_om_mesh_size_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -771,7 +784,7 @@ intgo _wrap_om_mesh_size_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -791,7 +804,7 @@ intgo _wrap_om_mesh_index_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -827,7 +840,7 @@ _gostring_ _wrap_om_mesh_get_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_5279947d83142579(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -842,7 +855,7 @@ bool _wrap_om_mesh_equal_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -855,7 +868,7 @@ long long _wrap_om_mesh_hash_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -889,7 +902,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -922,7 +935,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -956,7 +969,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -990,7 +1003,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1024,7 +1037,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_DP_omswig_5279947d83142579() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1036,7 +1049,7 @@ intgo _wrap_OM_DIM_DP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_TP_omswig_5279947d83142579() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1048,7 +1061,7 @@ intgo _wrap_OM_DIM_TP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_CP_omswig_5279947d83142579() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1060,7 +1073,7 @@ intgo _wrap_OM_DIM_CP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_EP_omswig_5279947d83142579() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1072,7 +1085,7 @@ intgo _wrap_OM_DIM_EP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIM_PP_omswig_5279947d83142579() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1084,7 +1097,7 @@ intgo _wrap_OM_DIM_PP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5279947d83142579() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1096,7 +1109,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5279947d83142579() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1108,7 +1121,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_5279947d83142579() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1120,7 +1133,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_5279947d83142579() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1132,7 +1145,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_5279947d83142579() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1144,7 +1157,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_5279947d83142579() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1156,7 +1169,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_5279947d83142579() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1168,7 +1181,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_5279947d83142579() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1180,7 +1193,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_5279947d83142579() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1192,7 +1205,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_7e37d18a3f2a08e1(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_5279947d83142579(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1219,7 +1232,7 @@ _gostring_ _wrap_om_dims_new_omswig_7e37d18a3f2a08e1(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_5279947d83142579(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1248,7 +1261,7 @@ _gostring_ _wrap_om_dims_copy_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_5279947d83142579(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1258,7 +1271,7 @@ void _wrap_om_dims_free_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1271,7 +1284,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_5279947d83142579(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1284,7 +1297,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1297,7 +1310,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1312,7 +1325,7 @@ intgo _wrap_om_dims_get_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1339,7 +1352,7 @@ _gostring_ _wrap_om_dims_set_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1354,7 +1367,7 @@ bool _wrap_om_dims_get_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1381,7 +1394,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_5279947d83142579(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1396,7 +1409,7 @@ bool _wrap_om_dims_equal_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1430,7 +1443,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_5279947d83142579(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1459,7 +1472,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1495,7 +1508,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_7e37d18a3f2a08e1(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1534,7 +1547,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_5279947d83142579(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1563,7 +1576,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1599,7 +1612,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_7e37d18a3f2a08e1(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1638,7 +1651,7 @@ _gostring_ _wrap_om_order_normalize_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_7e37d18a3f2a08e1(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_5279947d83142579(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1663,7 +1676,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_7e37d18a3f2a08e1(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1698,7 +1711,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1734,7 +1747,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_5279947d83142579(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1747,7 +1760,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_7e37d18a3f2a08e1(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_7e37d18a3f2a08e1(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_5279947d83142579(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1760,7 +1773,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_7e37d18a3f2a08e1(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_7e37d18a3f2a08e1(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_5279947d83142579(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1789,7 +1802,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_7e37d18a3f2a08e1(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1816,7 +1829,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1841,7 +1854,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_7e37d18a3f2a08e1(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1870,7 +1883,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_5279947d83142579(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1895,7 +1908,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1928,7 +1941,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1962,7 +1975,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_5279947d83142579(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1993,7 +2006,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2049,7 +2062,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2091,7 +2104,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2134,7 +2147,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_7e37d18a3f2a08e1(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2194,7 +2207,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2237,7 +2250,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_7e37d18a3f2a08e1(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2295,7 +2308,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2342,7 +2355,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_7e37d18a3f2a08e1(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2371,7 +2384,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2411,7 +2424,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2444,7 +2457,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_7e37d18a3f2a08e1(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2473,7 +2486,7 @@ _gostring_ _wrap_om_validate_axes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2513,7 +2526,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2546,7 +2559,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2598,7 +2611,7 @@ _gostring_ _wrap_om_preset_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2634,7 +2647,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_5279947d83142579(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2644,7 +2657,7 @@ void _wrap_om_preset_free_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_5279947d83142579(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2657,7 +2670,7 @@ _gostring_ _wrap_om_preset_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_5279947d83142579(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2670,7 +2683,7 @@ intgo _wrap_om_preset_world_size_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_5279947d83142579(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2683,7 +2696,7 @@ intgo _wrap_om_preset_view_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_5279947d83142579(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2698,7 +2711,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_5279947d83142579(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2711,7 +2724,7 @@ intgo _wrap_om_preset_group_list_count_omswig_7e37d18a3f2a08e1(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_5279947d83142579(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2726,7 +2739,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_7e37d18a3f2a08e1(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2775,7 +2788,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_7e37d18a3f2a08e1(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_5279947d83142579(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2804,7 +2817,7 @@ _gostring_ _wrap_om_preset_world_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2838,7 +2851,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_single_axes_json_omswig_7e37d18a3f2a08e1(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2872,7 +2885,7 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_7e37d18a3f2a08e1(om_preset *_
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2929,7 +2942,7 @@ _gostring_ _wrap_om_preset_check_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -2970,7 +2983,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_7e37d18a3f2a08e1(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3004,7 +3017,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_7e37d18a3f2a08e1(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3037,7 +3050,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_5279947d83142579(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3070,7 +3083,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_7e37d18a3f2a08e1(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3080,7 +3093,7 @@ void _wrap_om_hierarchy_free_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3093,7 +3106,7 @@ intgo _wrap_om_hierarchy_levels_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3108,7 +3121,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_7e37d18a3f2a08e1(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3123,7 +3136,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_7e37d18a3f2a08e1(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3136,7 +3149,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_5279947d83142579(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3168,7 +3181,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_7e37d18a3f2a08e1(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3197,7 +3210,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_7e37d18a3f2a08e1(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3235,7 +3248,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_7e37d18a3f2a08e1(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_7e37d18a3f2a08e1(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_5279947d83142579(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3269,7 +3282,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_7e37d18a3f2a08e1(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_5279947d83142579() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3281,7 +3294,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_5279947d83142579() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3293,7 +3306,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_5279947d83142579() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3305,7 +3318,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_5279947d83142579() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3317,7 +3330,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_5279947d83142579() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3329,7 +3342,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_5279947d83142579() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3341,7 +3354,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_5279947d83142579() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3353,7 +3366,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_5279947d83142579() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3365,7 +3378,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3412,7 +3425,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_5279947d83142579(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3422,7 +3435,7 @@ void _wrap_om_locality_free_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_5279947d83142579(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3435,7 +3448,7 @@ intgo _wrap_om_locality_groups_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_5279947d83142579(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3448,7 +3461,7 @@ intgo _wrap_om_locality_levels_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_5279947d83142579(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3477,7 +3490,7 @@ _gostring_ _wrap_om_locality_get_omswig_7e37d18a3f2a08e1(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3522,7 +3535,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_5279947d83142579(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3579,7 +3592,7 @@ _gostring_ _wrap_om_order_advice_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_5279947d83142579(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3631,7 +3644,7 @@ _gostring_ _wrap_om_order_check_omswig_7e37d18a3f2a08e1(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_5279947d83142579() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3643,7 +3656,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_5279947d83142579() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3655,7 +3668,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_5279947d83142579() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3667,7 +3680,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3699,7 +3712,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_7e37d18a3f2a08e1(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3764,7 +3777,7 @@ _gostring_ _wrap_om_launch_plan_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3813,7 +3826,7 @@ _gostring_ _wrap_om_launch_check_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3870,7 +3883,7 @@ _gostring_ _wrap_om_view_new_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3933,7 +3946,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -3946,7 +3959,7 @@ bool _wrap_om_view_is_plain_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3959,7 +3972,7 @@ intgo _wrap_om_view_offset_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -3974,7 +3987,7 @@ intgo _wrap_om_view_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4016,7 +4029,7 @@ _gostring_ _wrap_om_view_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4029,7 +4042,7 @@ intgo _wrap_om_view_instance_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4042,7 +4055,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_5279947d83142579(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4082,7 +4095,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_7e37d18a3f2a08e1(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4095,7 +4108,7 @@ intgo _wrap_om_view_rank_count_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_5279947d83142579(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4108,7 +4121,7 @@ intgo _wrap_om_view_extent_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4123,7 +4136,7 @@ bool _wrap_om_view_holds_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4175,7 +4188,7 @@ _gostring_ _wrap_om_view_flatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4233,7 +4246,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4278,7 +4291,7 @@ _gostring_ _wrap_om_view_slice_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4312,7 +4325,7 @@ _gostring_ _wrap_om_view_to_json_omswig_7e37d18a3f2a08e1(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4345,7 +4358,7 @@ _gostring_ _wrap_om_view_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_7e37d18a3f2a08e1(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_5279947d83142579(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4396,7 +4409,7 @@ _gostring_ _wrap_om_world_new_omswig_7e37d18a3f2a08e1(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_5279947d83142579(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4406,7 +4419,7 @@ void _wrap_om_world_free_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_5279947d83142579(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4419,7 +4432,7 @@ intgo _wrap_om_world_size_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_5279947d83142579(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4432,7 +4445,7 @@ intgo _wrap_om_world_view_count_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_5279947d83142579(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4447,7 +4460,7 @@ _gostring_ _wrap_om_world_view_name_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4467,7 +4480,7 @@ intgo _wrap_om_world_view_index_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4503,7 +4516,7 @@ _gostring_ _wrap_om_world_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4523,7 +4536,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4568,7 +4581,7 @@ _gostring_ _wrap_om_world_slice_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4602,7 +4615,7 @@ _gostring_ _wrap_om_world_to_json_omswig_7e37d18a3f2a08e1(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4635,7 +4648,7 @@ _gostring_ _wrap_om_world_from_json_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4669,17 +4682,7 @@ _gostring_ _wrap_om_world_load_json_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_
 }
 
 
-void _wrap_delete_Diagnostics_omswig_7e37d18a3f2a08e1(struct om_diagnostics *_swig_go_0) {
-  struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
-  
-  arg1 = *(struct om_diagnostics **)&_swig_go_0; 
-  
-  delete_om_diagnostics(arg1);
-  
-}
-
-
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_5279947d83142579() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4691,7 +4694,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_5279947d83142579() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4703,7 +4706,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_5279947d83142579() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4715,7 +4718,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_5279947d83142579() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4727,7 +4730,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_7e37d18a3f2a08e1() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_7e37d18a3f2a08e1() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_5279947d83142579() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4739,7 +4742,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_7e37d18a3f2a08e1() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_7e37d18a3f2a08e1(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_5279947d83142579(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4766,7 +4769,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_7e37d18a3f2a08e1(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_5279947d83142579(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4776,7 +4779,7 @@ void _wrap_om_diagnostics_free_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_5279947d83142579(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4789,7 +4792,7 @@ intgo _wrap_om_diagnostics_count_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4825,7 +4828,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_7e37d18a3f2a08e1(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4840,7 +4843,7 @@ intgo _wrap_om_diagnostics_kind_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4855,7 +4858,7 @@ intgo _wrap_om_diagnostics_line_omswig_7e37d18a3f2a08e1(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_5279947d83142579(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -4892,7 +4895,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_7e37d18a3f2a08e1(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_7e37d18a3f2a08e1(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_5279947d83142579(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;
