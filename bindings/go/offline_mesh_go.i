@@ -90,10 +90,12 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
   }
 %}
 
-/* Handles: a *Handle (Go memory holding the C pointer, so cgo keeps it
- * alive for the call); nil is NULL. OM_NEW: the call fills a new Handle. */
-%typemap(gotype) om_mesh *, om_dims *, om_preset *, om_hierarchy *, om_locality *, om_world *, om_diagnostics * "*Handle"
-%typemap(in) om_mesh *, om_dims *, om_preset *, om_hierarchy *, om_locality *, om_world *, om_diagnostics *
+/* Handles: every other pointer of the API is an opaque object (om_mesh *,
+ * om_world *, ...): a *Handle (Go memory holding the C pointer, so cgo
+ * keeps it alive for the call); nil is NULL. OM_NEW: the call fills a new
+ * Handle. */
+%typemap(gotype) SWIGTYPE * "*Handle"
+%typemap(in) SWIGTYPE *
 %{ $1 = $input != NULL ? ($1_ltype)(uintptr_t)((uint64_t *)$input)[0] : NULL; %}
 %typemap(gotype) SWIGTYPE **OM_NEW "*Handle"
 %typemap(imtype) SWIGTYPE **OM_NEW "*[2]uint64"
@@ -204,18 +206,14 @@ OMGO_BUFFER(int64_t, 0)
 
 /* The 1.0 mask calls are not bound (axis sets are names: the 1.1 calls),
  * nor the handle classes' SWIG constructors and destructors (Handle owns
- * every object), so this language has no OM_INTO typemaps; warning 453 is
- * the shared file's %apply of that unused pattern. */
-%ignore om_mesh_axes;
-%ignore om_mesh_coordinate;
-%ignore om_mesh_group_shape;
-%ignore om_mesh_groups;
-%ignore om_mesh_group_index;
-%ignore om_mesh_group_of;
-%ignore om_mesh_locality;
+ * every object; the destructors would take a SWIG class, not a Handle),
+ * so this language has no OM_INTO typemaps; warning 453 is the shared
+ * file's %apply of that unused pattern. */
+%rename("$ignore", regextarget=1, %$isfunction)
+    "^om_mesh_(axes|coordinate|group_shape|groups|group_index|group_of|locality)$";
 %ignore om_mesh::om_mesh;
 %ignore om_dims::om_dims;
-%nodefaultdtor;
+%rename("$ignore", %$isdestructor) "";
 #pragma SWIG nowarn=453
 
 %include "offline_mesh.i"

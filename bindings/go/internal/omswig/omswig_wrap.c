@@ -233,18 +233,11 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 
 #include "offline_mesh.h"
 
-SWIGINTERN void delete_om_mesh(struct om_mesh *self){ om_mesh_free(self); }
-SWIGINTERN void delete_om_dims(struct om_dims *self){ om_dims_free(self); }
-SWIGINTERN void delete_om_preset(struct om_preset *self){ om_preset_free(self); }
-SWIGINTERN void delete_om_hierarchy(struct om_hierarchy *self){ om_hierarchy_free(self); }
-SWIGINTERN void delete_om_locality(struct om_locality *self){ om_locality_free(self); }
-SWIGINTERN void delete_om_world(struct om_world *self){ om_world_free(self); }
-SWIGINTERN void delete_om_diagnostics(struct om_diagnostics *self){ om_diagnostics_free(self); }
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_5279947d83142579(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_063aabff84d8faa6(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -254,7 +247,7 @@ void _wrap_Swig_free_omswig_5279947d83142579(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_5279947d83142579(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_063aabff84d8faa6(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -267,7 +260,7 @@ void *_wrap_Swig_malloc_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_5279947d83142579(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_063aabff84d8faa6(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -279,77 +272,7 @@ void _wrap_omgo_release_omswig_5279947d83142579(long long _swig_go_0, long long 
 }
 
 
-void _wrap_delete_Mesh_omswig_5279947d83142579(struct om_mesh *_swig_go_0) {
-  struct om_mesh *arg1 = (struct om_mesh *) 0 ;
-  
-  arg1 = *(struct om_mesh **)&_swig_go_0; 
-  
-  delete_om_mesh(arg1);
-  
-}
-
-
-void _wrap_delete_Dims_omswig_5279947d83142579(struct om_dims *_swig_go_0) {
-  struct om_dims *arg1 = (struct om_dims *) 0 ;
-  
-  arg1 = *(struct om_dims **)&_swig_go_0; 
-  
-  delete_om_dims(arg1);
-  
-}
-
-
-void _wrap_delete_Preset_omswig_5279947d83142579(struct om_preset *_swig_go_0) {
-  struct om_preset *arg1 = (struct om_preset *) 0 ;
-  
-  arg1 = *(struct om_preset **)&_swig_go_0; 
-  
-  delete_om_preset(arg1);
-  
-}
-
-
-void _wrap_delete_Hierarchy_omswig_5279947d83142579(struct om_hierarchy *_swig_go_0) {
-  struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
-  
-  arg1 = *(struct om_hierarchy **)&_swig_go_0; 
-  
-  delete_om_hierarchy(arg1);
-  
-}
-
-
-void _wrap_delete_Locality_omswig_5279947d83142579(struct om_locality *_swig_go_0) {
-  struct om_locality *arg1 = (struct om_locality *) 0 ;
-  
-  arg1 = *(struct om_locality **)&_swig_go_0; 
-  
-  delete_om_locality(arg1);
-  
-}
-
-
-void _wrap_delete_World_omswig_5279947d83142579(struct om_world *_swig_go_0) {
-  struct om_world *arg1 = (struct om_world *) 0 ;
-  
-  arg1 = *(struct om_world **)&_swig_go_0; 
-  
-  delete_om_world(arg1);
-  
-}
-
-
-void _wrap_delete_Diagnostics_omswig_5279947d83142579(struct om_diagnostics *_swig_go_0) {
-  struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
-  
-  arg1 = *(struct om_diagnostics **)&_swig_go_0; 
-  
-  delete_om_diagnostics(arg1);
-  
-}
-
-
-_gostring_ _wrap_om_version_string_omswig_5279947d83142579() {
+_gostring_ _wrap_om_version_string_omswig_063aabff84d8faa6() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -360,7 +283,7 @@ _gostring_ _wrap_om_version_string_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_om_version_number_omswig_5279947d83142579() {
+intgo _wrap_om_version_number_omswig_063aabff84d8faa6() {
   int result;
   intgo _swig_go_result;
   
@@ -371,7 +294,7 @@ intgo _wrap_om_version_number_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_OK_omswig_5279947d83142579() {
+intgo _wrap_OM_OK_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -383,7 +306,7 @@ intgo _wrap_OM_OK_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -395,7 +318,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -407,7 +330,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_PARSE_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -419,7 +342,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_IO_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -431,7 +354,7 @@ intgo _wrap_OM_ERR_IO_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -443,7 +366,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -455,7 +378,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -467,7 +390,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -479,7 +402,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -491,7 +414,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -503,7 +426,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -515,7 +438,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -527,7 +450,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -539,7 +462,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -551,7 +474,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -563,7 +486,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -575,7 +498,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -587,7 +510,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -599,7 +522,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -611,7 +534,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_063aabff84d8faa6() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -623,7 +546,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_063aabff84d8faa6(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -636,7 +559,7 @@ _gostring_ _wrap_om_status_string_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -649,7 +572,7 @@ _gostring_ _wrap_om_status_name_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -698,7 +621,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_5279947d83142579(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -708,7 +631,7 @@ void _wrap_om_mesh_free_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -721,7 +644,7 @@ intgo _wrap_om_mesh_ndim_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -736,7 +659,7 @@ _gostring_ _wrap_om_mesh_name_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -751,7 +674,7 @@ intgo _wrap_om_mesh_dim_size_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -764,7 +687,7 @@ intgo _wrap_om_mesh_size_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -784,7 +707,7 @@ intgo _wrap_om_mesh_size_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -804,7 +727,7 @@ intgo _wrap_om_mesh_index_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -840,7 +763,7 @@ _gostring_ _wrap_om_mesh_get_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_5279947d83142579(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -855,7 +778,7 @@ bool _wrap_om_mesh_equal_omswig_5279947d83142579(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -868,7 +791,7 @@ long long _wrap_om_mesh_hash_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -902,7 +825,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -935,7 +858,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -969,7 +892,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1003,7 +926,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1037,7 +960,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_DP_omswig_063aabff84d8faa6() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1049,7 +972,7 @@ intgo _wrap_OM_DIM_DP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_TP_omswig_063aabff84d8faa6() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1061,7 +984,7 @@ intgo _wrap_OM_DIM_TP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_CP_omswig_063aabff84d8faa6() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1073,7 +996,7 @@ intgo _wrap_OM_DIM_CP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_EP_omswig_063aabff84d8faa6() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1085,7 +1008,7 @@ intgo _wrap_OM_DIM_EP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_PP_omswig_063aabff84d8faa6() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1097,7 +1020,7 @@ intgo _wrap_OM_DIM_PP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5279947d83142579() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_063aabff84d8faa6() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1109,7 +1032,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5279947d83142579() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_063aabff84d8faa6() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1121,7 +1044,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_063aabff84d8faa6() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1133,7 +1056,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_063aabff84d8faa6() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1145,7 +1068,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_063aabff84d8faa6() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1157,7 +1080,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_063aabff84d8faa6() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1169,7 +1092,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_063aabff84d8faa6() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1181,7 +1104,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_063aabff84d8faa6() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1193,7 +1116,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_063aabff84d8faa6() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1205,7 +1128,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_5279947d83142579(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_063aabff84d8faa6(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1232,7 +1155,7 @@ _gostring_ _wrap_om_dims_new_omswig_5279947d83142579(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_5279947d83142579(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1261,7 +1184,7 @@ _gostring_ _wrap_om_dims_copy_omswig_5279947d83142579(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_5279947d83142579(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_063aabff84d8faa6(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1271,7 +1194,7 @@ void _wrap_om_dims_free_omswig_5279947d83142579(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1284,7 +1207,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1297,7 +1220,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1310,7 +1233,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1325,7 +1248,7 @@ intgo _wrap_om_dims_get_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1352,7 +1275,7 @@ _gostring_ _wrap_om_dims_set_omswig_5279947d83142579(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1367,7 +1290,7 @@ bool _wrap_om_dims_get_flag_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1394,7 +1317,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_5279947d83142579(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_5279947d83142579(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1409,7 +1332,7 @@ bool _wrap_om_dims_equal_omswig_5279947d83142579(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_063aabff84d8faa6(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1443,7 +1366,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_5279947d83142579(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_5279947d83142579(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1472,7 +1395,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_5279947d83142579(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_063aabff84d8faa6(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1508,7 +1431,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_5279947d83142579(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1547,7 +1470,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_5279947d83142579(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_5279947d83142579(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1576,7 +1499,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_5279947d83142579(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_063aabff84d8faa6(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1612,7 +1535,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_5279947d83142579(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1651,7 +1574,7 @@ _gostring_ _wrap_om_order_normalize_omswig_5279947d83142579(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_5279947d83142579(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_063aabff84d8faa6(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1676,7 +1599,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_5279947d83142579(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1711,7 +1634,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1747,7 +1670,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_063aabff84d8faa6(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1760,7 +1683,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_5279947d83142579(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_063aabff84d8faa6(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1773,7 +1696,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_5279947d83142579(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_5279947d83142579(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_063aabff84d8faa6(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1802,7 +1725,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_5279947d83142579(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1829,7 +1752,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_5279947d83142579(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1854,7 +1777,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_5279947d83142579(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1883,7 +1806,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_5279947d83142579(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_5279947d83142579(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_063aabff84d8faa6(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1908,7 +1831,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_5279947d83142579(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1941,7 +1864,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1975,7 +1898,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_5279947d83142579(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -2006,7 +1929,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_5279947d83142579(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2062,7 +1985,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_5279947d83142579(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2104,7 +2027,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_5279947d83142579(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2147,7 +2070,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_5279947d83142579(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2207,7 +2130,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_5279947d83142579(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2250,7 +2173,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_5279947d83142579(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2308,7 +2231,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_5279947d83142579(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2355,7 +2278,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_5279947d83142579(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2384,7 +2307,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_5279947d83142579(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2424,7 +2347,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2457,7 +2380,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_5279947d83142579(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2486,7 +2409,7 @@ _gostring_ _wrap_om_validate_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2526,7 +2449,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_5279947d83142579(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2559,7 +2482,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_5279947d83142579(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2611,7 +2534,7 @@ _gostring_ _wrap_om_preset_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2647,7 +2570,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_5279947d83142579(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2657,7 +2580,7 @@ void _wrap_om_preset_free_omswig_5279947d83142579(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_5279947d83142579(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2670,7 +2593,7 @@ _gostring_ _wrap_om_preset_name_omswig_5279947d83142579(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_5279947d83142579(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2683,7 +2606,7 @@ intgo _wrap_om_preset_world_size_omswig_5279947d83142579(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_5279947d83142579(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2696,7 +2619,7 @@ intgo _wrap_om_preset_view_count_omswig_5279947d83142579(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_5279947d83142579(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_063aabff84d8faa6(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2711,7 +2634,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_5279947d83142579(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_5279947d83142579(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2724,7 +2647,7 @@ intgo _wrap_om_preset_group_list_count_omswig_5279947d83142579(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_5279947d83142579(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_063aabff84d8faa6(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2739,7 +2662,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_5279947d83142579(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_063aabff84d8faa6(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2788,7 +2711,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_5279947d83142579(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_5279947d83142579(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_063aabff84d8faa6(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2817,7 +2740,7 @@ _gostring_ _wrap_om_preset_world_omswig_5279947d83142579(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_063aabff84d8faa6(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2851,7 +2774,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_5279947d83142579(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_single_axes_json_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_063aabff84d8faa6(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2885,7 +2808,7 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_5279947d83142579(om_preset *_
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2942,7 +2865,7 @@ _gostring_ _wrap_om_preset_check_omswig_5279947d83142579(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -2983,7 +2906,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_5279947d83142579(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3017,7 +2940,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_5279947d83142579(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3050,7 +2973,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_5279947d83142579(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_5279947d83142579(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3083,7 +3006,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_5279947d83142579(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3093,7 +3016,7 @@ void _wrap_om_hierarchy_free_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3106,7 +3029,7 @@ intgo _wrap_om_hierarchy_levels_omswig_5279947d83142579(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3121,7 +3044,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_5279947d83142579(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3136,7 +3059,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_5279947d83142579(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3149,7 +3072,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_5279947d83142579(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_5279947d83142579(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3181,7 +3104,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_5279947d83142579(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3210,7 +3133,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_5279947d83142579(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3248,7 +3171,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_5279947d83142579(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_5279947d83142579(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3282,7 +3205,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_5279947d83142579(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_063aabff84d8faa6() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3294,7 +3217,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_063aabff84d8faa6() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3306,7 +3229,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_063aabff84d8faa6() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3318,7 +3241,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_063aabff84d8faa6() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3330,7 +3253,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_063aabff84d8faa6() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3342,7 +3265,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_063aabff84d8faa6() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3354,7 +3277,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_063aabff84d8faa6() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3366,7 +3289,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_063aabff84d8faa6() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3378,7 +3301,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3425,7 +3348,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_5279947d83142579(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_5279947d83142579(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_063aabff84d8faa6(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3435,7 +3358,7 @@ void _wrap_om_locality_free_omswig_5279947d83142579(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_5279947d83142579(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_063aabff84d8faa6(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3448,7 +3371,7 @@ intgo _wrap_om_locality_groups_omswig_5279947d83142579(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_5279947d83142579(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_063aabff84d8faa6(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3461,7 +3384,7 @@ intgo _wrap_om_locality_levels_omswig_5279947d83142579(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_5279947d83142579(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_063aabff84d8faa6(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3490,7 +3413,7 @@ _gostring_ _wrap_om_locality_get_omswig_5279947d83142579(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3535,7 +3458,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_5279947d83142579(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_5279947d83142579(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3592,7 +3515,7 @@ _gostring_ _wrap_om_order_advice_omswig_5279947d83142579(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_5279947d83142579(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3644,7 +3567,7 @@ _gostring_ _wrap_om_order_check_omswig_5279947d83142579(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_5279947d83142579() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_063aabff84d8faa6() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3656,7 +3579,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_5279947d83142579() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_063aabff84d8faa6() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3668,7 +3591,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_5279947d83142579() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_063aabff84d8faa6() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3680,7 +3603,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3712,7 +3635,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_5279947d83142579(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3777,7 +3700,7 @@ _gostring_ _wrap_om_launch_plan_omswig_5279947d83142579(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3826,7 +3749,7 @@ _gostring_ _wrap_om_launch_check_omswig_5279947d83142579(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3883,7 +3806,7 @@ _gostring_ _wrap_om_view_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3946,7 +3869,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -3959,7 +3882,7 @@ bool _wrap_om_view_is_plain_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3972,7 +3895,7 @@ intgo _wrap_om_view_offset_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -3987,7 +3910,7 @@ intgo _wrap_om_view_mode_count_omswig_5279947d83142579(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4029,7 +3952,7 @@ _gostring_ _wrap_om_view_modes_omswig_5279947d83142579(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4042,7 +3965,7 @@ intgo _wrap_om_view_instance_count_omswig_5279947d83142579(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4055,7 +3978,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_5279947d83142579(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_5279947d83142579(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4095,7 +4018,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_5279947d83142579(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4108,7 +4031,7 @@ intgo _wrap_om_view_rank_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4121,7 +4044,7 @@ intgo _wrap_om_view_extent_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4136,7 +4059,7 @@ bool _wrap_om_view_holds_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4188,7 +4111,7 @@ _gostring_ _wrap_om_view_flatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4246,7 +4169,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_5279947d83142579(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4291,7 +4214,7 @@ _gostring_ _wrap_om_view_slice_omswig_5279947d83142579(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4325,7 +4248,7 @@ _gostring_ _wrap_om_view_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4358,7 +4281,7 @@ _gostring_ _wrap_om_view_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_5279947d83142579(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_063aabff84d8faa6(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4409,7 +4332,7 @@ _gostring_ _wrap_om_world_new_omswig_5279947d83142579(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_5279947d83142579(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4419,7 +4342,7 @@ void _wrap_om_world_free_omswig_5279947d83142579(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_5279947d83142579(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4432,7 +4355,7 @@ intgo _wrap_om_world_size_omswig_5279947d83142579(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_5279947d83142579(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4445,7 +4368,7 @@ intgo _wrap_om_world_view_count_omswig_5279947d83142579(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_5279947d83142579(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_063aabff84d8faa6(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4460,7 +4383,7 @@ _gostring_ _wrap_om_world_view_name_omswig_5279947d83142579(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4480,7 +4403,7 @@ intgo _wrap_om_world_view_index_omswig_5279947d83142579(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4516,7 +4439,7 @@ _gostring_ _wrap_om_world_view_omswig_5279947d83142579(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4536,7 +4459,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_5279947d83142579(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4581,7 +4504,7 @@ _gostring_ _wrap_om_world_slice_omswig_5279947d83142579(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4615,7 +4538,7 @@ _gostring_ _wrap_om_world_to_json_omswig_5279947d83142579(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4648,7 +4571,7 @@ _gostring_ _wrap_om_world_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4682,7 +4605,7 @@ _gostring_ _wrap_om_world_load_json_omswig_5279947d83142579(_gostring_ _swig_go_
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_063aabff84d8faa6() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4694,7 +4617,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_063aabff84d8faa6() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4706,7 +4629,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_063aabff84d8faa6() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4718,7 +4641,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_063aabff84d8faa6() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4730,7 +4653,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_063aabff84d8faa6() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4742,7 +4665,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_5279947d83142579(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_063aabff84d8faa6(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4769,7 +4692,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_5279947d83142579(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_5279947d83142579(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4779,7 +4702,7 @@ void _wrap_om_diagnostics_free_omswig_5279947d83142579(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_5279947d83142579(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4792,7 +4715,7 @@ intgo _wrap_om_diagnostics_count_omswig_5279947d83142579(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4828,7 +4751,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_5279947d83142579(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4843,7 +4766,7 @@ intgo _wrap_om_diagnostics_kind_omswig_5279947d83142579(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4858,7 +4781,7 @@ intgo _wrap_om_diagnostics_line_omswig_5279947d83142579(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_5279947d83142579(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -4895,7 +4818,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_5279947d83142579(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_5279947d83142579(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;
