@@ -52,16 +52,12 @@ static void omgo_widen(void *buf, size_t n) {
     *(int64_t *)buf = *(const int32_t *)buf;
 }
 
-/* The destructor of each handle type, chosen by the type of the new object. */
-#define OMGO_FREE_OF(p) ((uint64_t)(uintptr_t)_Generic((p), \
-    om_mesh *: om_mesh_free, om_dims *: om_dims_free, \
-    om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
-    om_locality *: om_locality_free, om_world *: om_world_free, \
-    om_diagnostics *: om_diagnostics_free))
+/* The destructor of a handle type: om_mesh_free for om_mesh. */
+#define OMGO_FREE_OF(type) ((uint64_t)(uintptr_t)type##_free)
 %}
 
 %inline %{
-/* Frees a handle's object with the destructor OMGO_FREE_OF recorded. */
+/* Frees a handle's object with the destructor OM_NEW recorded. */
 static void omgo_release(uint64_t free_fn, uint64_t object) {
   ((void (*)(void *))(uintptr_t)free_fn)((void *)(uintptr_t)object);
 }
@@ -102,7 +98,7 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 %typemap(goin) SWIGTYPE **OM_NEW %{ $result = &$input.c; defer $input.track() %}
 %typemap(in) SWIGTYPE **OM_NEW ($*1_ltype obj = NULL) %{ $1 = &obj; %}
 %typemap(argout) SWIGTYPE **OM_NEW
-%{ if (obj$argnum != NULL) { ((uint64_t *)$input)[0] = (uint64_t)(uintptr_t)obj$argnum; ((uint64_t *)$input)[1] = OMGO_FREE_OF(obj$argnum); } %}
+%{ if (obj$argnum != NULL) { ((uint64_t *)$input)[0] = (uint64_t)(uintptr_t)obj$argnum; ((uint64_t *)$input)[1] = OMGO_FREE_OF($1_basetype); } %}
 
 %typemap(gotype) int64_t *OM_OUTPUT, size_t *OM_OUTPUT "*int"
 %typemap(gotype) uint64_t *OM_OUTPUT "*uint64"

@@ -217,15 +217,11 @@ static void omgo_widen(void *buf, size_t n) {
     *(int64_t *)buf = *(const int32_t *)buf;
 }
 
-/* The destructor of each handle type, chosen by the type of the new object. */
-#define OMGO_FREE_OF(p) ((uint64_t)(uintptr_t)_Generic((p), \
-    om_mesh *: om_mesh_free, om_dims *: om_dims_free, \
-    om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
-    om_locality *: om_locality_free, om_world *: om_world_free, \
-    om_diagnostics *: om_diagnostics_free))
+/* The destructor of a handle type: om_mesh_free for om_mesh. */
+#define OMGO_FREE_OF(type) ((uint64_t)(uintptr_t)type##_free)
 
 
-/* Frees a handle's object with the destructor OMGO_FREE_OF recorded. */
+/* Frees a handle's object with the destructor OM_NEW recorded. */
 static void omgo_release(uint64_t free_fn, uint64_t object) {
   ((void (*)(void *))(uintptr_t)free_fn)((void *)(uintptr_t)object);
 }
@@ -237,7 +233,7 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_063aabff84d8faa6(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_a08938c4ab0b39e7(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -247,7 +243,7 @@ void _wrap_Swig_free_omswig_063aabff84d8faa6(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_063aabff84d8faa6(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -260,7 +256,7 @@ void *_wrap_Swig_malloc_omswig_063aabff84d8faa6(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_063aabff84d8faa6(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_a08938c4ab0b39e7(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -272,7 +268,7 @@ void _wrap_omgo_release_omswig_063aabff84d8faa6(long long _swig_go_0, long long 
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_063aabff84d8faa6() {
+_gostring_ _wrap_om_version_string_omswig_a08938c4ab0b39e7() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -283,7 +279,7 @@ _gostring_ _wrap_om_version_string_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_om_version_number_omswig_063aabff84d8faa6() {
+intgo _wrap_om_version_number_omswig_a08938c4ab0b39e7() {
   int result;
   intgo _swig_go_result;
   
@@ -294,7 +290,7 @@ intgo _wrap_om_version_number_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_OK_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_OK_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -306,7 +302,7 @@ intgo _wrap_OM_OK_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -318,7 +314,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -330,7 +326,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_PARSE_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -342,7 +338,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_IO_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -354,7 +350,7 @@ intgo _wrap_OM_ERR_IO_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -366,7 +362,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -378,7 +374,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -390,7 +386,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -402,7 +398,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -414,7 +410,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -426,7 +422,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -438,7 +434,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -450,7 +446,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -462,7 +458,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -474,7 +470,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -486,7 +482,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -498,7 +494,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -510,7 +506,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -522,7 +518,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -534,7 +530,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -546,7 +542,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_063aabff84d8faa6() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_063aabff84d8faa6(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -559,7 +555,7 @@ _gostring_ _wrap_om_status_string_omswig_063aabff84d8faa6(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -572,7 +568,7 @@ _gostring_ _wrap_om_status_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -607,7 +603,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_063aabff84d8faa6(_gostring_ _swig_go
   result = (om_status)om_mesh_new_checked((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -621,7 +617,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_063aabff84d8faa6(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -631,7 +627,7 @@ void _wrap_om_mesh_free_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -644,7 +640,7 @@ intgo _wrap_om_mesh_ndim_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -659,7 +655,7 @@ _gostring_ _wrap_om_mesh_name_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -674,7 +670,7 @@ intgo _wrap_om_mesh_dim_size_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -687,7 +683,7 @@ intgo _wrap_om_mesh_size_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -707,7 +703,7 @@ intgo _wrap_om_mesh_size_of_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -727,7 +723,7 @@ intgo _wrap_om_mesh_index_of_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -749,7 +745,7 @@ _gostring_ _wrap_om_mesh_get_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostr
   result = (om_status)om_mesh_get((struct om_mesh const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -763,7 +759,7 @@ _gostring_ _wrap_om_mesh_get_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -778,7 +774,7 @@ bool _wrap_om_mesh_equal_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -791,7 +787,7 @@ long long _wrap_om_mesh_hash_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -825,7 +821,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -845,7 +841,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0,
   result = (om_status)om_mesh_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -858,7 +854,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -878,7 +874,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
   result = (om_status)om_mesh_load_json((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -892,7 +888,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -912,7 +908,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
   result = (om_status)om_mesh_from_spec((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -926,7 +922,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -960,7 +956,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIM_DP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -972,7 +968,7 @@ intgo _wrap_OM_DIM_DP_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIM_TP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -984,7 +980,7 @@ intgo _wrap_OM_DIM_TP_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIM_CP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -996,7 +992,7 @@ intgo _wrap_OM_DIM_CP_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIM_EP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1008,7 +1004,7 @@ intgo _wrap_OM_DIM_EP_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIM_PP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1020,7 +1016,7 @@ intgo _wrap_OM_DIM_PP_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_a08938c4ab0b39e7() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1032,7 +1028,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_a08938c4ab0b39e7() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1044,7 +1040,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1056,7 +1052,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1068,7 +1064,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1080,7 +1076,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1092,7 +1088,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1104,7 +1100,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1116,7 +1112,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1128,7 +1124,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_063aabff84d8faa6() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_063aabff84d8faa6(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_a08938c4ab0b39e7(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1142,7 +1138,7 @@ _gostring_ _wrap_om_dims_new_omswig_063aabff84d8faa6(om_dims **_swig_go_0) {
   result = (om_status)om_dims_new(arg1,arg2);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj1 != NULL) {
-    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(obj1); 
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1155,7 +1151,7 @@ _gostring_ _wrap_om_dims_new_omswig_063aabff84d8faa6(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1171,7 +1167,7 @@ _gostring_ _wrap_om_dims_copy_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_di
   result = (om_status)om_dims_copy((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1184,7 +1180,7 @@ _gostring_ _wrap_om_dims_copy_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_063aabff84d8faa6(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1194,7 +1190,7 @@ void _wrap_om_dims_free_omswig_063aabff84d8faa6(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1207,7 +1203,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1220,7 +1216,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1233,7 +1229,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_063aabff84d8faa6(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1248,7 +1244,7 @@ intgo _wrap_om_dims_get_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1275,7 +1271,7 @@ _gostring_ _wrap_om_dims_set_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1290,7 +1286,7 @@ bool _wrap_om_dims_get_flag_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1317,7 +1313,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_063aabff84d8faa6(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1332,7 +1328,7 @@ bool _wrap_om_dims_equal_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_063aabff84d8faa6(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1366,7 +1362,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_063aabff84d8faa6(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1382,7 +1378,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_063aabff84d8faa6(om_dims *_swig_go_0, 
   result = (om_status)om_mesh_from_dims((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1395,7 +1391,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_063aabff84d8faa6(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_063aabff84d8faa6(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1417,7 +1413,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_063aabff84d8faa6(om_dims *_sw
   result = (om_status)om_mesh_from_dims_in_order((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1431,7 +1427,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_063aabff84d8faa6(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1470,7 +1466,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_063aabff84d8faa6(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1486,7 +1482,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_063aabff84d8faa6(om_dims *_swig_go
   result = (om_status)om_build_offline_mesh((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1499,7 +1495,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_063aabff84d8faa6(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_063aabff84d8faa6(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1521,7 +1517,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_063aabff84d8faa6(om_dims *_swig_go
   result = (om_status)om_build_runtime_mesh((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1535,7 +1531,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_063aabff84d8faa6(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1574,7 +1570,7 @@ _gostring_ _wrap_om_order_normalize_omswig_063aabff84d8faa6(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_063aabff84d8faa6(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_a08938c4ab0b39e7(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1599,7 +1595,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_063aabff84d8faa6(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1621,7 +1617,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_063aabff84d8faa6(_goslice_ _swig_go_0,
   result = (om_status)om_dims_from_yaml((char const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1634,7 +1630,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_063aabff84d8faa6(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1656,7 +1652,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
   result = (om_status)om_dims_load_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1670,7 +1666,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_063aabff84d8faa6(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1683,7 +1679,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_063aabff84d8faa6(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_063aabff84d8faa6(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1696,7 +1692,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_063aabff84d8faa6(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_063aabff84d8faa6(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_a08938c4ab0b39e7(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1725,7 +1721,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_063aabff84d8faa6(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1752,7 +1748,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_063aabff84d8faa6(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1777,7 +1773,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_063aabff84d8faa6(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_063aabff84d8faa6(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1806,7 +1802,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_063aabff84d8faa6(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_063aabff84d8faa6(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1831,7 +1827,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_063aabff84d8faa6(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1851,7 +1847,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_063aabff84d8faa6(_goslice_ _swig_go_0
   result = (om_status)om_dims_parse_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1864,7 +1860,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_063aabff84d8faa6(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1884,7 +1880,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
   result = (om_status)om_dims_read_yaml((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1898,7 +1894,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1929,7 +1925,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1985,7 +1981,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_063aabff84d8faa6(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2027,7 +2023,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_063aabff84d8faa6(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2070,7 +2066,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_063aabff84d8faa6(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2130,7 +2126,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2173,7 +2169,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_063aabff84d8faa6(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2231,7 +2227,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_063aabff84d8faa6(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2278,7 +2274,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_063aabff84d8faa6(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2307,7 +2303,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_063aabff84d8faa6(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2347,7 +2343,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2367,7 +2363,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_063aabff84d8faa6(om_mesh *_swig_
   result = (om_status)om_mesh_reslice_experts((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -2380,7 +2376,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_063aabff84d8faa6(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2409,7 +2405,7 @@ _gostring_ _wrap_om_validate_axes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2449,7 +2445,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2469,7 +2465,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, int
   result = (om_status)om_expert_mesh((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -2482,7 +2478,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2519,7 +2515,7 @@ _gostring_ _wrap_om_preset_new_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _g
   result = (om_status)om_preset_new((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_preset); 
   } 
   
   if (result != OM_OK) {
@@ -2534,7 +2530,7 @@ _gostring_ _wrap_om_preset_new_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2556,7 +2552,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go
   result = (om_status)om_preset_load_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_preset); 
   } 
   
   if (result != OM_OK) {
@@ -2570,7 +2566,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2580,7 +2576,7 @@ void _wrap_om_preset_free_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2593,7 +2589,7 @@ _gostring_ _wrap_om_preset_name_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2606,7 +2602,7 @@ intgo _wrap_om_preset_world_size_omswig_063aabff84d8faa6(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2619,7 +2615,7 @@ intgo _wrap_om_preset_view_count_omswig_063aabff84d8faa6(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_063aabff84d8faa6(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2634,7 +2630,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_063aabff84d8faa6(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_063aabff84d8faa6(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2647,7 +2643,7 @@ intgo _wrap_om_preset_group_list_count_omswig_063aabff84d8faa6(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_063aabff84d8faa6(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2662,7 +2658,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_063aabff84d8faa6(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_063aabff84d8faa6(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2711,7 +2707,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_063aabff84d8faa6(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_063aabff84d8faa6(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2727,7 +2723,7 @@ _gostring_ _wrap_om_preset_world_omswig_063aabff84d8faa6(om_preset *_swig_go_0, 
   result = (om_status)om_preset_world((struct om_preset const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
   } 
   
   if (result != OM_OK) {
@@ -2740,7 +2736,7 @@ _gostring_ _wrap_om_preset_world_omswig_063aabff84d8faa6(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_063aabff84d8faa6(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2774,7 +2770,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_063aabff84d8faa6(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_single_axes_json_omswig_063aabff84d8faa6(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2808,7 +2804,7 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_063aabff84d8faa6(om_preset *_
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2865,7 +2861,7 @@ _gostring_ _wrap_om_preset_check_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -2906,7 +2902,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_063aabff84d8faa6(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2926,7 +2922,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_063aabff84d8faa6(_gostring_ _swig
   result = (om_status)om_hierarchy_from_spec((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
   } 
   
   if (result != OM_OK) {
@@ -2940,7 +2936,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_063aabff84d8faa6(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -2960,7 +2956,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_
   result = (om_status)om_hierarchy_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
   } 
   
   if (result != OM_OK) {
@@ -2973,7 +2969,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -2993,7 +2989,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_063aabff84d8faa6(_goslice_ _s
   result = (om_status)om_hierarchy_from_hostfile((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
   } 
   
   if (result != OM_OK) {
@@ -3006,7 +3002,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_063aabff84d8faa6(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3016,7 +3012,7 @@ void _wrap_om_hierarchy_free_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3029,7 +3025,7 @@ intgo _wrap_om_hierarchy_levels_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3044,7 +3040,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_063aabff84d8faa6(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3059,7 +3055,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_063aabff84d8faa6(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3072,7 +3068,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3104,7 +3100,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_063aabff84d8faa6(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3133,7 +3129,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_063aabff84d8faa6(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3171,7 +3167,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_063aabff84d8faa6(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_063aabff84d8faa6(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3205,7 +3201,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_063aabff84d8faa6(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3217,7 +3213,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3229,7 +3225,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3241,7 +3237,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3253,7 +3249,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3265,7 +3261,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3277,7 +3273,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3289,7 +3285,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3301,7 +3297,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_063aabff84d8faa6() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3334,7 +3330,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_063aabff84d8faa6(om_mesh *_swig_go
   result = (om_status)om_hierarchy_locality((struct om_mesh const *)arg1,(struct om_hierarchy const *)arg2,(char const *const *)arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_locality); 
   } 
   
   if (result != OM_OK) {
@@ -3348,7 +3344,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_063aabff84d8faa6(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_063aabff84d8faa6(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3358,7 +3354,7 @@ void _wrap_om_locality_free_omswig_063aabff84d8faa6(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_063aabff84d8faa6(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3371,7 +3367,7 @@ intgo _wrap_om_locality_groups_omswig_063aabff84d8faa6(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_063aabff84d8faa6(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3384,7 +3380,7 @@ intgo _wrap_om_locality_levels_omswig_063aabff84d8faa6(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_063aabff84d8faa6(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3413,7 +3409,7 @@ _gostring_ _wrap_om_locality_get_omswig_063aabff84d8faa6(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3458,7 +3454,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_063aabff84d8faa6(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3515,7 +3511,7 @@ _gostring_ _wrap_om_order_advice_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3567,7 +3563,7 @@ _gostring_ _wrap_om_order_check_omswig_063aabff84d8faa6(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_a08938c4ab0b39e7() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3579,7 +3575,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_a08938c4ab0b39e7() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3591,7 +3587,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_a08938c4ab0b39e7() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3603,7 +3599,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_063aabff84d8faa6() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3635,7 +3631,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_063aabff84d8faa6(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3700,7 +3696,7 @@ _gostring_ _wrap_om_launch_plan_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3749,7 +3745,7 @@ _gostring_ _wrap_om_launch_check_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3792,7 +3788,7 @@ _gostring_ _wrap_om_view_new_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gos
   result = (om_status)om_view_new((char const *const *)arg1,arg2,(long const *)arg3,arg4,(long const *)arg5,arg6,arg7,arg8,arg9);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj8 != NULL) {
-    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj8; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(obj8); 
+    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj8; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -3806,7 +3802,7 @@ _gostring_ _wrap_om_view_new_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3855,7 +3851,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
   result = (om_status)om_view_new_modes((char const *const *)arg1,arg2,(long const *)arg3,arg4,(long const *)arg5,arg6,(long const *)arg7,arg8,arg9,arg10,arg11);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj10 != NULL) {
-    ((uint64_t *)_swig_go_5)[0] = (uint64_t)(uintptr_t)obj10; ((uint64_t *)_swig_go_5)[1] = OMGO_FREE_OF(obj10); 
+    ((uint64_t *)_swig_go_5)[0] = (uint64_t)(uintptr_t)obj10; ((uint64_t *)_swig_go_5)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -3869,7 +3865,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_063aabff84d8faa6(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -3882,7 +3878,7 @@ bool _wrap_om_view_is_plain_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3895,7 +3891,7 @@ intgo _wrap_om_view_offset_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -3910,7 +3906,7 @@ intgo _wrap_om_view_mode_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3952,7 +3948,7 @@ _gostring_ _wrap_om_view_modes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3965,7 +3961,7 @@ intgo _wrap_om_view_instance_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3978,7 +3974,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_063aabff84d8faa6(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4018,7 +4014,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_063aabff84d8faa6(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4031,7 +4027,7 @@ intgo _wrap_om_view_rank_count_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4044,7 +4040,7 @@ intgo _wrap_om_view_extent_omswig_063aabff84d8faa6(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4059,7 +4055,7 @@ bool _wrap_om_view_holds_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4096,7 +4092,7 @@ _gostring_ _wrap_om_view_flatten_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _g
   result = (om_status)om_view_flatten((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,(char const *)arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4111,7 +4107,7 @@ _gostring_ _wrap_om_view_flatten_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4154,7 +4150,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, 
   result = (om_status)om_view_unflatten((struct om_mesh const *)arg1,(char const *)arg2,(long const *)arg3,arg4,(char const *const *)arg5,arg6,arg7,arg8);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj7 != NULL) {
-    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj7; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(obj7); 
+    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj7; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4169,7 +4165,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4200,7 +4196,7 @@ _gostring_ _wrap_om_view_slice_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gos
   result = (om_status)om_view_slice((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4214,7 +4210,7 @@ _gostring_ _wrap_om_view_slice_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4248,7 +4244,7 @@ _gostring_ _wrap_om_view_to_json_omswig_063aabff84d8faa6(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4268,7 +4264,7 @@ _gostring_ _wrap_om_view_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0,
   result = (om_status)om_view_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4281,7 +4277,7 @@ _gostring_ _wrap_om_view_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_063aabff84d8faa6(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_a08938c4ab0b39e7(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4318,7 +4314,7 @@ _gostring_ _wrap_om_world_new_omswig_063aabff84d8faa6(intgo _swig_go_0, _gostrin
   result = (om_status)om_world_new(arg1,(char const *const *)arg2,arg3,(struct om_mesh const *const *)arg4,arg5,arg6,arg7);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj6 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj6; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj6); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj6; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_world); 
   } 
   
   if (result != OM_OK) {
@@ -4332,7 +4328,7 @@ _gostring_ _wrap_om_world_new_omswig_063aabff84d8faa6(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4342,7 +4338,7 @@ void _wrap_om_world_free_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4355,7 +4351,7 @@ intgo _wrap_om_world_size_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4368,7 +4364,7 @@ intgo _wrap_om_world_view_count_omswig_063aabff84d8faa6(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_063aabff84d8faa6(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4383,7 +4379,7 @@ _gostring_ _wrap_om_world_view_name_omswig_063aabff84d8faa6(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4403,7 +4399,7 @@ intgo _wrap_om_world_view_index_omswig_063aabff84d8faa6(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4425,7 +4421,7 @@ _gostring_ _wrap_om_world_view_omswig_063aabff84d8faa6(om_world *_swig_go_0, _go
   result = (om_status)om_world_view((struct om_world const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4439,7 +4435,7 @@ _gostring_ _wrap_om_world_view_omswig_063aabff84d8faa6(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4459,7 +4455,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_063aabff84d8faa6(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4490,7 +4486,7 @@ _gostring_ _wrap_om_world_slice_omswig_063aabff84d8faa6(om_world *_swig_go_0, _g
   result = (om_status)om_world_slice((struct om_world const *)arg1,(char const *const *)arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4504,7 +4500,7 @@ _gostring_ _wrap_om_world_slice_omswig_063aabff84d8faa6(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_063aabff84d8faa6(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4538,7 +4534,7 @@ _gostring_ _wrap_om_world_to_json_omswig_063aabff84d8faa6(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4558,7 +4554,7 @@ _gostring_ _wrap_om_world_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0
   result = (om_status)om_world_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
   } 
   
   if (result != OM_OK) {
@@ -4571,7 +4567,7 @@ _gostring_ _wrap_om_world_from_json_omswig_063aabff84d8faa6(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4591,7 +4587,7 @@ _gostring_ _wrap_om_world_load_json_omswig_063aabff84d8faa6(_gostring_ _swig_go_
   result = (om_status)om_world_load_json((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
   } 
   
   if (result != OM_OK) {
@@ -4605,7 +4601,7 @@ _gostring_ _wrap_om_world_load_json_omswig_063aabff84d8faa6(_gostring_ _swig_go_
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4617,7 +4613,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4629,7 +4625,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4641,7 +4637,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4653,7 +4649,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_063aabff84d8faa6() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_063aabff84d8faa6() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4665,7 +4661,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_063aabff84d8faa6() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_063aabff84d8faa6(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_a08938c4ab0b39e7(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4679,7 +4675,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_063aabff84d8faa6(om_diagnostics **_sw
   result = (om_status)om_diagnostics_new(arg1,arg2);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj1 != NULL) {
-    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(obj1); 
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(om_diagnostics); 
   } 
   
   if (result != OM_OK) {
@@ -4692,7 +4688,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_063aabff84d8faa6(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4702,7 +4698,7 @@ void _wrap_om_diagnostics_free_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4715,7 +4711,7 @@ intgo _wrap_om_diagnostics_count_omswig_063aabff84d8faa6(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4751,7 +4747,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_063aabff84d8faa6(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4766,7 +4762,7 @@ intgo _wrap_om_diagnostics_kind_omswig_063aabff84d8faa6(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_063aabff84d8faa6(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4781,7 +4777,7 @@ intgo _wrap_om_diagnostics_line_omswig_063aabff84d8faa6(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_063aabff84d8faa6(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -4805,7 +4801,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_063aabff84d8faa6(_goslice_ _s
   result = (om_status)om_dims_parse_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -4818,7 +4814,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_063aabff84d8faa6(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_063aabff84d8faa6(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;
@@ -4842,7 +4838,7 @@ _gostring_ _wrap_om_dims_read_yaml_checked_omswig_063aabff84d8faa6(_gostring_ _s
   result = (om_status)om_dims_read_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
