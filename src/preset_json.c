@@ -430,8 +430,8 @@ om_status om_preset_write_json(const om_preset *preset, FILE *stream, om_error *
     omu_writer_init(&w, stream, storage, OMU_WRITER_BLOCK);
     jout o = {&w, NULL, NULL};
     om_status st = put_preset(&o, preset, err);
-    /* After a failure nothing more reaches the stream: a document that fits
-     * one block is then not written at all (whole or nothing). */
+    /* put_preset fails only before its first byte (its allocations come
+     * first); nothing of a failed document reaches the stream. */
     if (st != OM_OK)
         w.len = 0;
     int error = omu_writer_flush(&w);

@@ -230,9 +230,10 @@ OM_API OM_NODISCARD om_status om_hierarchy_check(const om_mesh *mesh,
  * cross each level (slowest level first). Writes JSON
  *   {"orders":[{"broken":[...],"crossings":{"tp":{"host":0,...},...},
  *    "megatron":"tp-cp-dp-pp","torch":"pp,dp,cp,tp"},...],
- *    "rejected":[{"megatron":...,"reason":...,"torch":...},...]}
+ *    "rejected":[{"megatron":...,"torch":...,"reason":...},...]}
  * where rejected orders break Megatron's own rule (pp must be last when
- * the expert data-parallel size differs from dp, i.e. ep != cp, pp > 1).
+ * the expert data-parallel size differs from dp, i.e. ep != cp, pp > 1);
+ * their keys come in that order (not sorted), as since 1.1.
  * Caller frees `*out`. Errors: OM_ERR_INVALID_ARGUMENT (NULL, a bad
  * priority, a world size tp*ep*pp does not divide, a rule mixing cp and
  * ep), those of om_hierarchy_check() for bad rules, OM_ERR_NO_MEMORY.

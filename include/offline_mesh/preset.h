@@ -150,9 +150,11 @@ OM_API OM_NODISCARD om_status om_preset_to_json(const om_preset *preset,
  * Writes the document of om_preset_to_json() to `stream` as it is
  * computed, through a 64 KiB buffer (flushed block by block), without
  * holding the document: memory stays bounded whatever the world size, and
- * a failed write stops the work at once. No newline is added. On an error
- * nothing more is written: `stream` holds nothing of a document shorter
- * than the buffer, else the 64 KiB blocks already flushed. Since 1.2.
+ * a failed write stops the work at once. No newline is added. Every
+ * allocation is made before the first byte: OM_ERR_NO_MEMORY leaves
+ * `stream` untouched whatever the document's size; after a failed write
+ * (OM_ERR_IO) nothing more is written, and `stream` may hold the 64 KiB
+ * blocks flushed before it. Since 1.2.
  * Thread safety: as om_preset_to_json(); `stream` is used by this call
  * only while it runs.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL preset or stream), OM_ERR_IO (a

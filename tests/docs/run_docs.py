@@ -4,8 +4,9 @@ is run as written, and what it prints is compared with what the page shows.
 
 Usage: run_docs.py BUILD_DIR [--python PYTHON] [FILE.md...]
 
-What is run, by the block's language (the info string of a ``` fence; an
-indented code block has none unless a marker gives it one):
+What is run, by the block's language (the info string of a ``` fence, or
+the `docs-run: LANG` marker before it; an indented code block has only the
+marker):
 
   console     each `$ command` line (a trailing backslash continues it) is run
               with bash; the lines after it, up to the next `$`, are what it
@@ -24,14 +25,19 @@ indented code block has none unless a marker gives it one):
               (bindings/go|java/run-tests.sh extracts the block after an
               `<!-- NAME -->` comment with `doc_block NAME` and compares its
               output); any other Go or Java block must carry a marker.
-  anything else (text, json, xml, yaml, cmake, no info string) is data the
-  page shows, not an example, and is not run.
+  text, json, xml, yaml, cmake, ini, toml, diff: data the page shows, not an
+              example; not run.
+  none        (an indented block or a bare ``` fence) fails: a command there
+              would silently never run. Give it a language (`docs-run: sh`,
+              `docs-run: text` for data) or a skip or tested marker.
 
 Markers: an HTML comment on the line(s) just before a block (blank lines
 between are fine):
 
   <!-- docs-run: skip: REASON -->   not runnable as written, and why
-                                      (a benchmark, an install as root, ...)
+                                      (a network install, an install as
+                                      root, an hour-long fuzz run, ...);
+                                      printed as `skip PAGE:LINE: REASON`
   <!-- docs-run: LANG -->           the language of a block without one
   <!-- tested: WHERE -->            run by another test, WHERE (a path in the
                                       repository, which must exist)
@@ -40,10 +46,7 @@ Every block runs in a scratch directory of its page (shared by the page's
 blocks, in order) holding links to the repository's top-level entries, with
 the build's offline-mesh first on PATH and no world-size variables set.
 
-Blocks of pages other engineers own that fail today are listed in
-tests/docs/known-failures.txt (page, block hash, reason); such a block is
-reported but does not fail the run, and a listed block that passes fails
-it (so the list only shrinks).
+Every failing block fails the run: there is no list of known failures.
 """
 import argparse
 import hashlib
@@ -63,7 +66,7 @@ ROOT = os.environ.get("OM_DOCS_ROOT") or os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORLD_VARS = ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS")
 TIMEOUT = 120
-DATA_LANGS = {"", "text", "json", "xml", "yaml", "cmake", "ini", "toml", "diff"}
+DATA_LANGS = {"text", "json", "xml", "yaml", "cmake", "ini", "toml", "diff"}
 SHELL_LANGS = {"sh", "bash", "shell"}
 FENCE = re.compile(r"^( {0,3})(```+|~~~+)\s*([\w+-]*)")
 MARKER = re.compile(r"^\s*<!--\s*(.*?)\s*-->\s*$")
@@ -293,6 +296,11 @@ class Runner:
                 return "skip", "run by bindings/%s/run-tests.sh (doc_block %s)" % (lang, name)
             return "fail", "a %s block no test runs: name it in bindings/%s/run-tests.sh " \
                            "or mark it `<!-- docs-run: skip: REASON -->`" % (lang, lang)
+        if not lang:
+            return "fail", ("a block without a language (indented, or a bare fence) is "
+                            "never run: give it one (`<!-- docs-run: sh -->`, "
+                            "`<!-- docs-run: text -->` for data) or mark it "
+                            "`<!-- docs-run: skip: REASON -->`")
         if lang in DATA_LANGS:
             return "data", ""
         cwd = self.workdir(block.page)
@@ -316,19 +324,6 @@ class Runner:
             shutil.rmtree(d, ignore_errors=True)
 
 
-def known_failures():
-    path = os.path.join(ROOT, "tests", "docs", "known-failures.txt")
-    known = {}
-    if not os.path.exists(path):
-        return known
-    for line in open(path, encoding="utf-8"):
-        line = line.strip()
-        if line and not line.startswith("#"):
-            page, digest, reason = line.split(None, 2)
-            known[(page, digest)] = reason
-    return known
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -341,8 +336,7 @@ def main():
         os.path.join("docs", f) for f in os.listdir(os.path.join(ROOT, "docs"))
         if f.endswith(".md")) if os.path.isdir(os.path.join(ROOT, "docs")) else ["README.md"]
     runner = Runner(args.build, args.python)
-    known = known_failures()
-    counts = {"pass": 0, "fail": 0, "skip": 0, "data": 0, "known": 0}
+    counts = {"pass": 0, "fail": 0, "skip": 0, "data": 0}
     bad = False
     try:
         for page in pages:
@@ -352,16 +346,6 @@ def main():
                     print("%s marker=%r: %s" % (block.where(), block.marker, first))
                     continue
                 status, detail = runner.run(block)
-                key = (block.page, block.digest)
-                if key in known:
-                    if status == "fail":
-                        status = "known"
-                        print("KNOWN %s: %s\n  %s" % (block.where(), known[key],
-                                                     detail.replace("\n", "\n  ")))
-                    elif status == "pass":
-                        bad = True
-                        print("FAIL %s: listed in known-failures.txt but passes now; "
-                              "remove it from the list" % block.where())
                 if status == "fail":
                     bad = True
                     print("FAIL %s\n  %s" % (block.where(), detail.replace("\n", "\n  ")))
@@ -373,7 +357,7 @@ def main():
     finally:
         runner.cleanup()
     print("docs: %(pass)d ran as shown, %(skip)d not run (with a reason), "
-          "%(known)d known failures, %(fail)d failed, %(data)d data blocks" % counts)
+          "%(fail)d failed, %(data)d data blocks" % counts)
     return 1 if bad else 0
 
 

@@ -61,11 +61,15 @@ def test_a_page_that_runs(tmp_path):
              "$ echo a \\\n  b\na b\n" + FENCE + "\n\n"
              + FENCE + "sh\ntest -f made.txt\n" + FENCE + "\n\n"
              "<!-- docs-run: skip: needs a cluster -->\n" + FENCE + "sh\nexit 1\n" + FENCE + "\n\n"
-             + FENCE + "text\nnot run\n" + FENCE + "\n")
+             + FENCE + "text\nnot run\n" + FENCE + "\n\n"
+             "indented, with markers:\n\n<!-- docs-run: sh -->\n\n    test -f made.txt\n\n"
+             "<!-- docs-run: skip: a network install -->\n\n    pip install x\n\n"
+             "<!-- docs-run: text -->\n\n    rank = offset + k * stride\n")
     assert r.returncode == 0, r.stdout
-    assert r.stdout.endswith("docs: 2 ran as shown, 1 not run (with a reason), "
-                             "0 known failures, 0 failed, 1 data blocks\n")
+    assert r.stdout.endswith("docs: 3 ran as shown, 2 not run (with a reason), "
+                             "0 failed, 2 data blocks\n")
     assert "skip README.md:" in r.stdout and "needs a cluster" in r.stdout
+    assert "a network install" in r.stdout
 
 
 @pytest.mark.parametrize("block,why", [
@@ -78,25 +82,12 @@ def test_a_page_that_runs(tmp_path):
     (FENCE + "c\nint x;\n" + FENCE, "a C fragment"),
     (FENCE + "rust\nfn main() {}\n" + FENCE, "no rule to run it"),
     (FENCE + "console\nhello\n" + FENCE, "before the first"),
+    # a command in a block without a language would never run
+    ("    pip install offline-mesh\n", "without a language"),
+    (FENCE + "\n$ offline-mesh show --mesh dp=2\n" + FENCE, "without a language"),
+    ("<!-- docs-run: sh -->\n\n    false\n", "exits 1"),
 ])
 def test_a_wrong_page_fails(tmp_path, block, why):
     r = page(tmp_path, "intro\n\n" + block + "\n")
     assert r.returncode == 1, r.stdout
     assert "FAIL README.md:" in r.stdout and why in r.stdout, r.stdout
-
-
-def test_known_failures_only_shrink(tmp_path):
-    bad = FENCE + "console\n$ echo one\ntwo\n" + FENCE + "\n"
-    (tmp_path / "README.md").write_text(bad)
-    digest = run_docs.Block("README.md", 1, "console", "$ echo one\ntwo\n", None).digest
-    (tmp_path / "tests" / "docs").mkdir(parents=True)
-    (tmp_path / "tests" / "docs" / "known-failures.txt").write_text(
-        "# page hash reason\nREADME.md %s (someone) shows two\n" % digest)
-    r = page(tmp_path, bad)
-    assert r.returncode == 0, r.stdout
-    assert "KNOWN README.md:1" in r.stdout and "1 known failures" in r.stdout
-    digest2 = run_docs.Block("README.md", 1, "console", "$ echo one\none\n", None).digest
-    (tmp_path / "tests" / "docs" / "known-failures.txt").write_text(
-        "README.md %s (someone) was wrong\n" % digest2)
-    r = page(tmp_path, bad.replace("two", "one"))
-    assert r.returncode == 1 and "passes now" in r.stdout, r.stdout

@@ -55,6 +55,13 @@ COMMANDS = [
     ["order", "tp-cp-ep-dp-pp"],
     ["views", "--preset", "torchtitan", "--world-size", "8"],
     ["views", "train.yaml", "--world-size", "16"],
+    # documents of two 64 KiB blocks (about 83 KB each): every allocation is
+    # made before the first block goes out, so none can leave a prefix
+    ["views", "--preset", "torchtitan", "--world-size", "512"],
+    ["views", "--preset", "megatron", "--world-size", "512",
+     "--param", "tensor_model_parallel_size=2"],
+    ["views", "--preset", "hyper-parallel", "--world-size", "512",
+     "--param", "accelerator.tp_size=2", "--param", "accelerator.ep_size=4"],
     ["launch", "--mesh", "dp=2,tp=2", "--nnodes", "2", "--nproc-per-node", "2"],
     ["launch", "--mesh", "dp=2,tp=2", "--nnodes", "2", "--nproc-per-node", "2",
      "--hosts", "hosts.txt", "--format", "slurm"],
