@@ -14,10 +14,12 @@ it with the interpreter that has the package installed.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -112,11 +114,21 @@ def go_has(name: str, declarations) -> bool:
     return name in declarations["offlinemesh"]
 
 
+@functools.lru_cache(maxsize=None)
+def java_interface() -> str:
+    """bindings/java/offline_mesh_java.i and the declarations that
+    bindings/java/methods.py derives from the headers and parity.tsv."""
+    include = HERE.parent / "include" / "offline_mesh"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = [Path(tmp, "names.i"), Path(tmp, "methods.i")]
+        subprocess.run([sys.executable, HERE / "java" / "methods.py", TABLE, *sorted(include.glob("*.h")),
+                        include / "version.h.in", *out], check=True)
+        return "\n".join(p.read_text() for p in [HERE / "java" / "offline_mesh_java.i", *out])
+
+
 def java_swig_class(cls: str) -> bool:
-    """A class SWIG generates from bindings/java/offline_mesh_java.i
-    (%rename(Class) of a handle or an enum)."""
-    interface = (HERE / "java" / "offline_mesh_java.i").read_text()
-    return re.search(r"^%rename\(" + re.escape(cls) + r"\) ", interface, re.MULTILINE) is not None
+    """A class SWIG generates (%rename(Class) of a handle or an enum)."""
+    return re.search(r"^%rename\(" + re.escape(cls) + r"\) ", java_interface(), re.MULTILINE) is not None
 
 
 def java_has(name: str, generated: Path | None) -> bool:
@@ -128,7 +140,7 @@ def java_has(name: str, generated: Path | None) -> bool:
         # SWIG's output lives in a build directory (the Java run-tests.sh
         # checks it there): here the interface must declare the member, as
         # a C declaration (snake_case), javacode or a %rename target
-        interface = (HERE / "java" / "offline_mesh_java.i").read_text()
+        interface = java_interface()
         snake = re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), method)
         return re.search(r"\b(%s|%s)\s*\(|%%rename\(%s\)" % (re.escape(snake), re.escape(method),
                                                             re.escape(method)), interface) is not None

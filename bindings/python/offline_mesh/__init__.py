@@ -42,7 +42,7 @@ from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tu
 
 from . import _core  # type: ignore[attr-defined]
 from ._errors import (ConfigWarning, DiagnosticKind, OfflineMeshError, OfflineMeshIOError,
-                      OfflineMeshMemoryError, Status, WorldSizeSource)
+                      OfflineMeshMemoryError, Status, WorldSizeSource, error)
 
 __all__ = [
     "OfflineMesh", "World", "ParallelDimsSpec", "ResolvedDims", "ExpertLayout",
@@ -90,7 +90,7 @@ def _index(value: Any, name: str) -> int:
 class _Meta(type):
     # OfflineMesh(mesh_dim_names=(), mesh_shape=()) runs in C (the library
     # checks and copies them), with no Python frame; __init__ is never run.
-    __call__ = _core._mesh_constructor()
+    __call__ = _core._mesh_call()
 
 
 class _Sizes(dict):
@@ -105,12 +105,15 @@ class _Sizes(dict):
 class _Fields:
     """The storage of an OfflineMesh (slots, set by the C extension)."""
 
-    __slots__ = ("mesh_dim_names", "mesh_shape", "_handle", "_sizes", "_plain")
+    __slots__ = {"mesh_dim_names": "The axis names, in mesh order.",
+                 "mesh_shape": "The axis sizes, in mesh order.",
+                 "is_plain": "True for a plain row-major mesh (one instance, offset 0).",
+                 "_handle": None, "_sizes": None}
     mesh_dim_names: Tuple[str, ...]
     mesh_shape: Tuple[int, ...]
+    is_plain: bool
     _handle: Any
     _sizes: Dict[Any, int]
-    _plain: bool
 
 
 @final
@@ -175,7 +178,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if key.__class__ is str and self.is_plain:
             names = self.mesh_dim_names
             if key in names:
-                return _core._sub_mesh((key,), (self.mesh_shape[names.index(key)],))
+                return _core._new_sub_mesh((key,), (self.mesh_shape[names.index(key)],))
             return _EMPTY
         keys = [key] if isinstance(key, str) else key
         if not isinstance(keys, (tuple, list)) or not all(isinstance(k, str) for k in keys):
@@ -185,7 +188,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if not self.is_plain:
             return _EMPTY if len(keys) == 1 and keys[0] not in self.mesh_dim_names else self.slice(keys)
         pairs = [(n, s) for n, s in zip(self.mesh_dim_names, self.mesh_shape) if n in keys]
-        return _core._sub_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
+        return _core._new_sub_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
 
     def _key(self) -> tuple:
         if self.is_plain:
@@ -311,16 +314,6 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         return _core.om_view_new_modes(names, [len(m) for m in layout], flat, inst, offset)
 
     @property
-    def is_plain(self) -> bool:
-        """True for a plain row-major mesh (one instance, offset 0)."""
-        try:
-            return self._plain
-        except AttributeError:
-            plain = self._handle is None or _core.om_view_is_plain(self)
-            object.__setattr__(self, "_plain", plain)
-            return plain
-
-    @property
     def layout(self) -> Tuple[Pairs, ...]:
         """Per axis its (size, stride) modes, slowest first (normal form:
         a size-1 axis has none)."""
@@ -376,7 +369,7 @@ class _OfflineMeshFields:
 # dataclasses.fields(), asdict(), replace() and match statements working.
 OfflineMesh.__dataclass_fields__ = _OfflineMeshFields.__dataclass_fields__  # type: ignore[attr-defined]
 OfflineMesh.__dataclass_params__ = _OfflineMeshFields.__dataclass_params__  # type: ignore[attr-defined]
-_core._set_mesh_class(OfflineMesh)
+_core._register(OfflineMesh, error)
 _EMPTY = OfflineMesh()
 
 
@@ -500,9 +493,21 @@ def _spec_from(dims: Any, projected: bool = False) -> ParallelDimsSpec:
     return ParallelDimsSpec(**fields)
 
 
-# (C functions themselves, no Python frame; docstrings in offline_mesh_python.i)
-build_offline_mesh = _core._build_offline_mesh
-build_runtime_mesh = _core._build_runtime_mesh
+def build_offline_mesh(spec: Any) -> OfflineMesh:
+    """The offline mesh of a ParallelDimsSpec (or any object with its seven
+    fields): axes dp, cp, tp in that order, each present when its size is
+    >= 1 (0 means "not declared"); pp appended last when pp_size > 1; ep
+    never an axis. TypeError for wrong field types, OfflineMeshError for
+    invalid values."""
+    return _core.om_build_offline_mesh(spec)
+
+
+def build_runtime_mesh(spec: Any, order: str) -> OfflineMesh:
+    """The mesh of spec in a runtime axis order, as a live trainer lays out
+    its ranks: "pp,dp,cp,tp" lists axes slowest first (PyTorch, JAX, MPI),
+    "tp-cp-ep-dp-pp" fastest first (Megatron). Axes the offline mesh lacks
+    (pp at size 1, ep) are skipped."""
+    return _core.om_build_runtime_mesh(spec, order)
 
 
 def normalize_order(order: str) -> Tuple[str, ...]:
@@ -523,7 +528,7 @@ def apply_world_size(spec: Any, world_size: Optional[int] = None) -> ResolvedDim
     """The world-size step (as the YAML loaders and the CLI do): resolves
     the world size (resolve_world_size()), then derives dp when the spec's
     dp_size is None, else checks dp*tp*cp*pp against it."""
-    dims = _core._dims_of(spec)
+    dims = _core.om_dims_copy(spec)
     _core.om_dims_resolve_world_size(dims, 0 if world_size is None else world_size)
     size, source = _core.om_dims_world_size(dims)
     return ResolvedDims(_spec_from(dims), size, WorldSizeSource(source))

@@ -58,19 +58,17 @@ final class Native {
     }
 
     private static boolean loadFromJar() throws IOException {
-        try (InputStream in = Native.class.getResourceAsStream(resource())) {
-            Path file = in == null ? null : Files.createTempFile("liboffline_mesh_jni-", ".so");
-            try {
-                if (file != null) {
-                    Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-                    System.load(file.toAbsolutePath().toString());
-                }
-                return file != null;
-            } finally {
-                if (file != null) {
-                    Files.deleteIfExists(file);
-                }
-            }
+        InputStream in = Native.class.getResourceAsStream(resource());
+        if (in == null) {
+            return false;
+        }
+        Path file = Files.createTempFile("liboffline_mesh_jni-", ".so");
+        try (in) {
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            System.load(file.toAbsolutePath().toString());
+            return true;
+        } finally {
+            Files.deleteIfExists(file);
         }
     }
 
