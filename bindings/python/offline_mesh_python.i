@@ -340,7 +340,8 @@ om_py_retry$argnum:;
         goto om_py_retry$argnum;
     }
     if (result == OM_OK) {
-        OM_PY_APPEND(Py_NewRef(view$argnum.obj ? view$argnum.obj : grown$argnum))
+        PyObject *table = Py_NewRef(view$argnum.obj ? view$argnum.obj : grown$argnum);
+        OM_PY_APPEND(table)
     }
 }
 %typemap(freearg) (TYPE *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{

@@ -38,7 +38,7 @@ import operator
 import os
 import sys
 import warnings
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, final
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union, final
 
 from . import _core  # type: ignore[attr-defined]
 from ._errors import (ConfigWarning, DiagnosticKind, OfflineMeshError, OfflineMeshIOError,
@@ -60,6 +60,7 @@ __version__: str = _core.om_version_string()
 Dims = Union[str, Sequence[str]]
 PathLike = Union[str, bytes, "os.PathLike[str]"]
 Pairs = Tuple[Tuple[int, int], ...]
+_Buffer = TypeVar("_Buffer")
 
 
 def _axes(dims: Dims) -> List[str]:
@@ -270,17 +271,24 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         table = _core.om_mesh_groups_named(self, _axes(dims), 0, count)
         return _rows(memoryview(table).cast("i"), size)
 
-    def groups_buffer(self, dims: Dims, start: int = 0, count: Optional[int] = None) -> memoryview:
+    def groups_buffer(self, dims: Dims, start: int = 0, count: Optional[int] = None,
+                      out: Optional[_Buffer] = None) -> Union[memoryview, _Buffer]:
         """The table of groups() in bulk: a read-only memoryview of C int32
         shaped (ngroups, group_size), filled in one call with no Python int
         per rank (numpy.asarray() views it); start/count select groups
         start .. start+count-1 (count None: to the last). An empty slice is
-        an empty 1-D view."""
+        an empty 1-D view. out: a writable C-contiguous buffer of 4-byte
+        integers (numpy.empty((n, m), numpy.int32), array.array("i", ...))
+        holding at least count*group_size items: the table is written into
+        its first ones, in one library call with no allocation, and out is
+        returned."""
         ngroups, size = self.group_shape(dims)
         first = _index(start, "start")
         n = ngroups - first if count is None else _index(count, "count")
         if not (0 <= first <= ngroups and 0 <= n <= ngroups - first):
             raise ValueError(f"start={first}, count={n} is outside the {ngroups} groups")
+        if out is not None:
+            return _core.om_mesh_groups_named(self, _axes(dims), first, n, out)  # type: ignore[no-any-return]
         table = _core.om_mesh_groups_named(self, _axes(dims), first, n) if n else b""
         view = memoryview(table).toreadonly()
         return view.cast("i", (n, size)) if n else view.cast("i")
