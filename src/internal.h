@@ -20,29 +20,24 @@
 /* Largest value of a size or rank: 2^31-1. */
 #define OMI_MAX_INT32 INT64_C(2147483647)
 
-/* ---- allocation (alloc.c, over src/util/alloc.c): every library
- * allocation goes through here so a test build can make the n-th one
- * fail. ---- */
-void *omi_malloc(size_t size);
-void *omi_realloc(void *ptr, size_t size);
-void omi_free(void *ptr);
+/* ---- allocation and error reports: the utility layer's (util/util.h:
+ * every allocation goes through omu_malloc, so a test build can make the
+ * n-th one fail; omu_fail fills an om_error) under the library's names,
+ * one definition each. ---- */
+#define omi_malloc omu_malloc
+#define omi_realloc omu_realloc
+#define omi_free omu_free
+#define omi_fail omu_fail
 
 #ifdef OM_ALLOC_FAILURE_INJECTION
-/* Test builds only: fail the allocation after `n` more succeed (n < 0:
- * never fail); returns how many allocations were made since the last call. */
+/* Test builds only (src/alloc.c, a function: test programs and the Python
+ * binding's test build call it by this name): omu_alloc_fail_after(). */
 long omi_alloc_fail_after(long n);
 #endif
 
-/* ---- errors (status.c) ---- */
-/* Fills `err` (if not NULL) with `status` and a printf-style message, and
- * returns `status`, so callers can `return omi_fail(err, ...)`. */
-om_status omi_fail(om_error *err, om_status status, const char *fmt, ...)
-    OMI_PRINTF(3, 4);
-/* Adds "<prefix>: " in front of an already filled message. */
-void omi_prefix_error(om_error *err, const char *prefix);
-/* Adds the file name (its last 100 bytes, escaped) in front of a failed
- * file call's message; out-of-memory messages stay as they are. */
-void omi_prefix_path(om_error *err, om_status status, const char *path);
+/* Message prefixes (util/error.c): "<prefix>: " and a file's path. */
+#define omi_prefix_error omu_prefix_error
+#define omi_prefix_path omu_prefix_path
 
 /* ---- text (text.c) ---- */
 /* True when s[0..len) is well-formed UTF-8 (no overlongs, no surrogates). */

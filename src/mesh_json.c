@@ -98,6 +98,12 @@ om_status om_mesh_from_json(const char *text, size_t length, om_mesh **out,
     return omi_json_read(text, length, "mesh", parse_fields, out, err);
 }
 
+static om_status parse_mesh(const char *text, size_t length, void *out,
+                            om_error *err)
+{
+    return om_mesh_from_json(text, length, out, err);
+}
+
 om_status om_mesh_load_json(const char *path, om_mesh **out, om_error *err)
 {
     if (!out)
@@ -105,13 +111,5 @@ om_status om_mesh_load_json(const char *path, om_mesh **out, om_error *err)
     *out = NULL;
     if (!path)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
-    char *text = NULL;
-    size_t length = 0;
-    om_status st = omu_file_read(path, OMU_FILE_LIMIT, &text, &length, err);
-    if (st == OM_OK)
-        st = om_mesh_from_json(text, length, out, err);
-    omi_free(text);
-    if (st != OM_OK)
-        omi_prefix_path(err, st, path);
-    return st;
+    return omu_file_parse(path, parse_mesh, out, err);
 }

@@ -21,18 +21,14 @@ typedef struct {
     size_t count;
 } yaml_params;
 
-static om_status read_params(const char *path, yaml_params *out, om_error *err)
+/* The hyper-parallel keys of a file's text (omu_file_parse). */
+static om_status parse_params(const char *text, size_t length, void *ctx,
+                              om_error *err)
 {
-    if (!path)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
-    char *text = NULL;
-    size_t length = 0;
+    yaml_params *out = ctx;
     omi_tree tree;
     memset(&tree, 0, sizeof tree);
-    out->count = 0;
-    om_status st = omi_read_file(path, &text, &length, err);
-    if (st == OM_OK)
-        st = omi_yaml_compose(text, length, &tree, err);
+    om_status st = omi_yaml_compose(text, length, &tree, err);
     for (size_t i = 0; st == OM_OK && i < YAML_KEYS; i++) {
         int64_t value;
         bool given;
@@ -45,10 +41,15 @@ static om_status read_params(const char *path, yaml_params *out, om_error *err)
         out->params[k] = out->text[k];
     }
     omi_tree_free(&tree);
-    omi_free(text);
-    if (st != OM_OK && st != OM_ERR_NO_MEMORY)
-        omi_prefix_error(err, path);
     return st;
+}
+
+static om_status read_params(const char *path, yaml_params *out, om_error *err)
+{
+    out->count = 0;
+    if (!path)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
+    return omu_file_parse(path, parse_params, out, err);
 }
 
 om_status om_preset_load_yaml(const char *path, int64_t world_size,

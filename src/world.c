@@ -641,6 +641,12 @@ om_status om_world_from_json(const char *text, size_t length, om_world **out,
     return omi_json_read(text, length, "world", world_from_root, out, err);
 }
 
+static om_status parse_world(const char *text, size_t length, void *out,
+                             om_error *err)
+{
+    return om_world_from_json(text, length, out, err);
+}
+
 om_status om_world_load_json(const char *path, om_world **out, om_error *err)
 {
     if (!out)
@@ -648,13 +654,5 @@ om_status om_world_load_json(const char *path, om_world **out, om_error *err)
     *out = NULL;
     if (!path)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
-    char *text = NULL;
-    size_t length = 0;
-    om_status st = omi_read_file(path, &text, &length, err);
-    if (st == OM_OK)
-        st = om_world_from_json(text, length, out, err);
-    omi_free(text);
-    if (st != OM_OK && st != OM_ERR_NO_MEMORY)
-        omi_prefix_error(err, path); /* read errors name the file too */
-    return st;
+    return omu_file_parse(path, parse_world, out, err);
 }

@@ -333,10 +333,10 @@ om_status omi_yaml_check_length(size_t length, om_error *err)
                     length, OMU_FILE_LIMIT >> 20);
 }
 
-om_status omi_read_file(const char *path, char **text, size_t *length,
-                        om_error *err)
+static om_status parse_dims(const char *text, size_t length, void *out,
+                            om_error *err)
 {
-    return omu_file_read(path, OMU_FILE_LIMIT, text, length, err);
+    return om_dims_parse_yaml(text, length, out, err);
 }
 
 om_status om_dims_read_yaml(const char *path, om_dims **out, om_error *err)
@@ -346,15 +346,7 @@ om_status om_dims_read_yaml(const char *path, om_dims **out, om_error *err)
     *out = NULL;
     if (!path)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
-    char *text = NULL;
-    size_t length = 0;
-    om_status st = omi_read_file(path, &text, &length, err);
-    if (st == OM_OK)
-        st = om_dims_parse_yaml(text, length, out, err);
-    omi_free(text);
-    if (st != OM_OK)
-        omi_prefix_path(err, st, path);
-    return st;
+    return omu_file_parse(path, parse_dims, out, err);
 }
 
 om_status om_dims_load_yaml(const char *path, int64_t world_size,

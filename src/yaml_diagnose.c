@@ -239,6 +239,19 @@ om_status om_dims_parse_yaml_checked(const char *text, size_t length, bool stric
     return st;
 }
 
+/* omi_yaml_parse() of a file's text (omu_file_parse). */
+typedef struct {
+    om_diagnostics *list;
+    om_dims **out;
+} parse_ctx;
+
+static om_status parse_checked(const char *text, size_t length, void *ctx,
+                               om_error *err)
+{
+    parse_ctx *c = ctx;
+    return omi_yaml_parse(text, length, c->list, c->out, err);
+}
+
 om_status om_dims_read_yaml_checked(const char *path, bool strict,
                                     om_diagnostics *diagnostics, om_dims **out,
                                     om_error *err)
@@ -251,15 +264,10 @@ om_status om_dims_read_yaml_checked(const char *path, bool strict,
     *out = NULL;
     if (!path)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "path is NULL");
-    char *text = NULL;
-    size_t length = 0;
-    om_status st = omi_read_file(path, &text, &length, err);
-    if (st == OM_OK)
-        st = omi_yaml_parse(text, length, list, out, err);
-    omi_free(text);
+    parse_ctx ctx = {list, out};
+    om_status st = omu_file_parse(path, parse_checked, &ctx, err);
     if (st != OM_OK) {
         list->count = 0;
-        omi_prefix_path(err, st, path);
         return st;
     }
     omi_diagnostics_prefix_path(list, path);

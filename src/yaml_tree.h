@@ -142,9 +142,4 @@ om_status omi_yaml_parse(const char *text, size_t length,
 void omi_yaml_diagnose(const omi_tree *tree, om_diagnostics *diagnostics);
 /* OM_ERR_INVALID_ARGUMENT for a text over the 64 MiB of files. */
 om_status omi_yaml_check_length(size_t length, om_error *err);
-/* (yaml_config.c) Reads a whole file of at most 64 MiB into `*text`
- * (omi_free()). Errors: OM_ERR_IO, OM_ERR_NO_MEMORY. */
-om_status omi_read_file(const char *path, char **text, size_t *length,
-                        om_error *err);
-
 #endif

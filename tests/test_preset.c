@@ -539,6 +539,8 @@ static void test_yaml(void)
     path = write_yaml("preset_hp_type.yaml", "fsdp_config:\n  dp_shard_size: \"2\"\n");
     OM_EXPECT_ERR(om_preset_load_yaml(path, 8, &p, &err), &err, OM_ERR_PARSE,
                   "preset_hp_type.yaml", "line 2", "dp_shard_size must be an integer");
+    OM_EXPECT_ERR(om_preset_load_yaml("/nonexistent/\x1b[2Jx.yaml", 8, &p, &err), &err,
+                  OM_ERR_IO, "/nonexistent/\\x1B[2Jx.yaml: cannot open");
     OM_EXPECT_ERR(om_preset_load_yaml("/nonexistent/x.yaml", 8, &p, &err), &err,
                   OM_ERR_IO, "/nonexistent/x.yaml");
     OM_EXPECT_ERR(om_preset_load_yaml(NULL, 8, &p, &err), &err, OM_ERR_INVALID_ARGUMENT,

@@ -167,6 +167,48 @@ static void test_file_refusals(void)
     unlink(path);
 }
 
+/* omu_file_parse: the parser sees the text; a failure of the read or the
+ * parse is prefixed with the path (escaped), out of memory is not. */
+typedef struct {
+    om_status answer;
+    size_t seen;
+} parse_probe;
+
+static om_status probe_parse(const char *text, size_t length, void *ctx, om_error *err)
+{
+    parse_probe *p = ctx;
+    p->seen = length;
+    if (p->answer == OM_OK)
+        return strcmp(text, "abc") == 0 ? OM_OK
+                                        : omu_fail(err, OM_ERR_PARSE, "wrong text");
+    return omu_fail(err, p->answer, "line 1: bad");
+}
+
+static void test_file_parse(void)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/util-parse.txt", tmpdir);
+    write_file(path, "abc", 3);
+    om_error err;
+    parse_probe probe = {OM_OK, 0};
+    OM_EXPECT_OK(omu_file_parse(path, probe_parse, &probe, &err), &err);
+    OM_EXPECT_INT(probe.seen, 3);
+    probe.answer = OM_ERR_PARSE;
+    OM_EXPECT_ERR(omu_file_parse(path, probe_parse, &probe, &err), &err, OM_ERR_PARSE,
+                  "util-parse.txt: line 1: bad");
+    probe.answer = OM_ERR_NO_MEMORY;
+    OM_EXPECT_ERR(omu_file_parse(path, probe_parse, &probe, &err), &err,
+                  OM_ERR_NO_MEMORY, "line 1: bad");
+    OM_EXPECT(strncmp(err.message, "line 1: bad", 11) == 0);
+    unlink(path);
+    /* A read failure names the path too, its control characters escaped. */
+    snprintf(path, sizeof path, "%s/util-\x1b]0;t\x07-missing", tmpdir);
+    probe.seen = 99;
+    OM_EXPECT_ERR(omu_file_parse(path, probe_parse, &probe, &err), &err, OM_ERR_IO,
+                  "util-\\x1B]0;t\\x07-missing: cannot open: No such file");
+    OM_EXPECT(probe.seen == 99 && !strchr(err.message, '\x1b'));
+}
+
 /* ---- UTF-8 and error reports ---- */
 
 static void test_utf8_and_errors(void)
@@ -261,6 +303,7 @@ static const om_test_case util_tests[] = {
     {"JSON string escaper", test_json_escape},
     {"file reader", test_file_read},
     {"file reader refuses what it cannot bound", test_file_refusals},
+    {"file parse: the path in front of every failure", test_file_parse},
     {"UTF-8 helpers and error reports", test_utf8_and_errors},
     {"quoting values for messages", test_quote},
     {NULL, NULL},

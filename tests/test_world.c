@@ -238,6 +238,9 @@ static void test_load_json_names_the_file(void)
     OM_EXPECT_ERR(om_world_load_json("no-such-world.json", &w, &err), &err, OM_ERR_IO,
                   "no-such-world.json: cannot open");
     OM_EXPECT(w == NULL);
+    /* The path is escaped as every value in a message (no terminal escape). */
+    OM_EXPECT_ERR(om_world_load_json("no\x1b]0;t\x07.json", &w, &err), &err, OM_ERR_IO,
+                  "no\\x1B]0;t\\x07.json: cannot open");
     OM_EXPECT_ERR(om_world_load_json(NULL, &w, &err), &err, OM_ERR_INVALID_ARGUMENT,
                   "path is NULL");
     OM_EXPECT_ERR(om_world_load_json("x.json", NULL, &err), &err, OM_ERR_INVALID_ARGUMENT,

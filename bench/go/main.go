@@ -10,8 +10,8 @@
 //	    LD_LIBRARY_PATH=<build>/src go run .
 //
 // Every result is consumed (a checksum printed at the end), so nothing is
-// optimised away. Each figure is the best of five turns taken alternately
-// with its baseline (a shared machine's load hits both alike). No
+// optimised away. Each figure is the best of ten turns taken alternately
+// with its baselines (a shared machine's load hits all alike). No
 // thresholds: the numbers are for people to read.
 package main
 
@@ -28,15 +28,20 @@ import (
 
 var sink int
 
-// best returns the lowest of five perOp means of f and g, measured in
-// turns (f, g, f, g, ...), so that load from other processes on a shared
-// machine hits both alike and the minimum filters it out.
-func best(d time.Duration, f, g func()) (float64, float64) {
-	bf, bg := math.Inf(1), math.Inf(1)
-	for range 5 {
-		bf, bg = math.Min(bf, perOp(d/5, f)), math.Min(bg, perOp(d/5, g))
+// best returns, for each of fs, the lowest of ten perOp means, measured in
+// turns (f1, f2, ..., f1, f2, ...), so that load from other processes on a
+// shared machine hits all alike and the minimum filters it out.
+func best(d time.Duration, fs ...func()) []float64 {
+	out := make([]float64, len(fs))
+	for i := range out {
+		out[i] = math.Inf(1)
 	}
-	return bf, bg
+	for range 10 {
+		for i, f := range fs {
+			out[i] = math.Min(out[i], perOp(d/10, f))
+		}
+	}
+	return out
 }
 
 // perOp runs f repeatedly for about d and returns the mean time per call.
@@ -94,15 +99,14 @@ func main() {
 			src[i] = i
 		}
 		dst := make([]int, n)
-		groups, cp := best(*d, func() {
+		answer, size := must2(m.GroupsFlat(c.axes...))
+		t := best(*d, func() {
 			g := must(m.Groups(c.axes...))
 			sink += g[len(g)-1][len(g[0])-1]
 		}, func() {
 			copy(dst, src)
 			sink += dst[n-1]
-		})
-		answer, size := must2(m.GroupsFlat(c.axes...))
-		floor, _ := best(*d, func() {
+		}, func() {
 			all := make([]int, n)
 			copy(all, answer)
 			g := make([][]int, n/size)
@@ -110,7 +114,8 @@ func main() {
 				g[i] = all[i*size : (i+1)*size : (i+1)*size]
 			}
 			sink += g[len(g)-1][size-1]
-		}, func() {})
+		})
+		groups, cp, floor := t[0], t[1], t[2]
 		fmt.Printf("%-24s %-8s %11.0f %10.0f %6.2fx %11.0f %6.2fx %8.2fx\n", c.spec, fmt.Sprint(c.axes),
 			groups, cp, groups/cp, floor, floor/cp, groups/floor)
 		m.Close()
@@ -134,7 +139,7 @@ func main() {
 		{"size(tp)", func() { sink += m.SizeOf("tp") }},
 	}
 	for _, c := range calls {
-		ns, _ := best(*d, c.f, func() {})
+		ns := best(*d, c.f)[0]
 		fmt.Printf("go  %-30s %10.1f ns/call\n", c.name, ns)
 	}
 	fmt.Println("checksum", sink)

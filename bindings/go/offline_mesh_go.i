@@ -52,16 +52,12 @@ static void omgo_widen(void *buf, size_t n) {
     *(int64_t *)buf = *(const int32_t *)buf;
 }
 
-/* The destructor of each handle type, chosen by the type of the new object. */
-#define OMGO_FREE_OF(p) ((uint64_t)(uintptr_t)_Generic((p), \
-    om_mesh *: om_mesh_free, om_dims *: om_dims_free, \
-    om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
-    om_locality *: om_locality_free, om_world *: om_world_free, \
-    om_diagnostics *: om_diagnostics_free))
+/* The destructor of a handle type: om_mesh_free for om_mesh. */
+#define OMGO_FREE_OF(type) ((uint64_t)(uintptr_t)type##_free)
 %}
 
 %inline %{
-/* Frees a handle's object with the destructor OMGO_FREE_OF recorded. */
+/* Frees a handle's object with the destructor OM_NEW recorded. */
 static void omgo_release(uint64_t free_fn, uint64_t object) {
   ((void (*)(void *))(uintptr_t)free_fn)((void *)(uintptr_t)object);
 }
@@ -90,17 +86,19 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
   }
 %}
 
-/* Handles: a *Handle (Go memory holding the C pointer, so cgo keeps it
- * alive for the call); nil is NULL. OM_NEW: the call fills a new Handle. */
-%typemap(gotype) om_mesh *, om_dims *, om_preset *, om_hierarchy *, om_locality *, om_world *, om_diagnostics * "*Handle"
-%typemap(in) om_mesh *, om_dims *, om_preset *, om_hierarchy *, om_locality *, om_world *, om_diagnostics *
+/* Handles: every other pointer of the API is an opaque object (om_mesh *,
+ * om_world *, ...): a *Handle (Go memory holding the C pointer, so cgo
+ * keeps it alive for the call); nil is NULL. OM_NEW: the call fills a new
+ * Handle. */
+%typemap(gotype) SWIGTYPE * "*Handle"
+%typemap(in) SWIGTYPE *
 %{ $1 = $input != NULL ? ($1_ltype)(uintptr_t)((uint64_t *)$input)[0] : NULL; %}
 %typemap(gotype) SWIGTYPE **OM_NEW "*Handle"
 %typemap(imtype) SWIGTYPE **OM_NEW "*[2]uint64"
 %typemap(goin) SWIGTYPE **OM_NEW %{ $result = &$input.c; defer $input.track() %}
 %typemap(in) SWIGTYPE **OM_NEW ($*1_ltype obj = NULL) %{ $1 = &obj; %}
 %typemap(argout) SWIGTYPE **OM_NEW
-%{ if (obj$argnum != NULL) { ((uint64_t *)$input)[0] = (uint64_t)(uintptr_t)obj$argnum; ((uint64_t *)$input)[1] = OMGO_FREE_OF(obj$argnum); } %}
+%{ if (obj$argnum != NULL) { ((uint64_t *)$input)[0] = (uint64_t)(uintptr_t)obj$argnum; ((uint64_t *)$input)[1] = OMGO_FREE_OF($1_basetype); } %}
 
 %typemap(gotype) int64_t *OM_OUTPUT, size_t *OM_OUTPUT "*int"
 %typemap(gotype) uint64_t *OM_OUTPUT "*uint64"
@@ -204,18 +202,14 @@ OMGO_BUFFER(int64_t, 0)
 
 /* The 1.0 mask calls are not bound (axis sets are names: the 1.1 calls),
  * nor the handle classes' SWIG constructors and destructors (Handle owns
- * every object), so this language has no OM_INTO typemaps; warning 453 is
- * the shared file's %apply of that unused pattern. */
-%ignore om_mesh_axes;
-%ignore om_mesh_coordinate;
-%ignore om_mesh_group_shape;
-%ignore om_mesh_groups;
-%ignore om_mesh_group_index;
-%ignore om_mesh_group_of;
-%ignore om_mesh_locality;
+ * every object; the destructors would take a SWIG class, not a Handle),
+ * so this language has no OM_INTO typemaps; warning 453 is the shared
+ * file's %apply of that unused pattern. */
+%rename("$ignore", regextarget=1, %$isfunction)
+    "^om_mesh_(axes|coordinate|group_shape|groups|group_index|group_of|locality)$";
 %ignore om_mesh::om_mesh;
 %ignore om_dims::om_dims;
-%nodefaultdtor;
+%rename("$ignore", %$isdestructor) "";
 #pragma SWIG nowarn=453
 
 %include "offline_mesh.i"

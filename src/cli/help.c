@@ -13,6 +13,11 @@ typedef struct {
     const char *text;    /* what it is, then "(default: ...)" */
 } option_help;
 
+/* Texts that several commands' entries share. */
+#define PRESET_NAMES "torchtitan, megatron, deepspeed or hyper-parallel"
+#define NUM_EXPERTS(EP) \
+    "number of experts; must be divisible by " EP " (default: not checked)"
+
 /* Per-command entries come before the generic one of the same option: the
  * first match wins. */
 static const option_help entries[] = {
@@ -41,10 +46,8 @@ static const option_help entries[] = {
     {NULL, "--rank", "R", "the rank, 0 to size-1 (required)"},
     {NULL, "--ep", "N", "expert-parallel size (default: the config's ep_size; "
      "1 with --mesh)"},
-    {"check", "--num-experts", "E", "number of experts; must be divisible by "
-     "ep_size (default: not checked)"},
-    {NULL, "--num-experts", "E", "number of experts; must be divisible by ep "
-     "(default: not checked)"},
+    {"check", "--num-experts", "E", NUM_EXPERTS("ep_size")},
+    {NULL, "--num-experts", "E", NUM_EXPERTS("ep")},
     {"show", "--ranks-per-host", "K", "draw host boundaries every K ranks "
      "(default: none)"},
     {NULL, "--ranks-per-host", "K", "ranks r..r+K-1 share a host (this or "
@@ -81,15 +84,12 @@ static const option_help entries[] = {
     {NULL, "--view", "NAME", "one view of a world (with --world or --preset) "
      "instead of CONFIG.yaml or --mesh"},
     {NULL, "--world", "FILE", "a world JSON, as views prints it"},
-    {"views", "--preset", "NAME", "torchtitan, megatron, deepspeed or "
-     "hyper-parallel (this or CONFIG.yaml)"},
+    {"views", "--preset", "NAME", PRESET_NAMES " (this or CONFIG.yaml)"},
     {"views", "--single-axes", "", "torchtitan's single-axis meshes "
      "(get_mesh names, fake-backed, one-dimensional active) instead of the "
      "views"},
-    {"check", "--preset", "NAME", "check a framework preset instead: "
-     "torchtitan, megatron, deepspeed or hyper-parallel"},
-    {NULL, "--preset", "NAME", "the world of a framework preset: "
-     "torchtitan, megatron, deepspeed or hyper-parallel"},
+    {"check", "--preset", "NAME", "check a framework preset instead: " PRESET_NAMES},
+    {NULL, "--preset", "NAME", "the world of a framework preset: " PRESET_NAMES},
     {NULL, "--param", "KEY=VALUE", "a preset parameter by the framework's "
      "own name; repeat for more (default: the framework's defaults)"},
 };

@@ -113,3 +113,17 @@ om_status omu_file_read(const char *path, size_t limit, char **text,
     close(fd);
     return st;
 }
+
+om_status omu_file_parse(const char *path, omu_parse_fn parse, void *ctx,
+                         om_error *err)
+{
+    char *text = NULL;
+    size_t length = 0;
+    om_status st = omu_file_read(path, OMU_FILE_LIMIT, &text, &length, err);
+    if (st == OM_OK)
+        st = parse(text, length, ctx, err);
+    omu_free(text);
+    if (st != OM_OK)
+        omu_prefix_path(err, st, path);
+    return st;
+}

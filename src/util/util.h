@@ -41,6 +41,12 @@ om_status omu_fail(om_error *err, om_status status, const char *fmt, ...)
     OMU_PRINTF(3, 4);
 om_status omu_vfail(om_error *err, om_status status, const char *fmt,
                     va_list args) OMU_PRINTF(3, 0);
+/* Adds "<prefix>: " in front of an already filled message. */
+void omu_prefix_error(om_error *err, const char *prefix);
+/* Adds the file name (its last 100 bytes, escaped as omu_quote() spells
+ * values, without the quotes) in front of a failed file call's message;
+ * out-of-memory messages stay as they are. */
+void omu_prefix_path(om_error *err, om_status status, const char *path);
 
 /* ---- UTF-8 (utf8.c) ---- */
 /* Length (1-4) of the well-formed UTF-8 sequence starting at s, or 0. */
@@ -112,5 +118,14 @@ void omu_str_json_string(omu_str *s, const char *text, size_t len);
  * the caller prefixes it. */
 om_status omu_file_read(const char *path, size_t limit, char **text,
                         size_t *length, om_error *err);
+/* Reads the file at `path` as omu_file_read() does (OMU_FILE_LIMIT) and
+ * hands its text to `parse(text, length, ctx, err)`, then frees it. A
+ * failure of either gets the path in front of its message
+ * (omu_prefix_path(): "deep/m.json: line 1: ..."), out of memory
+ * excepted. Returns the first failure's status. */
+typedef om_status (*omu_parse_fn)(const char *text, size_t length, void *ctx,
+                                  om_error *err);
+om_status omu_file_parse(const char *path, omu_parse_fn parse, void *ctx,
+                         om_error *err);
 
 #endif

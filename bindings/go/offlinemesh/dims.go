@@ -75,9 +75,23 @@ func fromC(h *omswig.Handle, keepGiven bool) (d ParallelDims, src WorldSizeSourc
 // MarshalJSON is the library's canonical JSON of the seven fields, keys
 // sorted, no spaces. (Unmarshalling uses the struct tags.)
 func (d ParallelDims) MarshalJSON() ([]byte, error) {
-	var s string
-	err := d.withC(false, func(h *omswig.Handle) error { return omswig.Om_dims_to_json(h, &s) })
+	s, err := d.str(omswig.Om_dims_to_json)
 	return orNil([]byte(s), err)
+}
+
+// str runs a C call that writes a string about a C copy of d.
+func (d ParallelDims) str(f func(dims *omswig.Handle, s *string) error) (s string, err error) {
+	err = d.withC(false, func(h *omswig.Handle) error { return f(h, &s) })
+	return orNil(s, err)
+}
+
+// mesh runs a C constructor of a mesh from a C copy of d.
+func (d ParallelDims) mesh(f func(dims, out *omswig.Handle) error) (m *Mesh, err error) {
+	err = d.withC(false, func(h *omswig.Handle) error {
+		m, err = newMesh(nil, with(f, h))
+		return err
+	})
+	return m, err
 }
 
 // String is the canonical JSON, or the error for invalid values.
@@ -89,13 +103,7 @@ func (d ParallelDims) String() string {
 // BuildOfflineMesh builds the offline mesh of d: axes dp, cp, tp in that
 // order, each present when its size is >= 1 (even at 1); pp appended last
 // when PP > 1; ep never an axis (EP travels beside the mesh).
-func BuildOfflineMesh(d ParallelDims) (m *Mesh, err error) {
-	err = d.withC(false, func(h *omswig.Handle) error {
-		m, err = newMesh(nil, func(o *omswig.Handle) error { return omswig.Om_build_offline_mesh(h, o) })
-		return err
-	})
-	return m, err
-}
+func BuildOfflineMesh(d ParallelDims) (*Mesh, error) { return d.mesh(omswig.Om_build_offline_mesh) }
 
 // BuildRuntimeMesh builds the mesh of d with its axes in a runtime order, as
 // a live trainer lays out its ranks. order lists axis names from {dp, cp,
@@ -105,12 +113,8 @@ func BuildOfflineMesh(d ParallelDims) (m *Mesh, err error) {
 // Names the offline mesh lacks are skipped; axes of size 1 that order omits
 // stay outermost. ErrInvalidArgument for an unknown or repeated axis, mixed
 // separators, an empty item, or an omitted axis of size > 1.
-func BuildRuntimeMesh(d ParallelDims, order string) (m *Mesh, err error) {
-	err = d.withC(false, func(h *omswig.Handle) error {
-		m, err = newMesh(nil, func(o *omswig.Handle) error { return omswig.Om_build_runtime_mesh(h, order, o) })
-		return err
-	})
-	return m, err
+func BuildRuntimeMesh(d ParallelDims, order string) (*Mesh, error) {
+	return d.mesh(func(h, out *omswig.Handle) error { return omswig.Om_build_runtime_mesh(h, order, out) })
 }
 
 // NormalizeOrder rewrites an axis order (either style of BuildRuntimeMesh)

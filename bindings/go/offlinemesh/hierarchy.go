@@ -89,13 +89,11 @@ func (l LevelLocality) String() string {
 func (h Hierarchy) Locality(m *View, axes ...string) ([]LevelLocality, error) {
 	loc := new(omswig.Handle)
 	defer loc.Close()
-	if err := m.ok(); err != nil {
-		return nil, err
+	err := m.ok()
+	if err == nil {
+		err = omswig.Om_hierarchy_locality(m.c(), h.h, axes, loc)
 	}
-	if err := omswig.Om_hierarchy_locality(m.c(), h.h, axes, loc); err != nil {
-		return nil, err
-	}
-	out := make([]LevelLocality, omswig.Om_locality_levels(loc))
+	out := make([]LevelLocality, omswig.Om_locality_levels(loc)) // none without a report
 	for l, name := range h.Levels()[:len(out)] {
 		v := [8]int{}
 		for f := range v {
@@ -103,7 +101,7 @@ func (h Hierarchy) Locality(m *View, axes ...string) ([]LevelLocality, error) {
 		}
 		out[l] = LevelLocality{name, omswig.Om_locality_groups(loc), v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]}
 	}
-	return out, nil
+	return orNil(out, err)
 }
 
 // Check returns one message per broken placement rule of rules
@@ -121,18 +119,19 @@ func (h Hierarchy) Check(m *View, rules string) ([]string, error) {
 // "megatron","torch"},...],"rejected":[...]}, ranked by broken require
 // (must) rules, broken prefer (should) rules, then crossings per level in
 // priority order ("tp>ep>cp>pp>dp"; "" for Megatron's tp>cp>ep>dp>pp).
-func AdviseOrder(d ParallelDims, h Hierarchy, require, prefer, priority string) (s string, err error) {
-	err = d.withC(false, func(dh *omswig.Handle) error { return omswig.Om_order_advice(dh, h.h, require, prefer, priority, &s) })
-	return s, err
+func AdviseOrder(d ParallelDims, h Hierarchy, require, prefer, priority string) (string, error) {
+	return d.str(func(dh *omswig.Handle, s *string) error {
+		return omswig.Om_order_advice(dh, h.h, require, prefer, priority, s)
+	})
 }
 
 // CheckOrder lists the rules one runtime order breaks: Megatron's pp-last
 // rule, then each broken rule of require (empty when none).
 func CheckOrder(d ParallelDims, h Hierarchy, order, require string) (broken []string, err error) {
-	var s string
 	var n int
-	err = d.withC(false, func(dh *omswig.Handle) error { return omswig.Om_order_check(dh, h.h, order, require, &s, &n) })
-	return lines(s, err)
+	return lines(d.str(func(dh *omswig.Handle, s *string) error {
+		return omswig.Om_order_check(dh, h.h, order, require, s, &n)
+	}))
 }
 
 // Launch describes a job of Nodes nodes with ProcsPerNode processes each:

@@ -38,11 +38,11 @@ import operator
 import os
 import sys
 import warnings
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, final
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union, final
 
 from . import _core  # type: ignore[attr-defined]
 from ._errors import (ConfigWarning, DiagnosticKind, OfflineMeshError, OfflineMeshIOError,
-                      OfflineMeshMemoryError, Status, WorldSizeSource)
+                      OfflineMeshMemoryError, Status, WorldSizeSource, error)
 
 __all__ = [
     "OfflineMesh", "World", "ParallelDimsSpec", "ResolvedDims", "ExpertLayout",
@@ -60,6 +60,7 @@ __version__: str = _core.om_version_string()
 Dims = Union[str, Sequence[str]]
 PathLike = Union[str, bytes, "os.PathLike[str]"]
 Pairs = Tuple[Tuple[int, int], ...]
+_Buffer = TypeVar("_Buffer")
 
 
 def _axes(dims: Dims) -> List[str]:
@@ -90,7 +91,7 @@ def _index(value: Any, name: str) -> int:
 class _Meta(type):
     # OfflineMesh(mesh_dim_names=(), mesh_shape=()) runs in C (the library
     # checks and copies them), with no Python frame; __init__ is never run.
-    __call__ = _core._mesh_constructor()
+    __call__ = _core._mesh_call()
 
 
 class _Sizes(dict):
@@ -105,12 +106,15 @@ class _Sizes(dict):
 class _Fields:
     """The storage of an OfflineMesh (slots, set by the C extension)."""
 
-    __slots__ = ("mesh_dim_names", "mesh_shape", "_handle", "_sizes", "_plain")
+    __slots__ = {"mesh_dim_names": "The axis names, in mesh order.",
+                 "mesh_shape": "The axis sizes, in mesh order.",
+                 "is_plain": "True for a plain row-major mesh (one instance, offset 0).",
+                 "_handle": None, "_sizes": None}
     mesh_dim_names: Tuple[str, ...]
     mesh_shape: Tuple[int, ...]
+    is_plain: bool
     _handle: Any
     _sizes: Dict[Any, int]
-    _plain: bool
 
 
 @final
@@ -175,7 +179,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if key.__class__ is str and self.is_plain:
             names = self.mesh_dim_names
             if key in names:
-                return _core._sub_mesh((key,), (self.mesh_shape[names.index(key)],))
+                return _core._new_sub_mesh((key,), (self.mesh_shape[names.index(key)],))
             return _EMPTY
         keys = [key] if isinstance(key, str) else key
         if not isinstance(keys, (tuple, list)) or not all(isinstance(k, str) for k in keys):
@@ -185,7 +189,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if not self.is_plain:
             return _EMPTY if len(keys) == 1 and keys[0] not in self.mesh_dim_names else self.slice(keys)
         pairs = [(n, s) for n, s in zip(self.mesh_dim_names, self.mesh_shape) if n in keys]
-        return _core._sub_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
+        return _core._new_sub_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
 
     def _key(self) -> tuple:
         if self.is_plain:
@@ -267,17 +271,24 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         table = _core.om_mesh_groups_named(self, _axes(dims), 0, count)
         return _rows(memoryview(table).cast("i"), size)
 
-    def groups_buffer(self, dims: Dims, start: int = 0, count: Optional[int] = None) -> memoryview:
+    def groups_buffer(self, dims: Dims, start: int = 0, count: Optional[int] = None,
+                      out: Optional[_Buffer] = None) -> Union[memoryview, _Buffer]:
         """The table of groups() in bulk: a read-only memoryview of C int32
         shaped (ngroups, group_size), filled in one call with no Python int
         per rank (numpy.asarray() views it); start/count select groups
         start .. start+count-1 (count None: to the last). An empty slice is
-        an empty 1-D view."""
+        an empty 1-D view. out: a writable C-contiguous buffer of 4-byte
+        integers (numpy.empty((n, m), numpy.int32), array.array("i", ...))
+        holding at least count*group_size items: the table is written into
+        its first ones, in one library call with no allocation, and out is
+        returned."""
         ngroups, size = self.group_shape(dims)
         first = _index(start, "start")
         n = ngroups - first if count is None else _index(count, "count")
         if not (0 <= first <= ngroups and 0 <= n <= ngroups - first):
             raise ValueError(f"start={first}, count={n} is outside the {ngroups} groups")
+        if out is not None:
+            return _core.om_mesh_groups_named(self, _axes(dims), first, n, out)  # type: ignore[no-any-return]
         table = _core.om_mesh_groups_named(self, _axes(dims), first, n) if n else b""
         view = memoryview(table).toreadonly()
         return view.cast("i", (n, size)) if n else view.cast("i")
@@ -309,16 +320,6 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         flat = [x for modes in layout for pair in modes for x in pair]
         inst = [x for pair in instances for x in pair]
         return _core.om_view_new_modes(names, [len(m) for m in layout], flat, inst, offset)
-
-    @property
-    def is_plain(self) -> bool:
-        """True for a plain row-major mesh (one instance, offset 0)."""
-        try:
-            return self._plain
-        except AttributeError:
-            plain = self._handle is None or _core.om_view_is_plain(self)
-            object.__setattr__(self, "_plain", plain)
-            return plain
 
     @property
     def layout(self) -> Tuple[Pairs, ...]:
@@ -376,7 +377,7 @@ class _OfflineMeshFields:
 # dataclasses.fields(), asdict(), replace() and match statements working.
 OfflineMesh.__dataclass_fields__ = _OfflineMeshFields.__dataclass_fields__  # type: ignore[attr-defined]
 OfflineMesh.__dataclass_params__ = _OfflineMeshFields.__dataclass_params__  # type: ignore[attr-defined]
-_core._set_mesh_class(OfflineMesh)
+_core._register(OfflineMesh, error)
 _EMPTY = OfflineMesh()
 
 
@@ -500,9 +501,21 @@ def _spec_from(dims: Any, projected: bool = False) -> ParallelDimsSpec:
     return ParallelDimsSpec(**fields)
 
 
-# (C functions themselves, no Python frame; docstrings in offline_mesh_python.i)
-build_offline_mesh = _core._build_offline_mesh
-build_runtime_mesh = _core._build_runtime_mesh
+def build_offline_mesh(spec: Any) -> OfflineMesh:
+    """The offline mesh of a ParallelDimsSpec (or any object with its seven
+    fields): axes dp, cp, tp in that order, each present when its size is
+    >= 1 (0 means "not declared"); pp appended last when pp_size > 1; ep
+    never an axis. TypeError for wrong field types, OfflineMeshError for
+    invalid values."""
+    return _core.om_build_offline_mesh(spec)
+
+
+def build_runtime_mesh(spec: Any, order: str) -> OfflineMesh:
+    """The mesh of spec in a runtime axis order, as a live trainer lays out
+    its ranks: "pp,dp,cp,tp" lists axes slowest first (PyTorch, JAX, MPI),
+    "tp-cp-ep-dp-pp" fastest first (Megatron). Axes the offline mesh lacks
+    (pp at size 1, ep) are skipped."""
+    return _core.om_build_runtime_mesh(spec, order)
 
 
 def normalize_order(order: str) -> Tuple[str, ...]:
@@ -523,7 +536,7 @@ def apply_world_size(spec: Any, world_size: Optional[int] = None) -> ResolvedDim
     """The world-size step (as the YAML loaders and the CLI do): resolves
     the world size (resolve_world_size()), then derives dp when the spec's
     dp_size is None, else checks dp*tp*cp*pp against it."""
-    dims = _core._dims_of(spec)
+    dims = _core.om_dims_copy(spec)
     _core.om_dims_resolve_world_size(dims, 0 if world_size is None else world_size)
     size, source = _core.om_dims_world_size(dims)
     return ResolvedDims(_spec_from(dims), size, WorldSizeSource(source))

@@ -129,6 +129,15 @@ def test_no_reference_leaks_in_hot_paths():
     before = sys.getrefcount(names), sys.getrefcount(spec), sys.getrefcount("tp")
     run()
     assert (sys.getrefcount(names), sys.getrefcount(spec), sys.getrefcount("tp")) == before
+    # a returned table and a caller's buffer are referenced by the caller alone
+    table = _core.om_mesh_groups_named(OfflineMesh(names, (2, 2)), ["tp"], 0, 2)
+    assert sys.getrefcount(table) == 2
+    out = bytearray(16)
+    view = memoryview(out).cast("i")
+    before = sys.getrefcount(out), sys.getrefcount(view)
+    for _ in range(100):
+        OfflineMesh(names, (2, 2)).groups_buffer("tp", out=view)
+    assert (sys.getrefcount(out), sys.getrefcount(view)) == before
 
 
 def test_every_dims_combination_of_a_5d_mesh_is_consistent():

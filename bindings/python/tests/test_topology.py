@@ -8,7 +8,7 @@ import pytest
 
 import offline_mesh
 
-from offline_mesh import OfflineMesh, _core
+from offline_mesh import OfflineMesh, OfflineMeshError, Status, _core
 
 from conftest import (Index, random_shapes, ref_coordinate, ref_groups,
                       ref_rank)
@@ -119,6 +119,50 @@ def test_numpy_views_the_buffer_without_copy():
     assert arr.dtype == np.int32 and arr.shape == (32, 2)
     expected = np.moveaxis(np.arange(64).reshape(4, 2, 8), 1, -1).reshape(-1, 2)
     assert (arr == expected).all()
+
+
+def test_groups_buffer_into_a_caller_buffer():
+    import array
+    mesh = OfflineMesh(("dp", "cp", "tp"), (3, 5, 7))
+    for dims, start, count in (("dp", 0, None), (("cp", "tp"), 1, 2), ("tp", 14, 1)):
+        expected = mesh.groups_buffer(dims, start, count).tolist()
+        out = array.array("i", [-1]) * (len(expected) * len(expected[0]) + 3)
+        assert mesh.groups_buffer(dims, start, count, out=out) is out
+        flat = [r for g in expected for r in g]
+        assert out.tolist() == flat + [-1, -1, -1]  # only the table's items are written
+    view = memoryview(bytearray(4 * 105)).cast("i", (35, 3))  # any shape of int32
+    assert mesh.groups_buffer("dp", out=view) is view
+    assert view.tolist() == mesh.groups_buffer("dp").tolist()
+    assert mesh.groups_buffer("dp", 35, 0, out=array.array("i")).tolist() == []
+
+
+def test_groups_buffer_into_a_bad_buffer():
+    import array
+    mesh = OfflineMesh(("dp", "tp"), (4, 3))
+    with pytest.raises(OfflineMeshError, match="needs 12 elements but the buffer holds 11") as info:
+        mesh.groups_buffer("dp", out=array.array("i", bytes(44)))
+    assert info.value.status == Status.BUFFER_TOO_SMALL
+    for wrong in (array.array("q", bytes(96)), array.array("f", bytes(48)), bytearray(48),
+                  array.array("I", bytes(48))):
+        with pytest.raises(TypeError, match="4-byte signed integers"):
+            mesh.groups_buffer("dp", out=wrong)
+    for unwritable in (bytes(48), memoryview(bytearray(96)).cast("i")[::2]):
+        with pytest.raises(BufferError):
+            mesh.groups_buffer("dp", out=unwritable)
+    with pytest.raises(TypeError):
+        mesh.groups_buffer("dp", out=[0] * 12)
+
+
+def test_numpy_fills_a_prepared_array():
+    np = pytest.importorskip("numpy")
+    mesh = OfflineMesh(("dp", "cp", "tp"), (3, 5, 7))
+    out = np.empty((15, 7), dtype=np.int32)
+    assert mesh.groups_buffer("tp", out=out) is out
+    assert (out == np.arange(105).reshape(15, 7)).all()
+    with pytest.raises(TypeError):
+        mesh.groups_buffer("tp", out=np.empty((15, 7), dtype=np.int64))
+    with pytest.raises((BufferError, ValueError)):
+        mesh.groups_buffer("tp", out=np.empty((7, 30), dtype=np.int32)[:, ::2])
 
 
 @pytest.mark.parametrize("dims,fragment", [

@@ -217,15 +217,11 @@ static void omgo_widen(void *buf, size_t n) {
     *(int64_t *)buf = *(const int32_t *)buf;
 }
 
-/* The destructor of each handle type, chosen by the type of the new object. */
-#define OMGO_FREE_OF(p) ((uint64_t)(uintptr_t)_Generic((p), \
-    om_mesh *: om_mesh_free, om_dims *: om_dims_free, \
-    om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
-    om_locality *: om_locality_free, om_world *: om_world_free, \
-    om_diagnostics *: om_diagnostics_free))
+/* The destructor of a handle type: om_mesh_free for om_mesh. */
+#define OMGO_FREE_OF(type) ((uint64_t)(uintptr_t)type##_free)
 
 
-/* Frees a handle's object with the destructor OMGO_FREE_OF recorded. */
+/* Frees a handle's object with the destructor OM_NEW recorded. */
 static void omgo_release(uint64_t free_fn, uint64_t object) {
   ((void (*)(void *))(uintptr_t)free_fn)((void *)(uintptr_t)object);
 }
@@ -233,18 +229,11 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 
 #include "offline_mesh.h"
 
-SWIGINTERN void delete_om_mesh(struct om_mesh *self){ om_mesh_free(self); }
-SWIGINTERN void delete_om_dims(struct om_dims *self){ om_dims_free(self); }
-SWIGINTERN void delete_om_preset(struct om_preset *self){ om_preset_free(self); }
-SWIGINTERN void delete_om_hierarchy(struct om_hierarchy *self){ om_hierarchy_free(self); }
-SWIGINTERN void delete_om_locality(struct om_locality *self){ om_locality_free(self); }
-SWIGINTERN void delete_om_world(struct om_world *self){ om_world_free(self); }
-SWIGINTERN void delete_om_diagnostics(struct om_diagnostics *self){ om_diagnostics_free(self); }
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_5279947d83142579(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_a08938c4ab0b39e7(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -254,7 +243,7 @@ void _wrap_Swig_free_omswig_5279947d83142579(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_5279947d83142579(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -267,7 +256,7 @@ void *_wrap_Swig_malloc_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_5279947d83142579(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_a08938c4ab0b39e7(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -279,77 +268,7 @@ void _wrap_omgo_release_omswig_5279947d83142579(long long _swig_go_0, long long 
 }
 
 
-void _wrap_delete_Mesh_omswig_5279947d83142579(struct om_mesh *_swig_go_0) {
-  struct om_mesh *arg1 = (struct om_mesh *) 0 ;
-  
-  arg1 = *(struct om_mesh **)&_swig_go_0; 
-  
-  delete_om_mesh(arg1);
-  
-}
-
-
-void _wrap_delete_Dims_omswig_5279947d83142579(struct om_dims *_swig_go_0) {
-  struct om_dims *arg1 = (struct om_dims *) 0 ;
-  
-  arg1 = *(struct om_dims **)&_swig_go_0; 
-  
-  delete_om_dims(arg1);
-  
-}
-
-
-void _wrap_delete_Preset_omswig_5279947d83142579(struct om_preset *_swig_go_0) {
-  struct om_preset *arg1 = (struct om_preset *) 0 ;
-  
-  arg1 = *(struct om_preset **)&_swig_go_0; 
-  
-  delete_om_preset(arg1);
-  
-}
-
-
-void _wrap_delete_Hierarchy_omswig_5279947d83142579(struct om_hierarchy *_swig_go_0) {
-  struct om_hierarchy *arg1 = (struct om_hierarchy *) 0 ;
-  
-  arg1 = *(struct om_hierarchy **)&_swig_go_0; 
-  
-  delete_om_hierarchy(arg1);
-  
-}
-
-
-void _wrap_delete_Locality_omswig_5279947d83142579(struct om_locality *_swig_go_0) {
-  struct om_locality *arg1 = (struct om_locality *) 0 ;
-  
-  arg1 = *(struct om_locality **)&_swig_go_0; 
-  
-  delete_om_locality(arg1);
-  
-}
-
-
-void _wrap_delete_World_omswig_5279947d83142579(struct om_world *_swig_go_0) {
-  struct om_world *arg1 = (struct om_world *) 0 ;
-  
-  arg1 = *(struct om_world **)&_swig_go_0; 
-  
-  delete_om_world(arg1);
-  
-}
-
-
-void _wrap_delete_Diagnostics_omswig_5279947d83142579(struct om_diagnostics *_swig_go_0) {
-  struct om_diagnostics *arg1 = (struct om_diagnostics *) 0 ;
-  
-  arg1 = *(struct om_diagnostics **)&_swig_go_0; 
-  
-  delete_om_diagnostics(arg1);
-  
-}
-
-
-_gostring_ _wrap_om_version_string_omswig_5279947d83142579() {
+_gostring_ _wrap_om_version_string_omswig_a08938c4ab0b39e7() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -360,7 +279,7 @@ _gostring_ _wrap_om_version_string_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_om_version_number_omswig_5279947d83142579() {
+intgo _wrap_om_version_number_omswig_a08938c4ab0b39e7() {
   int result;
   intgo _swig_go_result;
   
@@ -371,7 +290,7 @@ intgo _wrap_om_version_number_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_OK_omswig_5279947d83142579() {
+intgo _wrap_OM_OK_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -383,7 +302,7 @@ intgo _wrap_OM_OK_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -395,7 +314,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -407,7 +326,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_PARSE_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -419,7 +338,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_IO_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -431,7 +350,7 @@ intgo _wrap_OM_ERR_IO_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -443,7 +362,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -455,7 +374,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -467,7 +386,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -479,7 +398,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -491,7 +410,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -503,7 +422,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -515,7 +434,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -527,7 +446,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -539,7 +458,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -551,7 +470,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -563,7 +482,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -575,7 +494,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -587,7 +506,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -599,7 +518,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -611,7 +530,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5279947d83142579() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_a08938c4ab0b39e7() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -623,7 +542,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -636,7 +555,7 @@ _gostring_ _wrap_om_status_string_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -649,7 +568,7 @@ _gostring_ _wrap_om_status_name_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -684,7 +603,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_5279947d83142579(_gostring_ _swig_go
   result = (om_status)om_mesh_new_checked((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -698,7 +617,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_5279947d83142579(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -708,7 +627,7 @@ void _wrap_om_mesh_free_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -721,7 +640,7 @@ intgo _wrap_om_mesh_ndim_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -736,7 +655,7 @@ _gostring_ _wrap_om_mesh_name_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -751,7 +670,7 @@ intgo _wrap_om_mesh_dim_size_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -764,7 +683,7 @@ intgo _wrap_om_mesh_size_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -784,7 +703,7 @@ intgo _wrap_om_mesh_size_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -804,7 +723,7 @@ intgo _wrap_om_mesh_index_of_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -826,7 +745,7 @@ _gostring_ _wrap_om_mesh_get_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostr
   result = (om_status)om_mesh_get((struct om_mesh const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -840,7 +759,7 @@ _gostring_ _wrap_om_mesh_get_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_5279947d83142579(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -855,7 +774,7 @@ bool _wrap_om_mesh_equal_omswig_5279947d83142579(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -868,7 +787,7 @@ long long _wrap_om_mesh_hash_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -902,7 +821,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -922,7 +841,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0,
   result = (om_status)om_mesh_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -935,7 +854,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -955,7 +874,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0
   result = (om_status)om_mesh_load_json((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -969,7 +888,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -989,7 +908,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0
   result = (om_status)om_mesh_from_spec((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1003,7 +922,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1037,7 +956,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_DP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1049,7 +968,7 @@ intgo _wrap_OM_DIM_DP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_TP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1061,7 +980,7 @@ intgo _wrap_OM_DIM_TP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_CP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1073,7 +992,7 @@ intgo _wrap_OM_DIM_CP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_EP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1085,7 +1004,7 @@ intgo _wrap_OM_DIM_EP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_5279947d83142579() {
+intgo _wrap_OM_DIM_PP_omswig_a08938c4ab0b39e7() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1097,7 +1016,7 @@ intgo _wrap_OM_DIM_PP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5279947d83142579() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_a08938c4ab0b39e7() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1109,7 +1028,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5279947d83142579() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_a08938c4ab0b39e7() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1121,7 +1040,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1133,7 +1052,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1145,7 +1064,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1157,7 +1076,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1169,7 +1088,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1181,7 +1100,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1193,7 +1112,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_5279947d83142579() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_a08938c4ab0b39e7() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1205,7 +1124,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_5279947d83142579(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_a08938c4ab0b39e7(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1219,7 +1138,7 @@ _gostring_ _wrap_om_dims_new_omswig_5279947d83142579(om_dims **_swig_go_0) {
   result = (om_status)om_dims_new(arg1,arg2);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj1 != NULL) {
-    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(obj1); 
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1232,7 +1151,7 @@ _gostring_ _wrap_om_dims_new_omswig_5279947d83142579(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_5279947d83142579(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1248,7 +1167,7 @@ _gostring_ _wrap_om_dims_copy_omswig_5279947d83142579(om_dims *_swig_go_0, om_di
   result = (om_status)om_dims_copy((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1261,7 +1180,7 @@ _gostring_ _wrap_om_dims_copy_omswig_5279947d83142579(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_5279947d83142579(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1271,7 +1190,7 @@ void _wrap_om_dims_free_omswig_5279947d83142579(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1284,7 +1203,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1297,7 +1216,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1310,7 +1229,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_5279947d83142579(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1325,7 +1244,7 @@ intgo _wrap_om_dims_get_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1352,7 +1271,7 @@ _gostring_ _wrap_om_dims_set_omswig_5279947d83142579(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1367,7 +1286,7 @@ bool _wrap_om_dims_get_flag_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1394,7 +1313,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_5279947d83142579(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_5279947d83142579(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1409,7 +1328,7 @@ bool _wrap_om_dims_equal_omswig_5279947d83142579(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1443,7 +1362,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_5279947d83142579(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_5279947d83142579(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1459,7 +1378,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_5279947d83142579(om_dims *_swig_go_0, 
   result = (om_status)om_mesh_from_dims((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1472,7 +1391,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_5279947d83142579(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1494,7 +1413,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_5279947d83142579(om_dims *_sw
   result = (om_status)om_mesh_from_dims_in_order((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1508,7 +1427,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_5279947d83142579(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1547,7 +1466,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_5279947d83142579(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_5279947d83142579(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1563,7 +1482,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_5279947d83142579(om_dims *_swig_go
   result = (om_status)om_build_offline_mesh((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1576,7 +1495,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_5279947d83142579(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_5279947d83142579(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1598,7 +1517,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_5279947d83142579(om_dims *_swig_go
   result = (om_status)om_build_runtime_mesh((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -1612,7 +1531,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_5279947d83142579(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1651,7 +1570,7 @@ _gostring_ _wrap_om_order_normalize_omswig_5279947d83142579(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_5279947d83142579(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_a08938c4ab0b39e7(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1676,7 +1595,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_5279947d83142579(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1698,7 +1617,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0,
   result = (om_status)om_dims_from_yaml((char const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1711,7 +1630,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1733,7 +1652,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0
   result = (om_status)om_dims_load_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1747,7 +1666,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1760,7 +1679,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_5279947d83142579(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_5279947d83142579(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1773,7 +1692,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_5279947d83142579(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_5279947d83142579(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_a08938c4ab0b39e7(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1802,7 +1721,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_5279947d83142579(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1829,7 +1748,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_5279947d83142579(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1854,7 +1773,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_5279947d83142579(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_5279947d83142579(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1883,7 +1802,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_5279947d83142579(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_5279947d83142579(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1908,7 +1827,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_5279947d83142579(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1928,7 +1847,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0
   result = (om_status)om_dims_parse_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1941,7 +1860,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_5279947d83142579(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1961,7 +1880,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0
   result = (om_status)om_dims_read_yaml((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -1975,7 +1894,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_5279947d83142579(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -2006,7 +1925,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_5279947d83142579(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2062,7 +1981,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_5279947d83142579(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2104,7 +2023,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_5279947d83142579(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2147,7 +2066,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_5279947d83142579(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2207,7 +2126,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_5279947d83142579(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2250,7 +2169,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_5279947d83142579(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2308,7 +2227,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_5279947d83142579(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2355,7 +2274,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_5279947d83142579(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2384,7 +2303,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_5279947d83142579(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2424,7 +2343,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2444,7 +2363,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_5279947d83142579(om_mesh *_swig_
   result = (om_status)om_mesh_reslice_experts((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -2457,7 +2376,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_5279947d83142579(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2486,7 +2405,7 @@ _gostring_ _wrap_om_validate_axes_omswig_5279947d83142579(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2526,7 +2445,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_5279947d83142579(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2546,7 +2465,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_5279947d83142579(om_mesh *_swig_go_0, int
   result = (om_status)om_expert_mesh((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -2559,7 +2478,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_5279947d83142579(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2596,7 +2515,7 @@ _gostring_ _wrap_om_preset_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _g
   result = (om_status)om_preset_new((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_preset); 
   } 
   
   if (result != OM_OK) {
@@ -2611,7 +2530,7 @@ _gostring_ _wrap_om_preset_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2633,7 +2552,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go
   result = (om_status)om_preset_load_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_preset); 
   } 
   
   if (result != OM_OK) {
@@ -2647,7 +2566,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_5279947d83142579(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_5279947d83142579(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2657,7 +2576,7 @@ void _wrap_om_preset_free_omswig_5279947d83142579(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_5279947d83142579(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2670,7 +2589,7 @@ _gostring_ _wrap_om_preset_name_omswig_5279947d83142579(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_5279947d83142579(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2683,7 +2602,7 @@ intgo _wrap_om_preset_world_size_omswig_5279947d83142579(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_5279947d83142579(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2696,7 +2615,7 @@ intgo _wrap_om_preset_view_count_omswig_5279947d83142579(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_5279947d83142579(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2711,7 +2630,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_5279947d83142579(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_5279947d83142579(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2724,7 +2643,7 @@ intgo _wrap_om_preset_group_list_count_omswig_5279947d83142579(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_5279947d83142579(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2739,7 +2658,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_5279947d83142579(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2788,7 +2707,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_5279947d83142579(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_5279947d83142579(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2804,7 +2723,7 @@ _gostring_ _wrap_om_preset_world_omswig_5279947d83142579(om_preset *_swig_go_0, 
   result = (om_status)om_preset_world((struct om_preset const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
   } 
   
   if (result != OM_OK) {
@@ -2817,7 +2736,7 @@ _gostring_ _wrap_om_preset_world_omswig_5279947d83142579(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2851,7 +2770,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_5279947d83142579(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_single_axes_json_omswig_5279947d83142579(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2885,7 +2804,7 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_5279947d83142579(om_preset *_
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_5279947d83142579(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2942,7 +2861,7 @@ _gostring_ _wrap_om_preset_check_omswig_5279947d83142579(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -2983,7 +2902,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_5279947d83142579(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_5279947d83142579(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3003,7 +2922,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_5279947d83142579(_gostring_ _swig
   result = (om_status)om_hierarchy_from_spec((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
   } 
   
   if (result != OM_OK) {
@@ -3017,7 +2936,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_5279947d83142579(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3037,7 +2956,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_5279947d83142579(_goslice_ _swig_
   result = (om_status)om_hierarchy_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
   } 
   
   if (result != OM_OK) {
@@ -3050,7 +2969,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_5279947d83142579(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_5279947d83142579(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3070,7 +2989,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_5279947d83142579(_goslice_ _s
   result = (om_status)om_hierarchy_from_hostfile((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
   } 
   
   if (result != OM_OK) {
@@ -3083,7 +3002,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_5279947d83142579(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3093,7 +3012,7 @@ void _wrap_om_hierarchy_free_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3106,7 +3025,7 @@ intgo _wrap_om_hierarchy_levels_omswig_5279947d83142579(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3121,7 +3040,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_5279947d83142579(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3136,7 +3055,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_5279947d83142579(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_5279947d83142579(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3149,7 +3068,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_5279947d83142579(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_5279947d83142579(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3181,7 +3100,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_5279947d83142579(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3210,7 +3129,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_5279947d83142579(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_5279947d83142579(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3248,7 +3167,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_5279947d83142579(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_5279947d83142579(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3282,7 +3201,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_5279947d83142579(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3294,7 +3213,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3306,7 +3225,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3318,7 +3237,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3330,7 +3249,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3342,7 +3261,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3354,7 +3273,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3366,7 +3285,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_5279947d83142579() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_a08938c4ab0b39e7() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3378,7 +3297,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3411,7 +3330,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_5279947d83142579(om_mesh *_swig_go
   result = (om_status)om_hierarchy_locality((struct om_mesh const *)arg1,(struct om_hierarchy const *)arg2,(char const *const *)arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_locality); 
   } 
   
   if (result != OM_OK) {
@@ -3425,7 +3344,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_5279947d83142579(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_5279947d83142579(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3435,7 +3354,7 @@ void _wrap_om_locality_free_omswig_5279947d83142579(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_5279947d83142579(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3448,7 +3367,7 @@ intgo _wrap_om_locality_groups_omswig_5279947d83142579(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_5279947d83142579(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3461,7 +3380,7 @@ intgo _wrap_om_locality_levels_omswig_5279947d83142579(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_5279947d83142579(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3490,7 +3409,7 @@ _gostring_ _wrap_om_locality_get_omswig_5279947d83142579(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3535,7 +3454,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_5279947d83142579(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_5279947d83142579(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3592,7 +3511,7 @@ _gostring_ _wrap_om_order_advice_omswig_5279947d83142579(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_5279947d83142579(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3644,7 +3563,7 @@ _gostring_ _wrap_om_order_check_omswig_5279947d83142579(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_5279947d83142579() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_a08938c4ab0b39e7() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3656,7 +3575,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_5279947d83142579() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_a08938c4ab0b39e7() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3668,7 +3587,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_5279947d83142579() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_a08938c4ab0b39e7() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3680,7 +3599,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_5279947d83142579(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3712,7 +3631,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_5279947d83142579(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3777,7 +3696,7 @@ _gostring_ _wrap_om_launch_plan_omswig_5279947d83142579(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_5279947d83142579(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3826,7 +3745,7 @@ _gostring_ _wrap_om_launch_check_omswig_5279947d83142579(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3869,7 +3788,7 @@ _gostring_ _wrap_om_view_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _gos
   result = (om_status)om_view_new((char const *const *)arg1,arg2,(long const *)arg3,arg4,(long const *)arg5,arg6,arg7,arg8,arg9);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj8 != NULL) {
-    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj8; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(obj8); 
+    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj8; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -3883,7 +3802,7 @@ _gostring_ _wrap_om_view_new_omswig_5279947d83142579(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_5279947d83142579(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3932,7 +3851,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_5279947d83142579(_gostring_ _swig_go_0
   result = (om_status)om_view_new_modes((char const *const *)arg1,arg2,(long const *)arg3,arg4,(long const *)arg5,arg6,(long const *)arg7,arg8,arg9,arg10,arg11);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj10 != NULL) {
-    ((uint64_t *)_swig_go_5)[0] = (uint64_t)(uintptr_t)obj10; ((uint64_t *)_swig_go_5)[1] = OMGO_FREE_OF(obj10); 
+    ((uint64_t *)_swig_go_5)[0] = (uint64_t)(uintptr_t)obj10; ((uint64_t *)_swig_go_5)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -3946,7 +3865,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_5279947d83142579(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -3959,7 +3878,7 @@ bool _wrap_om_view_is_plain_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3972,7 +3891,7 @@ intgo _wrap_om_view_offset_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -3987,7 +3906,7 @@ intgo _wrap_om_view_mode_count_omswig_5279947d83142579(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4029,7 +3948,7 @@ _gostring_ _wrap_om_view_modes_omswig_5279947d83142579(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4042,7 +3961,7 @@ intgo _wrap_om_view_instance_count_omswig_5279947d83142579(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4055,7 +3974,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_5279947d83142579(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_5279947d83142579(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4095,7 +4014,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_5279947d83142579(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4108,7 +4027,7 @@ intgo _wrap_om_view_rank_count_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_5279947d83142579(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4121,7 +4040,7 @@ intgo _wrap_om_view_extent_omswig_5279947d83142579(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4136,7 +4055,7 @@ bool _wrap_om_view_holds_omswig_5279947d83142579(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4173,7 +4092,7 @@ _gostring_ _wrap_om_view_flatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
   result = (om_status)om_view_flatten((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,(char const *)arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4188,7 +4107,7 @@ _gostring_ _wrap_om_view_flatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4231,7 +4150,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_5279947d83142579(om_mesh *_swig_go_0, 
   result = (om_status)om_view_unflatten((struct om_mesh const *)arg1,(char const *)arg2,(long const *)arg3,arg4,(char const *const *)arg5,arg6,arg7,arg8);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj7 != NULL) {
-    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj7; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(obj7); 
+    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj7; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4246,7 +4165,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_5279947d83142579(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4277,7 +4196,7 @@ _gostring_ _wrap_om_view_slice_omswig_5279947d83142579(om_mesh *_swig_go_0, _gos
   result = (om_status)om_view_slice((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4291,7 +4210,7 @@ _gostring_ _wrap_om_view_slice_omswig_5279947d83142579(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4325,7 +4244,7 @@ _gostring_ _wrap_om_view_to_json_omswig_5279947d83142579(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4345,7 +4264,7 @@ _gostring_ _wrap_om_view_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0,
   result = (om_status)om_view_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4358,7 +4277,7 @@ _gostring_ _wrap_om_view_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_5279947d83142579(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_a08938c4ab0b39e7(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4395,7 +4314,7 @@ _gostring_ _wrap_om_world_new_omswig_5279947d83142579(intgo _swig_go_0, _gostrin
   result = (om_status)om_world_new(arg1,(char const *const *)arg2,arg3,(struct om_mesh const *const *)arg4,arg5,arg6,arg7);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj6 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj6; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj6); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj6; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_world); 
   } 
   
   if (result != OM_OK) {
@@ -4409,7 +4328,7 @@ _gostring_ _wrap_om_world_new_omswig_5279947d83142579(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_5279947d83142579(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4419,7 +4338,7 @@ void _wrap_om_world_free_omswig_5279947d83142579(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_5279947d83142579(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4432,7 +4351,7 @@ intgo _wrap_om_world_size_omswig_5279947d83142579(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_5279947d83142579(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4445,7 +4364,7 @@ intgo _wrap_om_world_view_count_omswig_5279947d83142579(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_5279947d83142579(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4460,7 +4379,7 @@ _gostring_ _wrap_om_world_view_name_omswig_5279947d83142579(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4480,7 +4399,7 @@ intgo _wrap_om_world_view_index_omswig_5279947d83142579(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4502,7 +4421,7 @@ _gostring_ _wrap_om_world_view_omswig_5279947d83142579(om_world *_swig_go_0, _go
   result = (om_status)om_world_view((struct om_world const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4516,7 +4435,7 @@ _gostring_ _wrap_om_world_view_omswig_5279947d83142579(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4536,7 +4455,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_5279947d83142579(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4567,7 +4486,7 @@ _gostring_ _wrap_om_world_slice_omswig_5279947d83142579(om_world *_swig_go_0, _g
   result = (om_status)om_world_slice((struct om_world const *)arg1,(char const *const *)arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
   } 
   
   if (result != OM_OK) {
@@ -4581,7 +4500,7 @@ _gostring_ _wrap_om_world_slice_omswig_5279947d83142579(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_5279947d83142579(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4615,7 +4534,7 @@ _gostring_ _wrap_om_world_to_json_omswig_5279947d83142579(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4635,7 +4554,7 @@ _gostring_ _wrap_om_world_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0
   result = (om_status)om_world_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj3); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
   } 
   
   if (result != OM_OK) {
@@ -4648,7 +4567,7 @@ _gostring_ _wrap_om_world_from_json_omswig_5279947d83142579(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_5279947d83142579(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4668,7 +4587,7 @@ _gostring_ _wrap_om_world_load_json_omswig_5279947d83142579(_gostring_ _swig_go_
   result = (om_status)om_world_load_json((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(obj2); 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
   } 
   
   if (result != OM_OK) {
@@ -4682,7 +4601,7 @@ _gostring_ _wrap_om_world_load_json_omswig_5279947d83142579(_gostring_ _swig_go_
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4694,7 +4613,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4706,7 +4625,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4718,7 +4637,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4730,7 +4649,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_5279947d83142579() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_5279947d83142579() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_a08938c4ab0b39e7() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4742,7 +4661,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_5279947d83142579() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_5279947d83142579(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_a08938c4ab0b39e7(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4756,7 +4675,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_5279947d83142579(om_diagnostics **_sw
   result = (om_status)om_diagnostics_new(arg1,arg2);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj1 != NULL) {
-    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(obj1); 
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(om_diagnostics); 
   } 
   
   if (result != OM_OK) {
@@ -4769,7 +4688,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_5279947d83142579(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_5279947d83142579(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4779,7 +4698,7 @@ void _wrap_om_diagnostics_free_omswig_5279947d83142579(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_5279947d83142579(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4792,7 +4711,7 @@ intgo _wrap_om_diagnostics_count_omswig_5279947d83142579(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4828,7 +4747,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_5279947d83142579(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4843,7 +4762,7 @@ intgo _wrap_om_diagnostics_kind_omswig_5279947d83142579(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_5279947d83142579(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4858,7 +4777,7 @@ intgo _wrap_om_diagnostics_line_omswig_5279947d83142579(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_5279947d83142579(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -4882,7 +4801,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_5279947d83142579(_goslice_ _s
   result = (om_status)om_dims_parse_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj5); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
@@ -4895,7 +4814,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_5279947d83142579(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_5279947d83142579(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;
@@ -4919,7 +4838,7 @@ _gostring_ _wrap_om_dims_read_yaml_checked_omswig_5279947d83142579(_gostring_ _s
   result = (om_status)om_dims_read_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(obj4); 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_dims); 
   } 
   
   if (result != OM_OK) {
