@@ -140,8 +140,12 @@ stage_valgrind() {
             --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect)
   local rc=0 c_pid
   # The C suite (meson test --wrapper) and the CLI suite run side by side.
+  # valgrind runs a test 20-50x slower and a loaded machine (several full
+  # runs at once) slower again: 3x the suites' 120 s per test, so a
+  # timeout means a hang, not a busy machine (yaml_cost: 38 s of CPU, 172 s
+  # of wall clock at load 6).
   meson test -C "$lead_build" --suite c --print-errorlogs --num-processes 1 \
-    --wrapper "${vg[*]}" >"$work/valgrind-c.log" 2>&1 &
+    --timeout-multiplier 3 --wrapper "${vg[*]}" >"$work/valgrind-c.log" 2>&1 &
   c_pid=$!
   # The CLI suite is pytest driving the binary: valgrind wraps the binary.
   local cli="$lead_build/src/cli/offline-mesh"
