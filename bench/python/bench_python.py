@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Speed of the offline_mesh Python package against what it replaces.
 
-  python3 bench/python/bench_python.py          (pip install . numpy first)
+  python3 bench/python/bench_python.py [--instructions] [--quick]
+                                                (pip install . numpy first)
 
 Prints, from one run:
   * the per-call time of OfflineMesh's hot paths next to a plain frozen
@@ -13,15 +14,27 @@ Prints, from one run:
     rank grid np.arange(n, dtype=np.int32).reshape(shape) built ONCE,
     outside the timing, then per call grid.swapaxes(k, -1).reshape(-1, m)
     (moveaxis for several axes), which copies the table; and the speed-up.
-    It must be >= 10 for the single-axis DP, CP and TP groups (the strided
-    table that recipe is written for). A last line prints the floor of any
-    such table: writing 2**20 fresh int32 (np.ones). The other rows are reported as
-    measured, not required: there NumPy's copy is (close to) sequential,
-    both sides are memory-bound and the speed-up is lower; for the last
-    axis NumPy's recipe is a free view of the prebuilt grid, so there is
-    nothing to beat.
+    Both sides allocate their table there. The "into" columns time the
+    same tables written into a prepared int32 array by both sides, with no
+    allocation: groups_buffer(dims, out=array) against
+    np.copyto(out.reshape(moved.shape), moved), moved being
+    np.moveaxis(grid, axes, last) (one strided copy); every table of both
+    sides is checked equal to the expected one after the timing.
+    The "into" speed-up must be >= 10 for the single-axis DP, CP and TP
+    groups of the 2**20-rank mesh (the strided tables that recipe is
+    written for). Then the same for an awkward mesh (a prime and odd axis
+    lengths) and an in-cache one (2**16 ranks), reported, not required.
+    Under each mesh: the floor of a table of its size, writing that many
+    int32 into new memory (np.ones) and into a prepared array (fill). The
+    other rows are reported as measured: where NumPy's copy is (close to)
+    sequential both sides are memory-bound; for the last axis NumPy's
+    allocating recipe is a free view of the prebuilt grid.
+With --instructions, also the instructions per call of the required
+per-call rows on both sides, counted with valgrind's callgrind (the same
+on a busy machine and a quiet one); not a pass criterion.
 Exits 1 when a required ratio does not hold. Timings are the best of
-several repeats (timeit), so a busy machine inflates both sides alike.
+several repeats (timeit), the repeats of the two sides of a ratio
+alternating, so a busy machine inflates both sides alike.
 """
 
 from __future__ import annotations
@@ -31,6 +44,8 @@ import dataclasses
 import math
 import os
 import platform
+import re
+import subprocess
 import sys
 import timeit
 from typing import Tuple
@@ -103,16 +118,28 @@ def ref_build_offline_mesh(spec) -> RefMesh:
 # ---- measurement ------------------------------------------------------------
 
 
-def per_call_ns(stmt: str, env: dict, number: int, repeat: int) -> float:
-    timer = timeit.Timer(stmt, globals=env)
-    return min(timer.repeat(repeat=repeat, number=number)) / number * 1e9
+def best_of(timers, number: int, repeat: int):
+    """Per timer, its best time per call (s): the repeats of the timers
+    alternate, so a busy machine slows both sides of a ratio alike."""
+    best = [math.inf] * len(timers)
+    for _ in range(repeat):
+        for i, timer in enumerate(timers):
+            best[i] = min(best[i], timer.timeit(number) / number)
+    return best
 
 
-def per_call_us(func, number: int, repeat: int) -> float:
-    return min(timeit.repeat(func, number=number, repeat=repeat)) / number * 1e6
+def per_call_ns(ours: str, theirs: str, env: dict, number: int, repeat: int):
+    timers = [timeit.Timer(stmt, globals=env) for stmt in (ours, theirs)]
+    return [t * 1e9 for t in best_of(timers, number, repeat)]
 
 
-def scalar_rows(number: int, repeat: int):
+def per_call_us(*funcs, number: int, repeat: int):
+    return [t * 1e6 for t in best_of([timeit.Timer(f) for f in funcs], number, repeat)]
+
+
+def scalar_cases():
+    """The environment of the per-call statements and the cases:
+    (label, ours, reference, required)."""
     spec = ParallelDimsSpec(dp_size=8, cp_size=2, tp_size=4, pp_size=2)
     mesh = build_offline_mesh(spec)
     ref = ref_build_offline_mesh(spec)
@@ -141,16 +168,23 @@ def scalar_rows(number: int, repeat: int):
         ("hash(mesh)", "hash(mesh)", "hash(ref)", False),
         ("mesh == mesh", "mesh == mesh", "ref == ref", False),
     ]
+    return env, cases
+
+
+def scalar_rows(number: int, repeat: int):
+    env, cases = scalar_cases()
     for label, ours, theirs, required in cases:
-        a = per_call_ns(ours, env, number, repeat)
-        b = per_call_ns(theirs, env, number, repeat)
+        a, b = per_call_ns(ours, theirs, env, number, repeat)
         yield label, a, b, required
 
 
+# (title, spec, rows required): the 2**20-rank mesh of the requirement; an
+# awkward one (a prime and odd axis lengths, 1,027,656 ranks); an in-cache
+# one (2**16 ranks: a 256 KiB table).
 SHAPES = [
-    ("dp=2048,cp=8,tp=8,pp=8", ParallelDimsSpec(dp_size=2048, cp_size=8, tp_size=8, pp_size=8)),
-    # awkward: a prime and odd axis lengths, 1,027,656 ranks
-    ("dp=2039,cp=7,tp=9,pp=8", ParallelDimsSpec(dp_size=2039, cp_size=7, tp_size=9, pp_size=8)),
+    ("dp=2048,cp=8,tp=8,pp=8", ParallelDimsSpec(dp_size=2048, cp_size=8, tp_size=8, pp_size=8), True),
+    ("dp=2039,cp=7,tp=9,pp=8", ParallelDimsSpec(dp_size=2039, cp_size=7, tp_size=9, pp_size=8), False),
+    ("dp=128,cp=8,tp=8,pp=8", ParallelDimsSpec(dp_size=128, cp_size=8, tp_size=8, pp_size=8), False),
 ]
 # (dims, required): single axes and two multi-axis sets
 BULK_CASES = [(("dp",), True), (("cp",), True), (("tp",), True),
@@ -189,8 +223,7 @@ def bulk_rows(spec, number: int, repeat: int):
         # (swapaxes lists the other axes' groups in another order)
         assert np.array_equal(np.unique(numpy_recipe(), axis=0),
                               np.unique(expected, axis=0)), dims
-        t_ours = per_call_us(ours, number, repeat)
-        t_numpy = per_call_us(numpy_recipe, number, repeat)
+        t_ours, t_numpy = per_call_us(ours, numpy_recipe, number=number, repeat=repeat)
         view = np.shares_memory(numpy_recipe(), grid)  # a free view of the grid
 
         # Without allocation: both sides write the table into a prepared
@@ -207,18 +240,46 @@ def bulk_rows(spec, number: int, repeat: int):
             np.copyto(out.reshape(moved.shape), moved)
             return out
 
-        t_ours_into = per_call_us(ours_into, number, repeat)
-        t_numpy_into = per_call_us(numpy_into, number, repeat)
+        t_ours_into, t_numpy_into = per_call_us(ours_into, numpy_into, number=number,
+                                                repeat=repeat)
         assert np.array_equal(out_ours, expected) and np.array_equal(out_numpy, expected), dims
         yield (",".join(dims), expected.shape, required, view,
                t_ours, t_numpy, t_ours_into, t_numpy_into)
+
+
+def instruction_rows(calls: int = 100_000):
+    """Per required case, the instructions per call of both sides, counted
+    by valgrind's callgrind (load does not change them): the count of a
+    run looping `calls` times over the statement minus that of the same
+    loop over `pass`, over `calls` (a fixed hash seed, so both runs start
+    alike)."""
+    def count(stmt: str) -> int:
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                              sys.executable, __file__, "--loop", stmt, str(calls)],
+                             capture_output=True, text=True, check=True,
+                             env=dict(os.environ, PYTHONHASHSEED="0"))
+        return int(re.search(r"Collected : (\d+)", run.stderr).group(1))
+
+    empty = count("pass")
+    for label, ours, theirs, required in scalar_cases()[1]:
+        if required:
+            a, b = ((count(stmt) - empty) / calls for stmt in (ours, theirs))
+            yield label, a, b
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help="fewer iterations (a smoke run, noisier)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions per call of the required "
+                             "per-call rows (valgrind's callgrind; load-independent)")
+    parser.add_argument("--loop", nargs=2, metavar=("STMT", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.loop:  # (the program callgrind counts for --instructions)
+        env = scalar_cases()[0]
+        exec(compile(f"for _ in range({int(args.loop[1])}):\n    {args.loop[0]}\n", "loop", "exec"), env)
+        return 0
     number, repeat = (20_000, 3) if args.quick else (200_000, 7)
     bulk_number, bulk_repeat = (3, 3) if args.quick else (10, 7)
 
@@ -238,6 +299,12 @@ def main() -> int:
             failures += ratio > 1.0
         print(f"{label:34s} {ours:9.1f} ns {theirs:7.1f} ns {ratio:7.2f}  {verdict}")
 
+    if args.instructions:
+        print()
+        print(f"{'instructions per call':34s} {'offline_mesh':>12s} {'dataclass':>10s} {'ratio':>7s}")
+        for label, ours, theirs in instruction_rows():
+            print(f"{label:34s} {ours:12.0f} {theirs:10.0f} {ours / theirs:7.2f}")
+
     print()
     try:
         import numpy as np
@@ -248,15 +315,16 @@ def main() -> int:
           "both allocating the table;")
     print("'into': groups_buffer(dims, out=array) against np.copyto into a prepared array, "
           "both writing without allocation")
-    for title, spec in SHAPES:
+    for title, spec, shape_required in SHAPES:
         print()
-        print(f"{title} ({math.prod(build_offline_mesh(spec).mesh_shape)} ranks)")
+        print(f"{title} ({math.prod(build_offline_mesh(spec).mesh_shape)} ranks"
+              f"{'' if shape_required else ', reported, not required'})")
         print(f"{'groups over':26s} {'groups_buffer':>13s} {'numpy':>8s} {'speed-up':>9s}"
               f" {'into':>9s} {'numpy':>8s} {'speed-up':>9s}")
         for (dims, (g, m), required, view, ours, theirs, ours_into,
              theirs_into) in bulk_rows(spec, bulk_number, bulk_repeat):
             speedup, speedup_into = theirs / ours, theirs_into / ours_into
-            if required:
+            if required and shape_required:
                 verdict = "ok (into >= 10x)" if speedup_into >= 10 else "FAIL (into < 10x)"
                 failures += speedup_into < 10
             elif view:
@@ -269,9 +337,9 @@ def main() -> int:
         # The floor of a fresh table of this size: writing it into new
         # memory (what an allocating call must do at least), timed the same way.
         world = math.prod(build_offline_mesh(spec).mesh_shape)
-        floor = per_call_us(lambda: np.ones(world, dtype=np.int32), bulk_number, bulk_repeat)
         warm = np.empty(world, dtype=np.int32)
-        fill = per_call_us(lambda: warm.fill(1), bulk_number, bulk_repeat)
+        floor, fill = per_call_us(lambda: np.ones(world, dtype=np.int32), lambda: warm.fill(1),
+                                  number=bulk_number, repeat=bulk_repeat)
         print(f"{'(floor: np.ones, new memory)':26s} {floor:10.0f} us"
               f"   (into: fill of a prepared array {fill:.0f} us)")
 

@@ -102,17 +102,20 @@ static const char *om_py_cstr(PyObject *obj, const char *what, Py_ssize_t index)
     return NULL;
 }
 
+/* The slot descriptors of OfflineMesh (_register): mesh_dim_names,
+ * mesh_shape, is_plain and _handle (the owning Mesh handle). */
+static PyObject *om_py_slots[4];
+
 /* The library mesh of an OfflineMesh (borrowed: the OfflineMesh keeps it). */
 static om_mesh *om_py_mesh_of(PyObject *obj, const char *what)
 {
-    static PyObject *key;
     PyObject *handle = NULL;
     void *mesh = NULL;
 
     if (!om_py_mesh_class || !PyObject_TypeCheck(obj, (PyTypeObject *)om_py_mesh_class))
         return PyErr_Format(PyExc_TypeError, "%s must be an OfflineMesh, not %.100s", what,
                             Py_TYPE(obj)->tp_name), NULL;
-    if ((key || (key = PyUnicode_InternFromString("_handle"))) && (handle = PyObject_GetAttr(obj, key)))
+    if ((handle = Py_TYPE(om_py_slots[3])->tp_descr_get(om_py_slots[3], obj, NULL)))
         SWIG_ConvertPtr(handle, &mesh, SWIGTYPE_p_om_mesh, 0);
     Py_XDECREF(handle);
     if (!mesh)
@@ -185,9 +188,7 @@ static PyObject *om_py_fields(const om_mesh *mesh, int names, PyObject *given)
 
 /* The OfflineMesh of a new library mesh (owned by it from now on); names
  * and shape: the tuples it was made from, or NULL. Its slots are set
- * through their descriptors (_register), so no Python code runs. */
-static PyObject *om_py_slots[4];
-
+ * through their descriptors, so no Python code runs. */
 static PyObject *om_py_wrap_mesh(om_mesh *mesh, PyObject *names, PyObject *shape)
 {
     PyObject *values[4] = {om_py_fields(mesh, 1, names), om_py_fields(mesh, 0, shape),
@@ -429,7 +430,7 @@ static PyObject *_register(PyObject *mesh_class, PyObject *error)
 
     for (int i = 0; i < 4; i++) {
         PyObject *slot = PyType_Check(mesh_class) ? PyObject_GetAttrString(mesh_class, fields[i]) : NULL;
-        if (!slot || !Py_TYPE(slot)->tp_descr_set)
+        if (!slot || !Py_TYPE(slot)->tp_descr_set || !Py_TYPE(slot)->tp_descr_get)
             return Py_XDECREF(slot), PyErr_Format(PyExc_TypeError, "mesh_class needs the slot %s", fields[i]);
         Py_XSETREF(om_py_slots[i], slot);
     }
