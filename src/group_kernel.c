@@ -59,24 +59,23 @@ static void add_pattern_stream(int32_t *dst, const int32_t *pattern,
 }
 #endif
 
-/* Writes the prod(len) values of a small layout, row-major, from `base`. */
+/* Writes the prod(len) values of a small layout, row-major, from `base`:
+ * the innermost axis as a plain loop, then each axis outward as copies of
+ * the block below it plus its stride, so a block of many short rows costs
+ * vectorised adds, not a call per row. */
 static void fill_block(const omi_axis *ax, size_t n, int64_t base, int32_t *dst)
 {
     if (n == 0) {
         dst[0] = (int32_t)base;
         return;
     }
-    if (n == 1) {
-        /* The innermost axis: a plain loop, not a call per value. */
-        for (int64_t i = 0; i < ax[0].len; i++)
-            dst[i] = (int32_t)(base + i * ax[0].stride);
-        return;
-    }
-    int64_t inner = 1;
-    for (size_t i = 1; i < n; i++)
-        inner *= ax[i].len;
-    for (int64_t i = 0; i < ax[0].len; i++)
-        fill_block(ax + 1, n - 1, base + i * ax[0].stride, dst + i * inner);
+    const omi_axis *inner = &ax[n - 1];
+    for (int64_t i = 0; i < inner->len; i++)
+        dst[i] = (int32_t)(base + i * inner->stride);
+    int64_t block = inner->len;
+    for (size_t a = n - 1; a-- > 0; block *= ax[a].len)
+        for (int64_t i = 1; i < ax[a].len; i++)
+            add_pattern(dst + i * block, dst, 0, block, (int32_t)(i * ax[a].stride));
 }
 
 /* The enumeration is cut into rows (one per coordinate of the outer axes,
@@ -112,9 +111,14 @@ void omi_emit(const omi_layout *layout, int64_t base, int64_t e0, int64_t e1,
         int64_t runs = (len + cap - 1) / cap;
         step = (len + runs - 1) / runs;
     }
+    if (k == 0 && e0 == 0 && e1 == block) {
+        fill_block(ax, n, base, out); /* the whole table: no pattern copy */
+        return;
+    }
     int32_t pattern[OMI_PATTERN];
-    for (int64_t i = 0; i < step; i++)
-        fill_block(ax + k, n - k, i * stride, pattern + i * block);
+    fill_block(ax + k, n - k, 0, pattern);
+    for (int64_t i = 1; i < step; i++)
+        add_pattern(pattern + i * block, pattern, 0, block, (int32_t)(i * stride));
 
     int64_t row_len = len * block, run_len = step * block;
     /* Position the odometer over the outer axes at the row of e0. */
