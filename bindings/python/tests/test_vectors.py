@@ -72,6 +72,7 @@ def test_preset_cases(stem):
         preset = Preset(PRESETS[stem], params, world_size=world)
         out = json.loads(preset.to_json())
         assert out["views"] == case["views"]  # the framework's order, exactly
+        assert out.get("local_ranks") == case.get("local_ranks")  # hyper-parallel's, per rank
         for name, groups in case.get("groups", {}).items():
             assert preset.group_list(name) == [tuple(g) for g in groups], name
         assert om.check_preset(PRESETS[stem], params, world)["ok"] is True

@@ -185,6 +185,8 @@ class VectorsTest {
                     }
                 }
             }
+            // hyper-parallel's per-rank local ranks (absent for the other presets on both sides)
+            assertEquals(c.get("local_ranks"), doc.get("local_ranks"), preset + " local_ranks");
             if (c.has("single_axis")) { // torchtitan's get_mesh keys: every field the library gives
                 JsonObject got = JsonParser.parseString(p.singleAxesJson()).getAsJsonObject();
                 assertEquals(c.get("one_dimensional_active"), got.get("one_dimensional_active"), preset);
