@@ -30,7 +30,9 @@ static char *written(void (*fill)(omu_writer *), size_t buffer)
 }
 
 static const int64_t int_values[] = {
-    0, 7, -7, 9, 10, 99, 100, 12345, 99999, 100000, 2147483647,
+    0, 7, -7, 9, 10, 99, 100, 999, 1000, 9999, 10000, 12345, 99999, 100000,
+    1000000, 9999999, 10000000, 99999999, 100000000, 123456789, 999999999,
+    1000000000, -1000000000, 2147483647,
     -2147483648LL, 4294967295LL, 4294967296LL, INT64_MAX, INT64_MIN};
 #define NINTS (sizeof int_values / sizeof int_values[0])
 

@@ -90,7 +90,14 @@ static inline char *put_u32(char *p, uint32_t v)
                    : v < 10000000 ? (v < 1000000 ? 6 : 7)
                    : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
     char *end = p + n;
-    while (v >= 100) {
+    while (v >= 10000) { /* four digits per division by a constant */
+        unsigned r = v % 10000;
+        v /= 10000;
+        end -= 4;
+        memcpy(end, digit_pairs + 2 * (r / 100), 2);
+        memcpy(end + 2, digit_pairs + 2 * (r % 100), 2);
+    }
+    if (v >= 100) {
         unsigned r = v % 100;
         v /= 100;
         end -= 2;
