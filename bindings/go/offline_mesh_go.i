@@ -133,11 +133,18 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 	}
 %}
 
-/* Integer lists: Go []int (int64_t memory), not copied. */
+/* Input lists: Go slices, not copied: integer lists are []int (int64_t
+ * memory), texts []byte, mesh lists the meshes' C pointers (kept alive). */
 %typemap(gotype) (const int64_t *OM_INTS, size_t OM_INTS_LEN) "[]int"
-%typemap(in) (const int64_t *OM_INTS, size_t OM_INTS_LEN)
+%typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
+%typemap(goin) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $result = $input %}
+%typemap(gotype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]*Handle"
+%typemap(imtype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]uintptr"
+%typemap(goin) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{ $result = ptrs($input); defer keepAlive($input) %}
+%typemap(in) (const int64_t *OM_INTS, size_t OM_INTS_LEN), (const char *OM_TEXT, size_t OM_TEXT_LEN),
+             (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
 %{
-  $1 = $input.array != NULL ? (int64_t *)$input.array : omgo_empty_i64;
+  $1 = ($1_ltype)($input.array != NULL ? $input.array : (void *)omgo_empty_i64);
   $2 = (size_t)$input.len;
 %}
 
@@ -166,14 +173,6 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 OMGO_BUFFER(int32_t, 1)
 OMGO_BUFFER(int64_t, 0)
 
-%typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
-%typemap(goin) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $result = $input %}
-%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN)
-%{
-  $1 = ($1_ltype)($input.array != NULL ? (const char *)$input.array : "");
-  $2 = (size_t)$input.len;
-%}
-
 /* String lists: packed by packNames() (types.go) as "dp\0cp\0tp\0"; the C
  * side points into the packed Go string during the call (the library
  * copies what it keeps). Up to 64 on the stack; if more cannot be
@@ -194,16 +193,6 @@ OMGO_BUFFER(int64_t, 0)
 %}
 %typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
 %{ free(heap$argnum); %}
-
-/* Mesh lists (the views of a world): their C pointers, kept alive. */
-%typemap(gotype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]*Handle"
-%typemap(imtype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]uintptr"
-%typemap(goin) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{ $result = ptrs($input); defer keepAlive($input) %}
-%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
-%{
-  $1 = ($1_ltype)($input.array != NULL ? $input.array : (void *)omgo_empty_i64);
-  $2 = (size_t)$input.len;
-%}
 
 /* The 1.0 mask calls are not bound (axis sets are names: the 1.1 calls),
  * nor the handle classes' SWIG constructors and destructors (Handle owns
