@@ -104,22 +104,8 @@ class _Sizes(dict):
         raise KeyError(key)
 
 
-class _Fields:
-    """The storage of an OfflineMesh (slots, set by the C extension)."""
-
-    __slots__ = {"mesh_dim_names": "The axis names, in mesh order.",
-                 "mesh_shape": "The axis sizes, in mesh order.",
-                 "is_plain": "True for a plain row-major mesh (one instance, offset 0).",
-                 "_handle": None, "_sizes": None}
-    mesh_dim_names: Tuple[str, ...]
-    mesh_shape: Tuple[int, ...]
-    is_plain: bool
-    _handle: Any
-    _sizes: Dict[Any, int]
-
-
 @final
-class OfflineMesh(_Fields, metaclass=_Meta):
+class OfflineMesh(metaclass=_Meta):
     """OfflineMesh(mesh_dim_names=(), mesh_shape=())
 
     An immutable, named device mesh computed offline (no process group):
@@ -135,7 +121,16 @@ class OfflineMesh(_Fields, metaclass=_Meta):
     raises dataclasses.FrozenInstanceError.
     """
 
-    __slots__ = ()
+    # The fields: slots the C extension sets (om_py_wrap_mesh).
+    __slots__ = {"mesh_dim_names": "The axis names, in mesh order.",
+                 "mesh_shape": "The axis sizes, in mesh order.",
+                 "is_plain": "True for a plain row-major mesh (one instance, offset 0).",
+                 "_handle": None, "_sizes": None}
+    mesh_dim_names: Tuple[str, ...]
+    mesh_shape: Tuple[int, ...]
+    is_plain: bool
+    _handle: Any
+    _sizes: Dict[Any, int]
     __match_args__ = ("mesh_dim_names", "mesh_shape")
 
     def __init__(self, mesh_dim_names=(), mesh_shape=()):  # type: ignore[no-untyped-def]
