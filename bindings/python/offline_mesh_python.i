@@ -150,6 +150,20 @@ static int om_py_array(PyObject *obj, const char *what, int kind, int64_t *small
     return 0;
 }
 
+/* A str for an axis name, the common ones made once (identical names make
+ * `in` and == on mesh_dim_names cheap). */
+static PyObject *om_py_name(const char *name)
+{
+    static const char *const common[] = {"dp", "cp", "tp", "pp", "ep", "edp"};
+    static PyObject *made[6];
+
+    for (int i = 0; i < 6; i++) {
+        if (strcmp(name, common[i]) == 0)
+            return Py_XNewRef(made[i] ? made[i] : (made[i] = PyUnicode_InternFromString(name)));
+    }
+    return PyUnicode_FromString(name);
+}
+
 /* mesh_dim_names (names 1) or mesh_shape (0) of a library mesh: `given`
  * itself when it holds plain str / int (the library copied them: equal). */
 static PyObject *om_py_fields(const om_mesh *mesh, int names, PyObject *given)
@@ -163,7 +177,7 @@ static PyObject *om_py_fields(const om_mesh *mesh, int names, PyObject *given)
     if (given && i == ndim)
         return Py_NewRef(given);
     for (i = 0, tuple = PyTuple_New(ndim); tuple && i < ndim; i++) {
-        PyObject *item = names ? PyUnicode_FromString(om_mesh_name(mesh, (size_t)i))
+        PyObject *item = names ? om_py_name(om_mesh_name(mesh, (size_t)i))
                                : PyLong_FromLongLong(om_mesh_dim_size(mesh, (size_t)i));
         PyTuple_SET_ITEM(tuple, i, item);
         if (!item)
