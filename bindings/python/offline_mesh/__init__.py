@@ -187,18 +187,14 @@ class OfflineMesh(metaclass=_Meta):
         pairs = [(n, s) for n, s in zip(self.mesh_dim_names, self.mesh_shape) if n in keys]
         return _core._new_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
 
-    def _key(self) -> tuple:
-        if self.is_plain:
-            return (self.mesh_dim_names, self.mesh_shape)
-        return (self.mesh_dim_names, self.mesh_shape, self.to_view_json())
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, OfflineMesh):
-            return self is other or self._key() == other._key()
+            return self is other or _core.om_mesh_equal(self, other)  # type: ignore[no-any-return]
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        # (om_mesh_hash covers names and shape only: a view's layout is added)
+        return hash((self.mesh_dim_names, self.mesh_shape, None if self.is_plain else self.to_view_json()))
 
     def __repr__(self) -> str:
         if self.is_plain:
