@@ -38,7 +38,8 @@ import operator
 import os
 import sys
 import warnings
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union, final
+from typing import (Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union,
+                    final)
 
 from . import _core  # type: ignore[attr-defined]
 from ._errors import (ConfigWarning, DiagnosticKind, OfflineMeshError, OfflineMeshIOError,
@@ -61,6 +62,7 @@ Dims = Union[str, Sequence[str]]
 PathLike = Union[str, bytes, "os.PathLike[str]"]
 Pairs = Tuple[Tuple[int, int], ...]
 _Buffer = TypeVar("_Buffer")
+_H = TypeVar("_H", bound="_Handle")
 
 
 def _axes(dims: Dims) -> List[str]:
@@ -373,24 +375,32 @@ _core._register(OfflineMesh, error)
 _EMPTY = OfflineMesh()
 
 
-class World:
+class _Handle:
+    """A package object over one library object: its SWIG handle, which
+    frees it (World, Hierarchy, Preset)."""
+
+    __slots__ = ("_handle",)
+    _handle: Any
+
+    @classmethod
+    def _of(cls: Type[_H], handle: Any) -> _H:
+        obj = cls.__new__(cls)
+        obj._handle = handle
+        return obj
+
+
+class World(_Handle):
     """A world: one rank space of `world_size` ranks and its named views
     (VIEWS.md 2). An axis name shared by two views must give the same groups
     in both (checked on construction: Status.VIEW_CONFLICT). world["dense"]
     is a view (an OfflineMesh); len, iteration and `in` go over view names."""
 
-    __slots__ = ("_handle",)
+    __slots__ = ()
 
     def __init__(self, world_size: int, views: Dict[str, OfflineMesh]) -> None:
         if not isinstance(views, dict):
             raise TypeError(f"views must be a dict, not {type(views).__name__}")
         self._handle = _core.om_world_new(world_size, list(views), list(views.values()))
-
-    @classmethod
-    def _of(cls, handle: Any) -> World:
-        world = cls.__new__(cls)
-        world._handle = handle
-        return world
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> World:
@@ -631,28 +641,25 @@ class LevelLocality(NamedTuple):
     crossing_rank: int
 
 
-class Hierarchy:
+class Hierarchy(_Handle):
     """A cluster's physical hierarchy, fastest level first (host=8,nvl=72)."""
 
-    __slots__ = ("_handle",)
-
-    def __init__(self, handle: Any) -> None:
-        self._handle = handle
+    __slots__ = ()
 
     @classmethod
     def from_spec(cls, spec: str) -> Hierarchy:
         """Uniform levels "host=8,nvl=72,rack=576" (ranks per domain)."""
-        return cls(_core.om_hierarchy_from_spec(spec))
+        return cls._of(_core.om_hierarchy_from_spec(spec))
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> Hierarchy:
         """Explicit per-rank domain ids per level (JSON)."""
-        return cls(_core.om_hierarchy_from_json(text))
+        return cls._of(_core.om_hierarchy_from_json(text))
 
     @classmethod
     def from_hostfile(cls, text: Union[str, bytes]) -> Hierarchy:
         """An MPI-style hostfile with slots (one host level)."""
-        return cls(_core.om_hierarchy_from_hostfile(text))
+        return cls._of(_core.om_hierarchy_from_hostfile(text))
 
     @property
     def levels(self) -> Tuple[str, ...]:
@@ -703,11 +710,11 @@ def _params(params: Optional[Dict[str, Any]]) -> List[str]:
     return [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in (params or {}).items()]
 
 
-class Preset:
+class Preset(_Handle):
     """The views a training framework builds from its own parameters:
     Preset("megatron", {"tensor_model_parallel_size": 2}, world_size=8)."""
 
-    __slots__ = ("_handle",)
+    __slots__ = ()
 
     def __init__(self, name: str, params: Optional[Dict[str, Any]] = None, world_size: int = 0) -> None:
         self._handle = _core.om_preset_new(name, _params(params), world_size)
@@ -715,9 +722,7 @@ class Preset:
     @classmethod
     def load_yaml(cls, path: PathLike, world_size: int = 0) -> Preset:
         """The hyper-parallel preset of a training YAML."""
-        preset = cls.__new__(cls)
-        preset._handle = _core.om_preset_load_yaml(path, world_size)
-        return preset
+        return cls._of(_core.om_preset_load_yaml(path, world_size))
 
     @property
     def name(self) -> str:
