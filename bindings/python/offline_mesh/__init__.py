@@ -388,6 +388,11 @@ class _Handle:
         obj._handle = handle
         return obj
 
+    def _names(self, name: Any, count: Any) -> Tuple[str, ...]:
+        """name(handle, i) for i below count(handle): a list the library
+        gives item by item."""
+        return tuple(name(self._handle, i) for i in range(count(self._handle)))
+
 
 class World(_Handle):
     """A world: one rank space of `world_size` ranks and its named views
@@ -419,8 +424,7 @@ class World(_Handle):
     @property
     def views(self) -> Tuple[str, ...]:
         """The view names, in construction order."""
-        h = self._handle
-        return tuple(_core.om_world_view_name(h, i) for i in range(len(self)))
+        return self._names(_core.om_world_view_name, _core.om_world_view_count)
 
     def __len__(self) -> int:
         return _core.om_world_view_count(self._handle)
@@ -663,8 +667,7 @@ class Hierarchy(_Handle):
 
     @property
     def levels(self) -> Tuple[str, ...]:
-        h = self._handle
-        return tuple(_core.om_hierarchy_level_name(h, i) for i in range(_core.om_hierarchy_levels(h)))
+        return self._names(_core.om_hierarchy_level_name, _core.om_hierarchy_levels)
 
     @property
     def ranks(self) -> int:
@@ -734,13 +737,11 @@ class Preset(_Handle):
 
     @property
     def views(self) -> Tuple[str, ...]:
-        h = self._handle
-        return tuple(_core.om_preset_view_name(h, i) for i in range(_core.om_preset_view_count(h)))
+        return self._names(_core.om_preset_view_name, _core.om_preset_view_count)
 
     @property
     def group_lists(self) -> Tuple[str, ...]:
-        h = self._handle
-        return tuple(_core.om_preset_group_list_name(h, i) for i in range(_core.om_preset_group_list_count(h)))
+        return self._names(_core.om_preset_group_list_name, _core.om_preset_group_list_count)
 
     def group_list(self, name: str) -> List[Tuple[int, ...]]:
         """The named group list, in the framework's order."""
