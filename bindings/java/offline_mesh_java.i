@@ -115,20 +115,6 @@ static void om_java_throw(JNIEnv *jenv, const om_error *err) {
     (*jenv)->Throw(jenv, (jthrowable)exc);
 }
 
-/* A NUL-terminated copy of a byte[] (NULL for null, or when out of memory:
- * the library then reports the NULL argument). */
-static char *om_java_dup(JNIEnv *jenv, jbyteArray array, size_t *length) {
-  jsize n = array ? (*jenv)->GetArrayLength(jenv, array) : 0;
-  char *copy = array ? malloc((size_t)n + 1) : NULL;
-  if (copy) {
-    (*jenv)->GetByteArrayRegion(jenv, array, 0, n, (jbyte *)copy);
-    copy[n] = '\0';
-  }
-  if (length)
-    *length = (size_t)n;
-  return copy;
-}
-
 /* methods.py's bodies return the outputs of a call; its status is in the
  * om_error too, which the wrapper turns into an exception. */
 static bool om_java_ok(om_status status) {
@@ -214,19 +200,16 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
 %apply long long { int64_t, uint64_t };   /* a uint64_t hash or mask: the same bits */
 
 /* Strings: checked UTF-8 in Java (Native.cstr refuses NUL and unpaired
- * surrogates), copied NUL-terminated here; null reaches C as NULL. */
-%typemap(jni) const char *, char *, (const char *OM_TEXT, size_t OM_TEXT_LEN),
-    (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "jbyteArray"
-%typemap(jtype) const char *, char *, (const char *OM_TEXT, size_t OM_TEXT_LEN),
-    (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "byte[]"
-%typemap(jstype) const char *, char *, (const char *OM_TEXT, size_t OM_TEXT_LEN) "String"
+ * surrogates and appends the NUL C reads up to), read in place here; null
+ * reaches C as NULL. */
+%typemap(jni) const char *, char *, (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "jbyteArray"
+%typemap(jtype) const char *, char *, (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "byte[]"
+%typemap(jstype) const char *, char * "String"
 %typemap(javain) const char * "Native.cstr($javainput)"
 %typemap(javaout) const char *, char * { return Native.string($jnicall); }
-%typemap(in) const char * %{ $1 = om_java_dup(jenv, $input, NULL); %}
-%typemap(freearg) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ free((char *)$1); %}
+%typemap(in) const char * %{ $1 = $input ? ($1_ltype)(*jenv)->GetByteArrayElements(jenv, $input, NULL) : NULL; %}
+%typemap(freearg) const char * %{ if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT); %}
 %typemap(out) const char *, char * %{ $result = om_java_bytes(jenv, $1); %}
-%typemap(javain) (const char *OM_TEXT, size_t OM_TEXT_LEN) "Native.utf8($javainput)"
-%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $1 = om_java_dup(jenv, $input, &$2); %}
 
 /* Lists of strings: String[] (String... where it is the last parameter),
  * sent as ONE byte[] of NUL-terminated UTF-8 names (Native.cstrs; a null
@@ -270,6 +253,9 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
 OM_JAVA_ARRAY(const int64_t *OM_INTS, OM_INTS_LEN, jlongArray, long[], long[], Long, JNI_ABORT)
 OM_JAVA_ARRAY(int64_t *OM_INTO, OM_INTO_LEN, jlongArray, long[], long[], Long, 0)
 OM_JAVA_ARRAY(int32_t *OM_INTO, OM_INTO_LEN, jintArray, int[], int[], Int, 0)
+/* Text with its length: UTF-8 as Native.cstr makes it, without the NUL. */
+OM_JAVA_ARRAY(const char *OM_TEXT, OM_TEXT_LEN, jbyteArray, byte[], String, Byte, JNI_ABORT)
+%typemap(javain) (const char *OM_TEXT, size_t OM_TEXT_LEN) "Native.utf8($javainput)"
 /* The views of a world: OfflineMesh[] as their handles, kept reachable. */
 OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[], OfflineMesh[], Long, JNI_ABORT)
 %typemap(javain, post="      java.lang.ref.Reference.reachabilityFence($javainput);")
