@@ -59,10 +59,22 @@ static void add_pattern_stream(int32_t *dst, const int32_t *pattern,
 }
 #endif
 
+/* dst[i * block + j] = dst[j] + i * stride for 0 < i < count, j < block,
+ * by doubling the filled part: a short block repeated many times (a
+ * stride-1 axis of thousands of ranks) costs log2(count) vectorised
+ * copies, not a call per block. */
+static void repeat_block(int32_t *dst, int64_t block, int64_t count, int64_t stride)
+{
+    for (int64_t done = 1; done < count;) {
+        int64_t copy = done < count - done ? done : count - done;
+        add_pattern(dst + done * block, dst, 0, copy * block, (int32_t)(done * stride));
+        done += copy;
+    }
+}
+
 /* Writes the prod(len) values of a small layout, row-major, from `base`:
  * the innermost axis as a plain loop, then each axis outward as copies of
- * the block below it plus its stride, so a block of many short rows costs
- * vectorised adds, not a call per row. */
+ * the block below it plus its stride (repeat_block). */
 static void fill_block(const omi_axis *ax, size_t n, int64_t base, int32_t *dst)
 {
     if (n == 0) {
@@ -74,8 +86,7 @@ static void fill_block(const omi_axis *ax, size_t n, int64_t base, int32_t *dst)
         dst[i] = (int32_t)(base + i * inner->stride);
     int64_t block = inner->len;
     for (size_t a = n - 1; a-- > 0; block *= ax[a].len)
-        for (int64_t i = 1; i < ax[a].len; i++)
-            add_pattern(dst + i * block, dst, 0, block, (int32_t)(i * ax[a].stride));
+        repeat_block(dst, block, ax[a].len, ax[a].stride);
 }
 
 /* The enumeration is cut into rows (one per coordinate of the outer axes,
@@ -117,8 +128,7 @@ void omi_emit(const omi_layout *layout, int64_t base, int64_t e0, int64_t e1,
     }
     int32_t pattern[OMI_PATTERN];
     fill_block(ax + k, n - k, 0, pattern);
-    for (int64_t i = 1; i < step; i++)
-        add_pattern(pattern + i * block, pattern, 0, block, (int32_t)(i * stride));
+    repeat_block(pattern, block, step, stride);
 
     int64_t row_len = len * block, run_len = step * block;
     /* Position the odometer over the outer axes at the row of e0. */

@@ -38,14 +38,19 @@ static int64_t omgo_empty_i64[1];
 
 /* Widens the n int32s at the start of buf to int64s in place. The upper
  * half [lo, n) of the values is written above every int32 still unread
- * (8 * lo >= 4 * n), so it is one plain loop the compiler vectorizes;
- * then the lower half the same way, down to the first value. */
+ * (8 * lo >= 4 * n), so it is one plain loop; then the lower half the same
+ * way, down to the first value. The loop runs a multiple of 8 times, then
+ * the rest: cgo compiles at -O2, where GCC vectorizes only a loop whose
+ * count it knows to be a multiple of the vector width. */
 static void omgo_widen(void *buf, size_t n) {
   for (size_t lo; n > 1; n = lo) {
     lo = (n + 1) / 2;
     const int32_t *restrict narrow = (const int32_t *)buf + lo;
     int64_t *restrict wide = (int64_t *)buf + lo;
-    for (size_t i = 0; i < n - lo; i++)
+    size_t i = 0;
+    for (size_t blocks = (n - lo) & ~(size_t)7; i < blocks; i++)
+      wide[i] = narrow[i];
+    for (; i < n - lo; i++)
       wide[i] = narrow[i];
   }
   if (n == 1)
@@ -128,11 +133,18 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 	}
 %}
 
-/* Integer lists: Go []int (int64_t memory), not copied. */
+/* Input lists: Go slices, not copied: integer lists are []int (int64_t
+ * memory), texts []byte, mesh lists the meshes' C pointers (kept alive). */
 %typemap(gotype) (const int64_t *OM_INTS, size_t OM_INTS_LEN) "[]int"
-%typemap(in) (const int64_t *OM_INTS, size_t OM_INTS_LEN)
+%typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
+%typemap(goin) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $result = $input %}
+%typemap(gotype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]*Handle"
+%typemap(imtype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]uintptr"
+%typemap(goin) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{ $result = ptrs($input); defer keepAlive($input) %}
+%typemap(in) (const int64_t *OM_INTS, size_t OM_INTS_LEN), (const char *OM_TEXT, size_t OM_TEXT_LEN),
+             (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
 %{
-  $1 = $input.array != NULL ? (int64_t *)$input.array : omgo_empty_i64;
+  $1 = ($1_ltype)($input.array != NULL ? $input.array : (void *)omgo_empty_i64);
   $2 = (size_t)$input.len;
 %}
 
@@ -161,14 +173,6 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 OMGO_BUFFER(int32_t, 1)
 OMGO_BUFFER(int64_t, 0)
 
-%typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
-%typemap(goin) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $result = $input %}
-%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN)
-%{
-  $1 = ($1_ltype)($input.array != NULL ? (const char *)$input.array : "");
-  $2 = (size_t)$input.len;
-%}
-
 /* String lists: packed by packNames() (types.go) as "dp\0cp\0tp\0"; the C
  * side points into the packed Go string during the call (the library
  * copies what it keeps). Up to 64 on the stack; if more cannot be
@@ -189,16 +193,6 @@ OMGO_BUFFER(int64_t, 0)
 %}
 %typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
 %{ free(heap$argnum); %}
-
-/* Mesh lists (the views of a world): their C pointers, kept alive. */
-%typemap(gotype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]*Handle"
-%typemap(imtype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]uintptr"
-%typemap(goin) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{ $result = ptrs($input); defer keepAlive($input) %}
-%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
-%{
-  $1 = ($1_ltype)($input.array != NULL ? $input.array : (void *)omgo_empty_i64);
-  $2 = (size_t)$input.len;
-%}
 
 /* The 1.0 mask calls are not bound (axis sets are names: the 1.1 calls),
  * nor the handle classes' SWIG constructors and destructors (Handle owns

@@ -203,14 +203,19 @@ static int64_t omgo_empty_i64[1];
 
 /* Widens the n int32s at the start of buf to int64s in place. The upper
  * half [lo, n) of the values is written above every int32 still unread
- * (8 * lo >= 4 * n), so it is one plain loop the compiler vectorizes;
- * then the lower half the same way, down to the first value. */
+ * (8 * lo >= 4 * n), so it is one plain loop; then the lower half the same
+ * way, down to the first value. The loop runs a multiple of 8 times, then
+ * the rest: cgo compiles at -O2, where GCC vectorizes only a loop whose
+ * count it knows to be a multiple of the vector width. */
 static void omgo_widen(void *buf, size_t n) {
   for (size_t lo; n > 1; n = lo) {
     lo = (n + 1) / 2;
     const int32_t *restrict narrow = (const int32_t *)buf + lo;
     int64_t *restrict wide = (int64_t *)buf + lo;
-    for (size_t i = 0; i < n - lo; i++)
+    size_t i = 0;
+    for (size_t blocks = (n - lo) & ~(size_t)7; i < blocks; i++)
+      wide[i] = narrow[i];
+    for (; i < n - lo; i++)
       wide[i] = narrow[i];
   }
   if (n == 1)
@@ -233,7 +238,7 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_a08938c4ab0b39e7(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_763ac2075ee5a949(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -243,7 +248,7 @@ void _wrap_Swig_free_omswig_a08938c4ab0b39e7(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_763ac2075ee5a949(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -256,7 +261,7 @@ void *_wrap_Swig_malloc_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_a08938c4ab0b39e7(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_763ac2075ee5a949(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -268,7 +273,7 @@ void _wrap_omgo_release_omswig_a08938c4ab0b39e7(long long _swig_go_0, long long 
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_a08938c4ab0b39e7() {
+_gostring_ _wrap_om_version_string_omswig_763ac2075ee5a949() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -279,7 +284,7 @@ _gostring_ _wrap_om_version_string_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_om_version_number_omswig_a08938c4ab0b39e7() {
+intgo _wrap_om_version_number_omswig_763ac2075ee5a949() {
   int result;
   intgo _swig_go_result;
   
@@ -290,7 +295,7 @@ intgo _wrap_om_version_number_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_OK_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_OK_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -302,7 +307,7 @@ intgo _wrap_OM_OK_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -314,7 +319,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -326,7 +331,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_PARSE_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -338,7 +343,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_IO_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -350,7 +355,7 @@ intgo _wrap_OM_ERR_IO_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -362,7 +367,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -374,7 +379,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -386,7 +391,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -398,7 +403,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -410,7 +415,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -422,7 +427,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -434,7 +439,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -446,7 +451,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -458,7 +463,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -470,7 +475,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -482,7 +487,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -494,7 +499,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -506,7 +511,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -518,7 +523,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -530,7 +535,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_763ac2075ee5a949() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -542,7 +547,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_a08938c4ab0b39e7() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_763ac2075ee5a949(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -555,7 +560,7 @@ _gostring_ _wrap_om_status_string_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -568,7 +573,7 @@ _gostring_ _wrap_om_status_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -595,7 +600,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_a08938c4ab0b39e7(_gostring_ _swig_go
   arg2 = count1;
   
   
-  arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
+  arg3 = (int64_t *)(_swig_go_1.array != NULL ? _swig_go_1.array : (void *)omgo_empty_i64);
   arg4 = (size_t)_swig_go_1.len;
   
   arg5 = &obj5; 
@@ -617,7 +622,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_a08938c4ab0b39e7(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -627,7 +632,7 @@ void _wrap_om_mesh_free_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -640,7 +645,7 @@ intgo _wrap_om_mesh_ndim_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -655,7 +660,7 @@ _gostring_ _wrap_om_mesh_name_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -670,7 +675,7 @@ intgo _wrap_om_mesh_dim_size_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -683,7 +688,7 @@ intgo _wrap_om_mesh_size_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -703,7 +708,7 @@ intgo _wrap_om_mesh_size_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -723,7 +728,7 @@ intgo _wrap_om_mesh_index_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -759,7 +764,7 @@ _gostring_ _wrap_om_mesh_get_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -774,7 +779,7 @@ bool _wrap_om_mesh_equal_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -787,7 +792,7 @@ long long _wrap_om_mesh_hash_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -821,7 +826,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -833,7 +838,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0,
   
   e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
-  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg1 = (char *)(_swig_go_0.array != NULL ? _swig_go_0.array : (void *)omgo_empty_i64);
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = &obj3; 
@@ -854,7 +859,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -888,7 +893,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -922,7 +927,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -956,7 +961,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIM_DP_omswig_763ac2075ee5a949() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -968,7 +973,7 @@ intgo _wrap_OM_DIM_DP_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIM_TP_omswig_763ac2075ee5a949() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -980,7 +985,7 @@ intgo _wrap_OM_DIM_TP_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIM_CP_omswig_763ac2075ee5a949() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -992,7 +997,7 @@ intgo _wrap_OM_DIM_CP_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIM_EP_omswig_763ac2075ee5a949() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1004,7 +1009,7 @@ intgo _wrap_OM_DIM_EP_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIM_PP_omswig_763ac2075ee5a949() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1016,7 +1021,7 @@ intgo _wrap_OM_DIM_PP_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_763ac2075ee5a949() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1028,7 +1033,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_763ac2075ee5a949() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1040,7 +1045,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_763ac2075ee5a949() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1052,7 +1057,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_763ac2075ee5a949() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1064,7 +1069,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_763ac2075ee5a949() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1076,7 +1081,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_763ac2075ee5a949() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1088,7 +1093,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_763ac2075ee5a949() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1100,7 +1105,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_763ac2075ee5a949() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1112,7 +1117,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_763ac2075ee5a949() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1124,7 +1129,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_a08938c4ab0b39e7() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_a08938c4ab0b39e7(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_763ac2075ee5a949(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1151,7 +1156,7 @@ _gostring_ _wrap_om_dims_new_omswig_a08938c4ab0b39e7(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1180,7 +1185,7 @@ _gostring_ _wrap_om_dims_copy_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_763ac2075ee5a949(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1190,7 +1195,7 @@ void _wrap_om_dims_free_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1203,7 +1208,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1216,7 +1221,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1229,7 +1234,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1244,7 +1249,7 @@ intgo _wrap_om_dims_get_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1271,7 +1276,7 @@ _gostring_ _wrap_om_dims_set_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1286,7 +1291,7 @@ bool _wrap_om_dims_get_flag_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1313,7 +1318,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1328,7 +1333,7 @@ bool _wrap_om_dims_equal_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_763ac2075ee5a949(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1362,7 +1367,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1391,7 +1396,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_763ac2075ee5a949(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1427,7 +1432,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_a08938c4ab0b39e7(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1466,7 +1471,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_a08938c4ab0b39e7(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1495,7 +1500,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_a08938c4ab0b39e7(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_763ac2075ee5a949(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1531,7 +1536,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_a08938c4ab0b39e7(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1570,7 +1575,7 @@ _gostring_ _wrap_om_order_normalize_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_a08938c4ab0b39e7(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_763ac2075ee5a949(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1595,7 +1600,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_a08938c4ab0b39e7(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1608,7 +1613,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0,
   
   e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
   
-  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg1 = (char *)(_swig_go_0.array != NULL ? _swig_go_0.array : (void *)omgo_empty_i64);
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = (int64_t)_swig_go_1; 
@@ -1630,7 +1635,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1666,7 +1671,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_763ac2075ee5a949(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1679,7 +1684,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_a08938c4ab0b39e7(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_a08938c4ab0b39e7(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_763ac2075ee5a949(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1692,7 +1697,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_a08938c4ab0b39e7(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_a08938c4ab0b39e7(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_763ac2075ee5a949(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1721,7 +1726,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_a08938c4ab0b39e7(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1748,7 +1753,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1773,7 +1778,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_a08938c4ab0b39e7(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1802,7 +1807,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_763ac2075ee5a949(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1827,7 +1832,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1839,7 +1844,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0
   
   e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
-  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg1 = (char *)(_swig_go_0.array != NULL ? _swig_go_0.array : (void *)omgo_empty_i64);
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = &obj3; 
@@ -1860,7 +1865,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1894,7 +1899,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1907,7 +1912,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gosl
   e5.status = OM_OK; e5.message[0] = '\0'; arg5 = &e5; 
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
   
-  arg2 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
+  arg2 = (int64_t *)(_swig_go_1.array != NULL ? _swig_go_1.array : (void *)omgo_empty_i64);
   arg3 = (size_t)_swig_go_1.len;
   
   arg4 = (int64_t *)_swig_go_2; 
@@ -1925,7 +1930,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1981,7 +1986,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2023,7 +2028,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_a08938c4ab0b39e7(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2066,7 +2071,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_a08938c4ab0b39e7(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2126,7 +2131,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2169,7 +2174,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_a08938c4ab0b39e7(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2227,7 +2232,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2274,7 +2279,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_a08938c4ab0b39e7(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2303,7 +2308,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_a08938c4ab0b39e7(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2343,7 +2348,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2376,7 +2381,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_a08938c4ab0b39e7(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2405,7 +2410,7 @@ _gostring_ _wrap_om_validate_axes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2445,7 +2450,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2478,7 +2483,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2530,7 +2535,7 @@ _gostring_ _wrap_om_preset_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2566,7 +2571,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2576,7 +2581,7 @@ void _wrap_om_preset_free_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2589,7 +2594,7 @@ _gostring_ _wrap_om_preset_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2602,7 +2607,7 @@ intgo _wrap_om_preset_world_size_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2615,7 +2620,7 @@ intgo _wrap_om_preset_view_count_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_763ac2075ee5a949(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2630,7 +2635,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2643,7 +2648,7 @@ intgo _wrap_om_preset_group_list_count_omswig_a08938c4ab0b39e7(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_763ac2075ee5a949(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2658,7 +2663,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_a08938c4ab0b39e7(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_763ac2075ee5a949(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2707,7 +2712,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_a08938c4ab0b39e7(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_763ac2075ee5a949(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2736,7 +2741,7 @@ _gostring_ _wrap_om_preset_world_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_763ac2075ee5a949(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2770,7 +2775,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_single_axes_json_omswig_a08938c4ab0b39e7(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_763ac2075ee5a949(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2804,7 +2809,7 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_a08938c4ab0b39e7(om_preset *_
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2861,7 +2866,7 @@ _gostring_ _wrap_om_preset_check_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -2902,7 +2907,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_a08938c4ab0b39e7(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2936,7 +2941,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_a08938c4ab0b39e7(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -2948,7 +2953,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_
   
   e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
-  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg1 = (char *)(_swig_go_0.array != NULL ? _swig_go_0.array : (void *)omgo_empty_i64);
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = &obj3; 
@@ -2969,7 +2974,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -2981,7 +2986,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_a08938c4ab0b39e7(_goslice_ _s
   
   e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
-  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg1 = (char *)(_swig_go_0.array != NULL ? _swig_go_0.array : (void *)omgo_empty_i64);
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = &obj3; 
@@ -3002,7 +3007,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_a08938c4ab0b39e7(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3012,7 +3017,7 @@ void _wrap_om_hierarchy_free_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3025,7 +3030,7 @@ intgo _wrap_om_hierarchy_levels_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3040,7 +3045,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_a08938c4ab0b39e7(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3055,7 +3060,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_a08938c4ab0b39e7(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3068,7 +3073,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3100,7 +3105,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_a08938c4ab0b39e7(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3129,7 +3134,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_a08938c4ab0b39e7(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3167,7 +3172,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_a08938c4ab0b39e7(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_a08938c4ab0b39e7(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3201,7 +3206,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_a08938c4ab0b39e7(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_763ac2075ee5a949() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3213,7 +3218,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_763ac2075ee5a949() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3225,7 +3230,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_763ac2075ee5a949() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3237,7 +3242,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_763ac2075ee5a949() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3249,7 +3254,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_763ac2075ee5a949() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3261,7 +3266,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_763ac2075ee5a949() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3273,7 +3278,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_763ac2075ee5a949() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3285,7 +3290,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_763ac2075ee5a949() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3297,7 +3302,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_a08938c4ab0b39e7() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3344,7 +3349,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_a08938c4ab0b39e7(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_763ac2075ee5a949(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3354,7 +3359,7 @@ void _wrap_om_locality_free_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_763ac2075ee5a949(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3367,7 +3372,7 @@ intgo _wrap_om_locality_groups_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_763ac2075ee5a949(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3380,7 +3385,7 @@ intgo _wrap_om_locality_levels_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_763ac2075ee5a949(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3409,7 +3414,7 @@ _gostring_ _wrap_om_locality_get_omswig_a08938c4ab0b39e7(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3454,7 +3459,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3511,7 +3516,7 @@ _gostring_ _wrap_om_order_advice_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3563,7 +3568,7 @@ _gostring_ _wrap_om_order_check_omswig_a08938c4ab0b39e7(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_763ac2075ee5a949() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3575,7 +3580,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_763ac2075ee5a949() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3587,7 +3592,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_763ac2075ee5a949() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3599,7 +3604,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_a08938c4ab0b39e7() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3631,7 +3636,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_a08938c4ab0b39e7(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3696,7 +3701,7 @@ _gostring_ _wrap_om_launch_plan_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3745,7 +3750,7 @@ _gostring_ _wrap_om_launch_check_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3775,11 +3780,11 @@ _gostring_ _wrap_om_view_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gos
   arg2 = count1;
   
   
-  arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
+  arg3 = (int64_t *)(_swig_go_1.array != NULL ? _swig_go_1.array : (void *)omgo_empty_i64);
   arg4 = (size_t)_swig_go_1.len;
   
   
-  arg5 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
+  arg5 = (int64_t *)(_swig_go_2.array != NULL ? _swig_go_2.array : (void *)omgo_empty_i64);
   arg6 = (size_t)_swig_go_2.len;
   
   arg7 = (int64_t)_swig_go_3; 
@@ -3802,7 +3807,7 @@ _gostring_ _wrap_om_view_new_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3834,15 +3839,15 @@ _gostring_ _wrap_om_view_new_modes_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0
   arg2 = count1;
   
   
-  arg3 = _swig_go_1.array != NULL ? (int64_t *)_swig_go_1.array : omgo_empty_i64;
+  arg3 = (int64_t *)(_swig_go_1.array != NULL ? _swig_go_1.array : (void *)omgo_empty_i64);
   arg4 = (size_t)_swig_go_1.len;
   
   
-  arg5 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
+  arg5 = (int64_t *)(_swig_go_2.array != NULL ? _swig_go_2.array : (void *)omgo_empty_i64);
   arg6 = (size_t)_swig_go_2.len;
   
   
-  arg7 = _swig_go_3.array != NULL ? (int64_t *)_swig_go_3.array : omgo_empty_i64;
+  arg7 = (int64_t *)(_swig_go_3.array != NULL ? _swig_go_3.array : (void *)omgo_empty_i64);
   arg8 = (size_t)_swig_go_3.len;
   
   arg9 = (int64_t)_swig_go_4; 
@@ -3865,7 +3870,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -3878,7 +3883,7 @@ bool _wrap_om_view_is_plain_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3891,7 +3896,7 @@ intgo _wrap_om_view_offset_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -3906,7 +3911,7 @@ intgo _wrap_om_view_mode_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3948,7 +3953,7 @@ _gostring_ _wrap_om_view_modes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3961,7 +3966,7 @@ intgo _wrap_om_view_instance_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3974,7 +3979,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4014,7 +4019,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_a08938c4ab0b39e7(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4027,7 +4032,7 @@ intgo _wrap_om_view_rank_count_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4040,7 +4045,7 @@ intgo _wrap_om_view_extent_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4055,7 +4060,7 @@ bool _wrap_om_view_holds_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4107,7 +4112,7 @@ _gostring_ _wrap_om_view_flatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4133,7 +4138,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, 
   arg2[_swig_go_1.n] = '\0';
   
   
-  arg3 = _swig_go_2.array != NULL ? (int64_t *)_swig_go_2.array : omgo_empty_i64;
+  arg3 = (int64_t *)(_swig_go_2.array != NULL ? _swig_go_2.array : (void *)omgo_empty_i64);
   arg4 = (size_t)_swig_go_2.len;
   
   
@@ -4165,7 +4170,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4210,7 +4215,7 @@ _gostring_ _wrap_om_view_slice_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4244,7 +4249,7 @@ _gostring_ _wrap_om_view_to_json_omswig_a08938c4ab0b39e7(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4256,7 +4261,7 @@ _gostring_ _wrap_om_view_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0,
   
   e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
-  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg1 = (char *)(_swig_go_0.array != NULL ? _swig_go_0.array : (void *)omgo_empty_i64);
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = &obj3; 
@@ -4277,7 +4282,7 @@ _gostring_ _wrap_om_view_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_a08938c4ab0b39e7(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_763ac2075ee5a949(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4328,7 +4333,7 @@ _gostring_ _wrap_om_world_new_omswig_a08938c4ab0b39e7(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4338,7 +4343,7 @@ void _wrap_om_world_free_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4351,7 +4356,7 @@ intgo _wrap_om_world_size_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4364,7 +4369,7 @@ intgo _wrap_om_world_view_count_omswig_a08938c4ab0b39e7(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_763ac2075ee5a949(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4379,7 +4384,7 @@ _gostring_ _wrap_om_world_view_name_omswig_a08938c4ab0b39e7(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4399,7 +4404,7 @@ intgo _wrap_om_world_view_index_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4435,7 +4440,7 @@ _gostring_ _wrap_om_world_view_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4455,7 +4460,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_a08938c4ab0b39e7(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4500,7 +4505,7 @@ _gostring_ _wrap_om_world_slice_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4534,7 +4539,7 @@ _gostring_ _wrap_om_world_to_json_omswig_a08938c4ab0b39e7(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4546,7 +4551,7 @@ _gostring_ _wrap_om_world_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0
   
   e4.status = OM_OK; e4.message[0] = '\0'; arg4 = &e4; 
   
-  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg1 = (char *)(_swig_go_0.array != NULL ? _swig_go_0.array : (void *)omgo_empty_i64);
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = &obj3; 
@@ -4567,7 +4572,7 @@ _gostring_ _wrap_om_world_from_json_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4601,7 +4606,7 @@ _gostring_ _wrap_om_world_load_json_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_763ac2075ee5a949() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4613,7 +4618,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_763ac2075ee5a949() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4625,7 +4630,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_763ac2075ee5a949() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4637,7 +4642,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_763ac2075ee5a949() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4649,7 +4654,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_a08938c4ab0b39e7() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_a08938c4ab0b39e7() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_763ac2075ee5a949() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4661,7 +4666,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_a08938c4ab0b39e7() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_a08938c4ab0b39e7(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_763ac2075ee5a949(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4688,7 +4693,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_a08938c4ab0b39e7(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4698,7 +4703,7 @@ void _wrap_om_diagnostics_free_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4711,7 +4716,7 @@ intgo _wrap_om_diagnostics_count_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4747,7 +4752,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_a08938c4ab0b39e7(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4762,7 +4767,7 @@ intgo _wrap_om_diagnostics_kind_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4777,7 +4782,7 @@ intgo _wrap_om_diagnostics_line_omswig_a08938c4ab0b39e7(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_a08938c4ab0b39e7(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -4791,7 +4796,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_a08938c4ab0b39e7(_goslice_ _s
   
   e6.status = OM_OK; e6.message[0] = '\0'; arg6 = &e6; 
   
-  arg1 = (char *)(_swig_go_0.array != NULL ? (const char *)_swig_go_0.array : "");
+  arg1 = (char *)(_swig_go_0.array != NULL ? _swig_go_0.array : (void *)omgo_empty_i64);
   arg2 = (size_t)_swig_go_0.len;
   
   arg3 = (bool)_swig_go_1; 
@@ -4814,7 +4819,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_a08938c4ab0b39e7(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_a08938c4ab0b39e7(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;
