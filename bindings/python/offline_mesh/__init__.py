@@ -91,7 +91,8 @@ def _index(value: Any, name: str) -> int:
 class _Meta(type):
     # OfflineMesh(mesh_dim_names=(), mesh_shape=()) runs in C (the library
     # checks and copies them), with no Python frame; __init__ is never run.
-    __call__ = _core._mesh_call()
+    # (A builtin function is no descriptor: the class is not passed.)
+    __call__ = _core._new_mesh
 
 
 class _Sizes(dict):
@@ -103,22 +104,8 @@ class _Sizes(dict):
         raise KeyError(key)
 
 
-class _Fields:
-    """The storage of an OfflineMesh (slots, set by the C extension)."""
-
-    __slots__ = {"mesh_dim_names": "The axis names, in mesh order.",
-                 "mesh_shape": "The axis sizes, in mesh order.",
-                 "is_plain": "True for a plain row-major mesh (one instance, offset 0).",
-                 "_handle": None, "_sizes": None}
-    mesh_dim_names: Tuple[str, ...]
-    mesh_shape: Tuple[int, ...]
-    is_plain: bool
-    _handle: Any
-    _sizes: Dict[Any, int]
-
-
 @final
-class OfflineMesh(_Fields, metaclass=_Meta):
+class OfflineMesh(metaclass=_Meta):
     """OfflineMesh(mesh_dim_names=(), mesh_shape=())
 
     An immutable, named device mesh computed offline (no process group):
@@ -134,7 +121,16 @@ class OfflineMesh(_Fields, metaclass=_Meta):
     raises dataclasses.FrozenInstanceError.
     """
 
-    __slots__ = ()
+    # The fields: slots the C extension sets (om_py_wrap_mesh).
+    __slots__ = {"mesh_dim_names": "The axis names, in mesh order.",
+                 "mesh_shape": "The axis sizes, in mesh order.",
+                 "is_plain": "True for a plain row-major mesh (one instance, offset 0).",
+                 "_handle": None, "_sizes": None}
+    mesh_dim_names: Tuple[str, ...]
+    mesh_shape: Tuple[int, ...]
+    is_plain: bool
+    _handle: Any
+    _sizes: Dict[Any, int]
     __match_args__ = ("mesh_dim_names", "mesh_shape")
 
     def __init__(self, mesh_dim_names=(), mesh_shape=()):  # type: ignore[no-untyped-def]
@@ -179,7 +175,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if key.__class__ is str and self.is_plain:
             names = self.mesh_dim_names
             if key in names:
-                return _core._new_sub_mesh((key,), (self.mesh_shape[names.index(key)],))
+                return _core._new_mesh((key,), (self.mesh_shape[names.index(key)],))
             return _EMPTY
         keys = [key] if isinstance(key, str) else key
         if not isinstance(keys, (tuple, list)) or not all(isinstance(k, str) for k in keys):
@@ -189,7 +185,7 @@ class OfflineMesh(_Fields, metaclass=_Meta):
         if not self.is_plain:
             return _EMPTY if len(keys) == 1 and keys[0] not in self.mesh_dim_names else self.slice(keys)
         pairs = [(n, s) for n, s in zip(self.mesh_dim_names, self.mesh_shape) if n in keys]
-        return _core._new_sub_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
+        return _core._new_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
 
     def _key(self) -> tuple:
         if self.is_plain:
