@@ -4,8 +4,8 @@
  * SWIG generates the public API: one final, AutoCloseable class per handle
  * (OfflineMesh, ParallelDims, Hierarchy, Locality, World, Preset,
  * Diagnostics), the
- * enums (Status, Dim, Flag, ...), and OfflineMeshes for the functions that
- * belong to no handle. No method is written here: bindings/java/methods.py
+ * enums (Status, Dim, Flag, ...), and the module class OfflineMeshes for the
+ * functions that belong to no handle. No method is written here: bindings/java/methods.py
  * derives them at build time from the headers and the Java column of
  * bindings/parity.tsv (om_mesh_size -> OfflineMesh.size(), om_launch_plan ->
  * OfflineMesh.launchPlan()), each as a small C body that returns the
@@ -25,18 +25,21 @@
  * freed by a Cleaner (no finalize()).
  */
 
-%module OfflineMeshNative
+%module OfflineMeshes
 #define OM_OWN_CLASS_NAMES
 #define OM_JAVA_METHODS
 
 %include <enums.swg>   /* proper Java enums, values as constants */
 %javaconst(1);
-%pragma(java) moduleclassmodifiers="final class"
+%pragma(java) moduleclassmodifiers="public final class"
+%pragma(java) modulecode=%{
+  private OfflineMeshes() {
+  }
+%}
 %pragma(java) jniclassclassmodifiers="final class"
 %pragma(java) jniclasscode=%{ static { Native.load(); } %}
 
 /* ---- names (of the classes, enums and methods: methods.py) ----------------- */
-%rename(OfflineMeshes) om;
 %rename("%(regex:/^OM_(ERR_|DIM_|FLAG_|LOCALITY_|LAUNCH_|WORLD_SIZE_|DIAGNOSTIC_)?(.*)/\\2/)s", %$isenumitem) "";
 %rename("$ignore", %$isconstant) "";   /* #define limits and counts: Java's enums have values() */
 
@@ -49,7 +52,7 @@
 
   $javaclassname(long cPtr, boolean own) {
     swigCPtr = cPtr;
-    cleanable = Native.CLEANER.register(this, () -> OfflineMeshNativeJNI.delete_$javaclassname(cPtr));
+    cleanable = Native.CLEANER.register(this, () -> $imclassname.delete_$javaclassname(cPtr));
   }
 
   /** 0 for null (the library reports the NULL argument); a closed object throws. */
@@ -71,12 +74,6 @@
     return $null;
   }
 %}
-%typemap(javainterfaces) om, struct om ""
-%typemap(javabody) om, struct om %{
-  private OfflineMeshes() {
-  }
-%}
-%typemap(javadestruct) om, struct om ""
 %typemap(javacode) om_status %{
   /** The library's English text, e.g. "parse error". */
   public String description() { return OfflineMeshes.statusString(this); }
@@ -300,8 +297,6 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
     long[] r = localityNamed(axes, ranksPerHost);
     return new HostLocality(r[0], r[1], r[2]);
   }
-  /** Per-level locality of the groups over the axes in {@code hierarchy}. */
-  public Locality locality(Hierarchy hierarchy, String... axes) { return hierarchy.locality(this, axes); }
   @Override public boolean equals(Object o) { return o instanceof OfflineMesh m && equal(m); }
   @Override public int hashCode() { return Long.hashCode(hash()); }
   /** {@code OfflineMesh{mesh_dim_names=[dp, tp], mesh_shape=[2, 4]}}; views add their layout JSON. */
@@ -330,8 +325,6 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
   /** Sets a size and returns these dims. */
   public ParallelDims with(Dim dim, long value) { set(dim, value); return this; }
   public ParallelDims with(Flag flag, boolean value) { setFlag(flag, value); return this; }
-  public OfflineMesh buildOfflineMesh() { return OfflineMesh.fromDims(this); }
-  public OfflineMesh buildRuntimeMesh(String order) { return OfflineMesh.fromDimsInOrder(this, order); }
   @Override public boolean equals(Object o) { return o instanceof ParallelDims d && equal(d); }
   @Override public int hashCode() { return toJson().hashCode(); }
   @Override public String toString() { return swigCPtr == 0 ? "ParallelDims{closed}" : "ParallelDims" + toJson(); }
@@ -380,8 +373,4 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
 }
 %include "offline_mesh_java_names.i"
 %include "offline_mesh.i"
-/* Functions of no handle: static methods of OfflineMeshes. */
-%nodefaultctor om;
-%nodefaultdtor om;
-struct om {};
 %include "offline_mesh_java_methods.i"

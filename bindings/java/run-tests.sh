@@ -154,7 +154,8 @@ for line in '%rename(groupOfNamed) om_mesh::om_mesh_group_of_named;' \
     '%newobject om_hierarchy::om_hierarchy_locality;' \
     'om_locality *om_hierarchy_locality(const om_mesh *mesh, const char *const *vaxes, size_t nvaxes, om_error *err) const { om_locality *out = 0; return om_java_ok(om_hierarchy_locality(mesh, $self, vaxes, nvaxes, &out, err)) ? out : 0; }' \
     'char *om_hierarchy_check(const om_mesh *mesh, const char *rules, om_error *err) const { char *violations = 0; size_t count = 0; return om_java_ok(om_hierarchy_check(mesh, $self, rules, &violations, &count, err)) ? violations : 0; }' \
-    'static om_java_size om_world_size_resolve(om_java_array *r, int64_t explicit_size, om_error *err) { int64_t world_size = 0; om_world_size_source source = 0; om_java_ok(om_world_size_resolve(explicit_size, &world_size, &source, err)); r->n = 2; r->stack[0] = world_size; r->stack[1] = source; return r; }' \
+    '%rename(buildOfflineMesh) om_dims::om_mesh_from_dims;' \
+    '%inline %{ static om_java_size omj_world_size_resolve(om_java_array *r, int64_t explicit_size, om_error *err) { int64_t world_size = 0; om_world_size_source source = 0; om_java_ok(om_world_size_resolve(explicit_size, &world_size, &source, err)); r->n = 2; r->stack[0] = world_size; r->stack[1] = source; return r; } %}' \
     'bool om_dims_dp_given(om_error *err) const { bool given = 0; return om_java_ok(om_dims_dp_given($self, &given, err)) ? given : 0; }' \
     '%javaexception("java.io.IOException") om_dims::om_dims_read_yaml %{ $action %}'; do
   grep -qF "$line" "$native/offline_mesh_java_methods.i" || { log "methods.py did not derive: $line"; exit 1; }
