@@ -85,15 +85,15 @@ def body(ret, call, outputs, bulk):
     outputs = [(t, name) for t, name in outputs if name != "count"]
     if bulk:
         (ctype, kind), elem = bulk, bulk[0][:-2]
-        return (None if outputs else kind), (f"if (om_java_room(r, sizeof({elem}), {call.replace('@', '0, 0')}, err)) "
-                                             f"om_java_ok({call.replace('@', 'om_java_values(r), r->n')}); return r;")
+        return (None if outputs else kind), (f"if (om_java_room(r, sizeof({elem}), {call.replace('@', '0, 0')}, err) "
+                                             f"&& {call.replace('@', 'r->values, r->n')} != OM_OK) r->n = 0; return r;")
     if len(outputs) < 2:
-        return ("void", f"om_java_ok({call});") if not outputs else \
-            (outputs[0][0], f"{locals_}return om_java_ok({call}) ? {outputs[0][1]} : 0;")
+        return ("void", f"if ({call} != OM_OK) return;") if not outputs else \
+            (outputs[0][0], f"{locals_}return {call} == OM_OK ? {outputs[0][1]} : 0;")
     kind = "om_java_size" if outputs[-1][0] == "om_world_size_source" else "om_java_longs"
     values = "".join(f"r->stack[{n}] = {name}; " for n, (_, name) in enumerate(outputs))
     return (None if any(t.endswith("*") for t, _ in outputs) else kind), \
-        f"{locals_}om_java_ok({call}); r->n = {len(outputs)}; {values}return r;"
+        f"{locals_}if ({call} == OM_OK) {{ r->n = {len(outputs)}; {values}}} return r;"
 
 
 def main(parity, *paths):

@@ -112,18 +112,13 @@ static void om_java_throw(JNIEnv *jenv, const om_error *err) {
     (*jenv)->Throw(jenv, (jthrowable)exc);
 }
 
-/* methods.py's bodies return the outputs of a call; its status is in the
- * om_error too, which the wrapper turns into an exception. */
-static bool om_java_ok(om_status status) {
-  return status == OM_OK;
-}
-
 /* A result of several values, in the wrapper's storage: the scalar outputs
  * of a call, in order, or a bulk output. methods.py asks the library for a
  * bulk output's length first (NULL, 0, &n), then calls again into exactly
  * that length: on the stack when it fits, else on the heap. */
 typedef struct om_java_array {
   size_t n, group_size;
+  void *values;   /* stack, or heap when the values outgrow it */
   void *heap;
   int64_t stack[64];
 } om_java_array;
@@ -134,14 +129,10 @@ static bool om_java_room(om_java_array *a, size_t elem, om_status status, om_err
   if ((status != OM_OK && status != OM_ERR_BUFFER_TOO_SMALL) || !a->n)
     return false;
   bool fits = a->n * elem <= sizeof a->stack;
-  err->status = fits || (a->heap = malloc(a->n * elem)) ? OM_OK : OM_ERR_NO_MEMORY;
+  err->status = fits || (a->values = a->heap = malloc(a->n * elem)) ? OM_OK : OM_ERR_NO_MEMORY;
   if (err->status != OM_OK)
     snprintf(err->message, sizeof err->message, "no memory for %zu results", a->n);
   return err->status == OM_OK;
-}
-
-static void *om_java_values(om_java_array *a) {
-  return a->heap ? a->heap : (void *)a->stack;
 }
 %}
 
@@ -156,7 +147,7 @@ typedef om_java_array *KIND;
 %typemap(out) KIND %{
   if (om_err.status == OM_OK && ($result = (*jenv)->NEW(jenv, (jsize)$1->n + GROUPS))) {
     jint size = (jint)$1->group_size;
-    (*jenv)->SET(jenv, $result, 0, (jsize)$1->n, om_java_values($1));
+    (*jenv)->SET(jenv, $result, 0, (jsize)$1->n, $1->values);
     if (GROUPS)
       (*jenv)->SetIntArrayRegion(jenv, $result, (jsize)$1->n, 1, &size);
   }
@@ -175,6 +166,7 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
 /* The storage of such a result (methods.py's `r`), in the wrapper. */
 %typemap(in, numinputs=0) om_java_array *r (om_java_array storage) %{
   storage.n = storage.group_size = 0;
+  storage.values = storage.stack;
   storage.heap = NULL;
   $1 = &storage;
 %}
