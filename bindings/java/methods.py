@@ -10,9 +10,11 @@ A C function is bound once it is declared in a header and named in
 parity.tsv's Java column ("Class.method"); the rest follows from its
 signature, by the conventions of bindings/offline_mesh.i:
 - om_X_free's row ("Class.close") names the class of the handle om_X; the
-  functions of no handle are static methods of OfflineMeshes (struct om);
+  functions of no handle are static methods of OfflineMeshes (the module);
 - a parameter of the class's handle type makes an instance method (the first
-  such parameter is `this`), else the method is static;
+  such parameter is `this`), else the method is static; the first name in
+  each class is a method there (om_mesh_from_dims: OfflineMesh.fromDims,
+  ParallelDims.buildOfflineMesh);
 - the outputs are returned: a C body per method passes locals for them
   (a bulk output: a size query, then exactly that length) and returns
   them, as offline_mesh_java.i's header lists;
@@ -53,7 +55,7 @@ def signature(params, struct, handles):
     pairs, outputs, bulk, this, i = [], [], None, None, 0
     while i < len(params):
         (ptype, pname), after = params[i], [t for t, _ in params[i + 1:i + 4]]
-        if this is None and ptype.removeprefix("const ") == struct + " *":
+        if this is None and ptype.removeprefix("const ") == f"{struct} *":
             this, ptype, pname = ptype, None, "$self"
         elif ptype in ("int32_t *", "int64_t *") and after[:2] == ["size_t", "size_t *"]:
             grouped = params[i + 3:i + 4] == [("size_t *", "group_size")]
@@ -83,15 +85,15 @@ def body(ret, call, outputs, bulk):
     outputs = [(t, name) for t, name in outputs if name != "count"]
     if bulk:
         (ctype, kind), elem = bulk, bulk[0][:-2]
-        return (None if outputs else kind), (f"if (om_java_room(r, sizeof({elem}), {call.replace('@', '0, 0')}, err)) "
-                                             f"om_java_ok({call.replace('@', 'om_java_values(r), r->n')}); return r;")
+        return (None if outputs else kind), (f"if (om_java_room(r, sizeof({elem}), {call.replace('@', '0, 0')}, err) "
+                                             f"&& {call.replace('@', 'r->values, r->n')} != OM_OK) r->n = 0; return r;")
     if len(outputs) < 2:
-        return ("void", f"om_java_ok({call});") if not outputs else \
-            (outputs[0][0], f"{locals_}return om_java_ok({call}) ? {outputs[0][1]} : 0;")
+        return ("void", f"if ({call} != OM_OK) return;") if not outputs else \
+            (outputs[0][0], f"{locals_}return {call} == OM_OK ? {outputs[0][1]} : 0;")
     kind = "om_java_size" if outputs[-1][0] == "om_world_size_source" else "om_java_longs"
     values = "".join(f"r->stack[{n}] = {name}; " for n, (_, name) in enumerate(outputs))
     return (None if any(t.endswith("*") for t, _ in outputs) else kind), \
-        f"{locals_}om_java_ok({call}); r->n = {len(outputs)}; {values}return r;"
+        f"{locals_}if ({call} == OM_OK) {{ r->n = {len(outputs)}; {values}}} return r;"
 
 
 def main(parity, *paths):
@@ -101,26 +103,28 @@ def main(parity, *paths):
     classes = {pairs[0][0]: c[:-5] for c, pairs in names.items() if c.endswith("_free")}
     out = [f"%rename({camel(e[3:])}) {e};" for e in enums] + [f"%rename({c}) {s};" for c, s in classes.items()]
     Path(names_out).write_text("\n".join(out) + "\n", encoding="utf-8")
-    classes["OfflineMeshes"], out = "om", []
+    classes["OfflineMeshes"], out = None, []
     for cname, pairs in sorted(names.items()):
-        cls, member = next(((c, m) for c, m in pairs if c in classes), (None, "close"))
-        if member == "close":
-            continue
-        if cname not in functions:
+        members = {c: m for c, m in reversed(pairs) if c in classes and m != "close"}  # its first name in each
+        if members and cname not in functions:
             sys.exit(f"methods.py: {cname} is in {parity} but in none of the headers")
-        struct, (ret, params) = classes[cls], functions[cname]
-        decl, args, outputs, bulk, this = signature(params, struct, set(classes.values()))
-        ret, code = body(ret, f"{cname}({args})", outputs, bulk)
-        if ret is None:
-            sys.exit(f"methods.py: no Java return kind for the outputs of {cname}")
-        out.append(f"%rename({member}) {struct}::{cname};")
-        if "const char *path" in decl:
-            out.append(f'%javaexception("java.io.IOException") {struct}::{cname} %{{ $action %}}')
-        if ret.endswith("*") and outputs:
-            out.append(f"%newobject {struct}::{cname};")  # a new handle or string: the caller's
-        decl = (["om_java_array *r"] if ret.startswith("om_java_") else []) + decl  # the result's storage
-        out.append(f"%extend {struct} {{ {'' if this else 'static '}{typed(ret, cname)}"
-                   f"({', '.join(decl)}){' const' if this and this.startswith('const') else ''} {{ {code} }} }}")
+        for cls, member in reversed(members.items()):
+            struct, (ret, params) = classes[cls], functions[cname]
+            decl, args, outputs, bulk, this = signature(params, struct, set(classes.values()) - {None})
+            ret, code = body(ret, f"{cname}({args})", outputs, bulk)
+            if ret is None:
+                sys.exit(f"methods.py: no Java return kind for the outputs of {cname}")
+            target = f"{struct}::{cname}" if struct else "omj_" + cname[3:]  # OfflineMeshes: the module's
+            out.append(f"%rename({member}) {target};")
+            if "const char *path" in decl:
+                out.append(f'%javaexception("java.io.IOException") {target} %{{ $action %}}')
+            if ret.endswith("*") and outputs:
+                out.append(f"%newobject {target};")  # a new handle or string: the caller's
+            decl = (["om_java_array *r"] if ret.startswith("om_java_") else []) + decl  # the result's storage
+            method = (f"{typed(ret, cname if struct else target)}({', '.join(decl) or 'void'})"
+                      f"{' const' if this and this.startswith('const') else ''} {{ {code} }}")
+            out.append(f"%extend {struct} {{ {'' if this else 'static '}{method} }}" if struct
+                       else f"%inline %{{ static {method} %}}")
     Path(methods_out).write_text("\n".join(out) + "\n", encoding="utf-8")
 
 

@@ -4,8 +4,8 @@
  * SWIG generates the public API: one final, AutoCloseable class per handle
  * (OfflineMesh, ParallelDims, Hierarchy, Locality, World, Preset,
  * Diagnostics), the
- * enums (Status, Dim, Flag, ...), and OfflineMeshes for the functions that
- * belong to no handle. No method is written here: bindings/java/methods.py
+ * enums (Status, Dim, Flag, ...), and the module class OfflineMeshes for the
+ * functions that belong to no handle. No method is written here: bindings/java/methods.py
  * derives them at build time from the headers and the Java column of
  * bindings/parity.tsv (om_mesh_size -> OfflineMesh.size(), om_launch_plan ->
  * OfflineMesh.launchPlan()), each as a small C body that returns the
@@ -25,18 +25,21 @@
  * freed by a Cleaner (no finalize()).
  */
 
-%module OfflineMeshNative
+%module OfflineMeshes
 #define OM_OWN_CLASS_NAMES
 #define OM_JAVA_METHODS
 
 %include <enums.swg>   /* proper Java enums, values as constants */
 %javaconst(1);
-%pragma(java) moduleclassmodifiers="final class"
+%pragma(java) moduleclassmodifiers="public final class"
+%pragma(java) modulecode=%{
+  private OfflineMeshes() {
+  }
+%}
 %pragma(java) jniclassclassmodifiers="final class"
 %pragma(java) jniclasscode=%{ static { Native.load(); } %}
 
 /* ---- names (of the classes, enums and methods: methods.py) ----------------- */
-%rename(OfflineMeshes) om;
 %rename("%(regex:/^OM_(ERR_|DIM_|FLAG_|LOCALITY_|LAUNCH_|WORLD_SIZE_|DIAGNOSTIC_)?(.*)/\\2/)s", %$isenumitem) "";
 %rename("$ignore", %$isconstant) "";   /* #define limits and counts: Java's enums have values() */
 
@@ -49,7 +52,7 @@
 
   $javaclassname(long cPtr, boolean own) {
     swigCPtr = cPtr;
-    cleanable = Native.CLEANER.register(this, () -> OfflineMeshNativeJNI.delete_$javaclassname(cPtr));
+    cleanable = Native.CLEANER.register(this, () -> $imclassname.delete_$javaclassname(cPtr));
   }
 
   /** 0 for null (the library reports the NULL argument); a closed object throws. */
@@ -71,12 +74,6 @@
     return $null;
   }
 %}
-%typemap(javainterfaces) om, struct om ""
-%typemap(javabody) om, struct om %{
-  private OfflineMeshes() {
-  }
-%}
-%typemap(javadestruct) om, struct om ""
 %typemap(javacode) om_status %{
   /** The library's English text, e.g. "parse error". */
   public String description() { return OfflineMeshes.statusString(this); }
@@ -115,18 +112,13 @@ static void om_java_throw(JNIEnv *jenv, const om_error *err) {
     (*jenv)->Throw(jenv, (jthrowable)exc);
 }
 
-/* methods.py's bodies return the outputs of a call; its status is in the
- * om_error too, which the wrapper turns into an exception. */
-static bool om_java_ok(om_status status) {
-  return status == OM_OK;
-}
-
 /* A result of several values, in the wrapper's storage: the scalar outputs
  * of a call, in order, or a bulk output. methods.py asks the library for a
  * bulk output's length first (NULL, 0, &n), then calls again into exactly
  * that length: on the stack when it fits, else on the heap. */
 typedef struct om_java_array {
   size_t n, group_size;
+  void *values;   /* stack, or heap when the values outgrow it */
   void *heap;
   int64_t stack[64];
 } om_java_array;
@@ -137,14 +129,10 @@ static bool om_java_room(om_java_array *a, size_t elem, om_status status, om_err
   if ((status != OM_OK && status != OM_ERR_BUFFER_TOO_SMALL) || !a->n)
     return false;
   bool fits = a->n * elem <= sizeof a->stack;
-  err->status = fits || (a->heap = malloc(a->n * elem)) ? OM_OK : OM_ERR_NO_MEMORY;
+  err->status = fits || (a->values = a->heap = malloc(a->n * elem)) ? OM_OK : OM_ERR_NO_MEMORY;
   if (err->status != OM_OK)
     snprintf(err->message, sizeof err->message, "no memory for %zu results", a->n);
   return err->status == OM_OK;
-}
-
-static void *om_java_values(om_java_array *a) {
-  return a->heap ? a->heap : (void *)a->stack;
 }
 %}
 
@@ -159,7 +147,7 @@ typedef om_java_array *KIND;
 %typemap(out) KIND %{
   if (om_err.status == OM_OK && ($result = (*jenv)->NEW(jenv, (jsize)$1->n + GROUPS))) {
     jint size = (jint)$1->group_size;
-    (*jenv)->SET(jenv, $result, 0, (jsize)$1->n, om_java_values($1));
+    (*jenv)->SET(jenv, $result, 0, (jsize)$1->n, $1->values);
     if (GROUPS)
       (*jenv)->SetIntArrayRegion(jenv, $result, (jsize)$1->n, 1, &size);
   }
@@ -178,6 +166,7 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
 /* The storage of such a result (methods.py's `r`), in the wrapper. */
 %typemap(in, numinputs=0) om_java_array *r (om_java_array storage) %{
   storage.n = storage.group_size = 0;
+  storage.values = storage.stack;
   storage.heap = NULL;
   $1 = &storage;
 %}
@@ -300,8 +289,6 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
     long[] r = localityNamed(axes, ranksPerHost);
     return new HostLocality(r[0], r[1], r[2]);
   }
-  /** Per-level locality of the groups over the axes in {@code hierarchy}. */
-  public Locality locality(Hierarchy hierarchy, String... axes) { return hierarchy.locality(this, axes); }
   @Override public boolean equals(Object o) { return o instanceof OfflineMesh m && equal(m); }
   @Override public int hashCode() { return Long.hashCode(hash()); }
   /** {@code OfflineMesh{mesh_dim_names=[dp, tp], mesh_shape=[2, 4]}}; views add their layout JSON. */
@@ -330,8 +317,6 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
   /** Sets a size and returns these dims. */
   public ParallelDims with(Dim dim, long value) { set(dim, value); return this; }
   public ParallelDims with(Flag flag, boolean value) { setFlag(flag, value); return this; }
-  public OfflineMesh buildOfflineMesh() { return OfflineMesh.fromDims(this); }
-  public OfflineMesh buildRuntimeMesh(String order) { return OfflineMesh.fromDimsInOrder(this, order); }
   @Override public boolean equals(Object o) { return o instanceof ParallelDims d && equal(d); }
   @Override public int hashCode() { return toJson().hashCode(); }
   @Override public String toString() { return swigCPtr == 0 ? "ParallelDims{closed}" : "ParallelDims" + toJson(); }
@@ -380,8 +365,4 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
 }
 %include "offline_mesh_java_names.i"
 %include "offline_mesh.i"
-/* Functions of no handle: static methods of OfflineMeshes. */
-%nodefaultctor om;
-%nodefaultdtor om;
-struct om {};
 %include "offline_mesh_java_methods.i"
