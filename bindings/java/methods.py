@@ -10,11 +10,14 @@ A C function is bound once it is declared in a header and named in
 parity.tsv's Java column ("Class.method"); the rest follows from its
 signature, by the conventions of bindings/offline_mesh.i:
 - om_X_free's row ("Class.close") names the class of the handle om_X; the
-  functions of no handle are static methods of OfflineMeshes (struct om);
+  functions of no handle are static methods of OfflineMeshes (the module);
 - a parameter of the class's handle type makes an instance method (the first
-  such parameter is `this`), else the method is static;
-- the outputs give the return kind (the om_java_* typedefs of
-  offline_mesh_java.i): a new handle, a string, a bulk buffer, the scalars;
+  such parameter is `this`), else the method is static; the first name in
+  each class is a method there (om_mesh_from_dims: OfflineMesh.fromDims,
+  ParallelDims.buildOfflineMesh);
+- the outputs are returned: a C body per method passes locals for them
+  (a bulk output: a size query, then exactly that length) and returns
+  them, as offline_mesh_java.i's header lists;
 - an axis set or a coordinate that is the last input becomes Java varargs;
 - a `path` parameter makes the method declare IOException.
 """
@@ -45,44 +48,52 @@ def java_names(parity):
             for cells in rows if len(cells) == 4 and re.match(r"\w+\.\w+", cells[3])}
 
 
-def signature(ret, params, struct, handles):
-    """(return kind, declared parameters, call arguments, type of `this` or None)."""
-    pairs, outputs, last_input, this, i = [], [], 0, None, 0
+def signature(params, struct, handles):
+    """(declared parameters, call arguments, outputs, bulk output, type of `this` or None).
+    The outputs are (type, name) locals passed by address; a bulk output, ("int32_t *", return
+    type), is passed as "@" (its buffer and length) and &r->n (the needed length)."""
+    pairs, outputs, bulk, this, i = [], [], None, None, 0
     while i < len(params):
         (ptype, pname), after = params[i], [t for t, _ in params[i + 1:i + 4]]
-        width, output = 1, None
-        if this is None and ptype.removeprefix("const ") == struct + " *":
+        if this is None and ptype.removeprefix("const ") == f"{struct} *":
             this, ptype, pname = ptype, None, "$self"
-        elif ptype.endswith("**"):
-            output = "om_java_string" if ptype == "char **" else "om_java_" + ptype[3:-3]
         elif ptype in ("int32_t *", "int64_t *") and after[:2] == ["size_t", "size_t *"]:
-            width = 4 if params[i + 3:i + 4] and params[i + 3][1] == "group_size" else 3
-            output = "om_java_groups" if width == 4 else "om_java_ints" if "32" in ptype else "om_java_longs"
-        elif ptype.endswith(" *") and not ptype.startswith("const ") and ptype[:-2] not in handles \
-                and after[:1] != ["size_t"]:
-            output = "" if ptype == "om_error *" or pname == "count" else ptype[:-2]  # a scalar output
-        pairs += params[i:i + width] if ptype else [(None, pname)]
-        outputs += [output] if output else []
-        last_input = len(pairs) - 1 if output is None and ptype else last_input
-        i += width
-    if last_input and pairs[last_input - 1] in (("const char *const *", "axes"), ("const int64_t *", "coord")):
-        (ptype, pname), _ = pairs[last_input - 1:last_input + 1]
-        pairs[last_input - 1:last_input + 1] = [(ptype, "v" + pname), ("size_t", "nv" + pname)]
-    decl = [t + ("" if t.endswith("*") else " ") + n for t, n in pairs if t]
-    return kind(ret, outputs), decl, [n for _, n in pairs], this
+            grouped = params[i + 3:i + 4] == [("size_t *", "group_size")]
+            bulk = ptype, "om_java_groups" if grouped else "om_java_ints" if "32" in ptype else "om_java_longs"
+            ptype, pname, i = None, "@, &r->n" + ", &r->group_size" * grouped, i + 2 + grouped
+        elif ptype.endswith("*") and not ptype.startswith("const ") and ptype[:-2] not in handles \
+                and ptype != "om_error *" and after[:1] != ["size_t"]:
+            outputs.append((ptype[:-1].strip(), pname))
+            ptype, pname = None, "&" + pname
+        pairs.append((ptype, pname))
+        i += 1
+    inputs = [n for n, (t, _) in enumerate(pairs) if t and t != "om_error *"]
+    if len(inputs) > 1 and pairs[inputs[-2]] in (("const char *const *", "axes"), ("const int64_t *", "coord")):
+        (ptype, pname), at = pairs[inputs[-2]], inputs[-2]
+        pairs[at:at + 2] = [(ptype, "v" + pname), ("size_t", "nv" + pname)]
+    decl = [typed(t, n) for t, n in pairs if t]
+    return decl, ", ".join(n for _, n in pairs), outputs, bulk, this
 
 
-def kind(ret, outputs):
-    """The return kind of a call that returns `ret` and writes `outputs`."""
-    whole = [o for o in outputs if o.startswith("om_java_")]
-    if ret != "om_status" or (whole and len(outputs) > 1):
-        return None if ret == "om_status" else ret
-    if whole or not outputs:
-        return (whole or ["om_java_void"])[0]
-    if len(outputs) > 1:
-        return "om_java_size" if outputs[-1] == "om_world_size_source" else "om_java_longs"
-    scalar = {"bool": "bool", "int64_t": "long", "uint64_t": "long", "size_t": "long"}
-    return "om_java_" + scalar.get(outputs[0], outputs[0][3:])
+def body(ret, call, outputs, bulk):
+    """(return type, C body) of a call that returns `ret` and writes `outputs` or a `bulk`
+    output: the outputs become the result (a size_t *count beside a text is dropped). None
+    as the type when Java has no single result for them."""
+    if ret != "om_status":
+        return ret, f"return {call};"
+    locals_ = "".join(f"{typed(t, name)} = 0; " for t, name in outputs)
+    outputs = [(t, name) for t, name in outputs if name != "count"]
+    if bulk:
+        (ctype, kind), elem = bulk, bulk[0][:-2]
+        return (None if outputs else kind), (f"if (om_java_room(r, sizeof({elem}), {call.replace('@', '0, 0')}, err) "
+                                             f"&& {call.replace('@', 'r->values, r->n')} != OM_OK) r->n = 0; return r;")
+    if len(outputs) < 2:
+        return ("void", f"if ({call} != OM_OK) return;") if not outputs else \
+            (outputs[0][0], f"{locals_}return {call} == OM_OK ? {outputs[0][1]} : 0;")
+    kind = "om_java_size" if outputs[-1][0] == "om_world_size_source" else "om_java_longs"
+    values = "".join(f"r->stack[{n}] = {name}; " for n, (_, name) in enumerate(outputs))
+    return (None if any(t.endswith("*") for t, _ in outputs) else kind), \
+        f"{locals_}if ({call} == OM_OK) {{ r->n = {len(outputs)}; {values}}} return r;"
 
 
 def main(parity, *paths):
@@ -90,27 +101,35 @@ def main(parity, *paths):
     functions, enums = declarations(headers)
     names = java_names(parity)
     classes = {pairs[0][0]: c[:-5] for c, pairs in names.items() if c.endswith("_free")}
-    out = [f"%rename({camel(e[3:])}) {e};\nOM_JAVA_ENUM(om_java_{e[3:]}, {camel(e[3:])})" for e in enums]
-    out += [f"%rename({c}) {s};\nOM_JAVA_HANDLE(om_java_{s[3:]}, {c})\n%apply SWIGTYPE **OM_NEW {{ {s} **out }};"
-            for c, s in classes.items()]
+    out = [f"%rename({camel(e[3:])}) {e};" for e in enums] + [f"%rename({c}) {s};" for c, s in classes.items()]
     Path(names_out).write_text("\n".join(out) + "\n", encoding="utf-8")
-    classes["OfflineMeshes"], out = "om", []
+    classes["OfflineMeshes"], out = None, []
     for cname, pairs in sorted(names.items()):
-        cls, member = next(((c, m) for c, m in pairs if c in classes), (None, "close"))
-        if member == "close":
-            continue
-        if cname not in functions:
+        members = {c: m for c, m in reversed(pairs) if c in classes and m != "close"}  # its first name in each
+        if members and cname not in functions:
             sys.exit(f"methods.py: {cname} is in {parity} but in none of the headers")
-        struct = classes[cls]
-        ret, decl, args, this = signature(*functions[cname], struct, set(classes.values()))
-        if ret is None:
-            sys.exit(f"methods.py: no Java return kind for the outputs of {cname}")
-        out.append(f"%rename({member}) {struct}::{cname};")
-        if "const char *path" in decl:
-            out.append(f'%javaexception("java.io.IOException") {struct}::{cname} %{{ $action %}}')
-        out.append(f"%extend {struct} {{ {'' if this else 'static '}{ret} {cname}({', '.join(decl)})"
-                   f"{' const' if this and this.startswith('const') else ''} {{ return {cname}({', '.join(args)}); }} }}")
+        for cls, member in reversed(members.items()):
+            struct, (ret, params) = classes[cls], functions[cname]
+            decl, args, outputs, bulk, this = signature(params, struct, set(classes.values()) - {None})
+            ret, code = body(ret, f"{cname}({args})", outputs, bulk)
+            if ret is None:
+                sys.exit(f"methods.py: no Java return kind for the outputs of {cname}")
+            target = f"{struct}::{cname}" if struct else "omj_" + cname[3:]  # OfflineMeshes: the module's
+            out.append(f"%rename({member}) {target};")
+            if "const char *path" in decl:
+                out.append(f'%javaexception("java.io.IOException") {target} %{{ $action %}}')
+            if ret.endswith("*") and outputs:
+                out.append(f"%newobject {target};")  # a new handle or string: the caller's
+            decl = (["om_java_array *r"] if ret.startswith("om_java_") else []) + decl  # the result's storage
+            method = (f"{typed(ret, cname if struct else target)}({', '.join(decl) or 'void'})"
+                      f"{' const' if this and this.startswith('const') else ''} {{ {code} }}")
+            out.append(f"%extend {struct} {{ {'' if this else 'static '}{method} }}" if struct
+                       else f"%inline %{{ static {method} %}}")
     Path(methods_out).write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def typed(ctype, name):
+    return ctype + ("" if ctype.endswith("*") else " ") + name
 
 
 def camel(name):

@@ -4,19 +4,18 @@
  * SWIG generates the public API: one final, AutoCloseable class per handle
  * (OfflineMesh, ParallelDims, Hierarchy, Locality, World, Preset,
  * Diagnostics), the
- * enums (Status, Dim, Flag, ...), and OfflineMeshes for the functions that
- * belong to no handle. No method is written here: bindings/java/methods.py
+ * enums (Status, Dim, Flag, ...), and the module class OfflineMeshes for the
+ * functions that belong to no handle. No method is written here: bindings/java/methods.py
  * derives them at build time from the headers and the Java column of
  * bindings/parity.tsv (om_mesh_size -> OfflineMesh.size(), om_launch_plan ->
- * OfflineMesh.launchPlan()), each declared with the return kind its outputs
- * give (Java is typed, so the declaration states it):
+ * OfflineMesh.launchPlan()), each as a small C body that returns the
+ * outputs of its call (Java is typed, so the declaration states them):
  *
- *   om_java_void    nothing               om_java_string  the char **out string
- *   om_java_mesh, om_java_dims, ...       the new handle of `T **out`
- *   om_java_ints, om_java_longs           the bulk output (int[], long[])
- *   om_java_long, om_java_bool, om_java_<enum>  the single scalar output
- *   om_java_longs   the scalar outputs, in order (long[]); om_java_size the
- *   WorldSize of (size, source); om_java_groups a group list (int[][])
+ *   nothing: void; one output: itself (a new handle or string is
+ *   %newobject; a long, boolean or enum as SWIG maps it); several scalar
+ *   outputs, in order: om_java_longs (long[]), om_java_size for a
+ *   WorldSize (size, source); a bulk output: om_java_ints / om_java_longs,
+ *   om_java_groups for a group list (int[][])
  *
  * A failed call throws from the wrapper (status + om_error message):
  * OfflineMeshException (an IllegalArgumentException with status()),
@@ -26,18 +25,21 @@
  * freed by a Cleaner (no finalize()).
  */
 
-%module OfflineMeshNative
+%module OfflineMeshes
 #define OM_OWN_CLASS_NAMES
 #define OM_JAVA_METHODS
 
 %include <enums.swg>   /* proper Java enums, values as constants */
 %javaconst(1);
-%pragma(java) moduleclassmodifiers="final class"
+%pragma(java) moduleclassmodifiers="public final class"
+%pragma(java) modulecode=%{
+  private OfflineMeshes() {
+  }
+%}
 %pragma(java) jniclassclassmodifiers="final class"
 %pragma(java) jniclasscode=%{ static { Native.load(); } %}
 
 /* ---- names (of the classes, enums and methods: methods.py) ----------------- */
-%rename(OfflineMeshes) om;
 %rename("%(regex:/^OM_(ERR_|DIM_|FLAG_|LOCALITY_|LAUNCH_|WORLD_SIZE_|DIAGNOSTIC_)?(.*)/\\2/)s", %$isenumitem) "";
 %rename("$ignore", %$isconstant) "";   /* #define limits and counts: Java's enums have values() */
 
@@ -50,7 +52,7 @@
 
   $javaclassname(long cPtr, boolean own) {
     swigCPtr = cPtr;
-    cleanable = Native.CLEANER.register(this, () -> OfflineMeshNativeJNI.delete_$javaclassname(cPtr));
+    cleanable = Native.CLEANER.register(this, () -> $imclassname.delete_$javaclassname(cPtr));
   }
 
   /** 0 for null (the library reports the NULL argument); a closed object throws. */
@@ -72,12 +74,6 @@
     return $null;
   }
 %}
-%typemap(javainterfaces) om, struct om ""
-%typemap(javabody) om, struct om %{
-  private OfflineMeshes() {
-  }
-%}
-%typemap(javadestruct) om, struct om ""
 %typemap(javacode) om_status %{
   /** The library's English text, e.g. "parse error". */
   public String description() { return OfflineMeshes.statusString(this); }
@@ -116,181 +112,93 @@ static void om_java_throw(JNIEnv *jenv, const om_error *err) {
     (*jenv)->Throw(jenv, (jthrowable)exc);
 }
 
-/* A NUL-terminated copy of a byte[] (NULL for null, or when out of memory:
- * the library then reports the NULL argument). */
-static char *om_java_dup(JNIEnv *jenv, jbyteArray array, size_t *length) {
-  jsize n = array ? (*jenv)->GetArrayLength(jenv, array) : 0;
-  char *copy = array ? malloc((size_t)n + 1) : NULL;
-  if (copy) {
-    (*jenv)->GetByteArrayRegion(jenv, array, 0, n, (jbyte *)copy);
-    copy[n] = '\0';
-  }
-  if (length)
-    *length = (size_t)n;
-  return copy;
-}
-
-/* The scalar outputs of a call, in order: each one makes the long[] that
- * the return kind reads one longer. */
-static jlongArray om_java_push(JNIEnv *jenv, jlongArray array, jlong value) {
-  jlong values[8] = {0};
-  jsize n = array ? (*jenv)->GetArrayLength(jenv, array) : 0;
-  jlongArray longer = n < 8 ? (*jenv)->NewLongArray(jenv, n + 1) : NULL;
-  if (longer && array)
-    (*jenv)->GetLongArrayRegion(jenv, array, 0, n, values);
-  values[n < 8 ? n : 0] = value;
-  if (longer)
-    (*jenv)->SetLongArrayRegion(jenv, longer, 0, n + 1, values);
-  return longer;
-}
-
-/* The bulk output of a call, sized by the library: the first call is a
- * size query (NULL, 0, &needed), the second writes exactly the needed
- * length, on the stack when it fits. */
-typedef struct om_java_buffer {
-  void **arg;        /* the wrapper's buffer argument (NULL: none) */
-  size_t *arg_len;   /* and its length argument */
-  size_t elem, needed, group_size;
+/* A result of several values, in the wrapper's storage: the scalar outputs
+ * of a call, in order, or a bulk output. methods.py asks the library for a
+ * bulk output's length first (NULL, 0, &n), then calls again into exactly
+ * that length: on the stack when it fits, else on the heap. */
+typedef struct om_java_array {
+  size_t n, group_size;
+  void *values;   /* stack, or heap when the values outgrow it */
   void *heap;
   int64_t stack[64];
-} om_java_buffer;
+} om_java_array;
 
-/* What the retry below reads in calls without an error report: never
- * written. The fallible calls declare their own om_err and om_buf (the
- * om_error typemap), which shadow these. */
-static om_error om_err;
-static om_java_buffer om_buf;
-
-/* True after a size query (OM_OK, or a short buffer for the calls that say
- * so): the call is to be repeated into a buffer of the needed length. */
-static bool om_java_buffer_grow(om_java_buffer *b, om_error *err) {
-  size_t bytes = b->needed * b->elem;
-  if ((err->status != OM_OK && err->status != OM_ERR_BUFFER_TOO_SMALL) || !b->arg || *b->arg || !b->needed)
+/* True when the size query succeeded (the status of the calls that report
+ * a short buffer for it too) and room for its a->n values is ready. */
+static bool om_java_room(om_java_array *a, size_t elem, om_status status, om_error *err) {
+  if ((status != OM_OK && status != OM_ERR_BUFFER_TOO_SMALL) || !a->n)
     return false;
-  *b->arg = bytes <= sizeof b->stack ? (void *)b->stack : (b->heap = malloc(bytes));
-  *b->arg_len = b->needed;
-  err->status = OM_OK;
-  if (!*b->arg) {
-    err->status = OM_ERR_NO_MEMORY;
-    snprintf(err->message, sizeof err->message, "no memory for %zu results", b->needed);
-  }
-  return *b->arg != NULL;
+  bool fits = a->n * elem <= sizeof a->stack;
+  err->status = fits || (a->values = a->heap = malloc(a->n * elem)) ? OM_OK : OM_ERR_NO_MEMORY;
+  if (err->status != OM_OK)
+    snprintf(err->message, sizeof err->message, "no memory for %zu results", a->n);
+  return err->status == OM_OK;
 }
 %}
 
-%exception %{
-  $action
-  if (om_java_buffer_grow(&om_buf, &om_err)) {
-    $action
-  }
-%}
-
-/* ---- return kinds --------------------------------------------------------- */
-%define OM_JAVA_RETURN(KIND, JNI, JTYPE, JSTYPE, JAVAOUT)
-typedef om_status KIND;
-%{ typedef om_status KIND; %}
+/* ---- results: methods.py returns the outputs (a handle or a string is
+ * %newobject); the values of an om_java_array as a new Java array ---------- */
+%define OM_JAVA_RESULT(KIND, JNI, JTYPE, JSTYPE, NEW, SET, GROUPS, JAVAOUT)
+typedef om_java_array *KIND;
+%{ typedef om_java_array *KIND; %}
 %typemap(jni) KIND "JNI"
 %typemap(jtype) KIND "JTYPE"
 %typemap(jstype) KIND "JSTYPE"
-%typemap(out) KIND ""
+%typemap(out) KIND %{
+  if (om_err.status == OM_OK && ($result = (*jenv)->NEW(jenv, (jsize)$1->n + GROUPS))) {
+    jint size = (jint)$1->group_size;
+    (*jenv)->SET(jenv, $result, 0, (jsize)$1->n, $1->values);
+    if (GROUPS)
+      (*jenv)->SetIntArrayRegion(jenv, $result, (jsize)$1->n, 1, &size);
+  }
+  free($1->heap);
+%}
 %typemap(javaout) KIND JAVAOUT
 %enddef
-%define OM_JAVA_HANDLE(KIND, CLASS)
-OM_JAVA_RETURN(KIND, jlong, long, CLASS, { return new CLASS($jnicall, true); })
-%enddef
-%define OM_JAVA_ENUM(KIND, CLASS)
-OM_JAVA_RETURN(KIND, jlongArray, long[], CLASS, { return CLASS.swigToEnum((int) $jnicall[0]); })
-%enddef
-OM_JAVA_RETURN(om_java_void, jint, int, void, { $jnicall; })
-OM_JAVA_RETURN(om_java_string, jbyteArray, byte[], String, { return Native.string($jnicall); })
-OM_JAVA_RETURN(om_java_ints, jintArray, int[], int[], { return $jnicall; })
-OM_JAVA_RETURN(om_java_longs, jlongArray, long[], long[], { return $jnicall; })
-OM_JAVA_RETURN(om_java_long, jlongArray, long[], long, { return $jnicall[0]; })
-OM_JAVA_RETURN(om_java_bool, jlongArray, long[], boolean, { return $jnicall[0] != 0; })
-OM_JAVA_RETURN(om_java_size, jlongArray, long[], WorldSize,
+OM_JAVA_RESULT(om_java_ints, jintArray, int[], int[], NewIntArray, SetIntArrayRegion, 0, { return $jnicall; })
+OM_JAVA_RESULT(om_java_longs, jlongArray, long[], long[], NewLongArray, SetLongArrayRegion, 0, { return $jnicall; })
+OM_JAVA_RESULT(om_java_size, jlongArray, long[], WorldSize, NewLongArray, SetLongArrayRegion, 0,
                { long[] r = $jnicall; return new WorldSize(r[0], WorldSizeSource.swigToEnum((int) r[1])); })
-OM_JAVA_RETURN(om_java_groups, jintArray, int[], int[][], {
+OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArrayRegion, 1, {
     int[] flat = $jnicall;
     return Native.split(java.util.Arrays.copyOf(flat, flat.length - 1), flat[flat.length - 1]);
   })
+/* The storage of such a result (methods.py's `r`), in the wrapper. */
+%typemap(in, numinputs=0) om_java_array *r (om_java_array storage) %{
+  storage.n = storage.group_size = 0;
+  storage.values = storage.stack;
+  storage.heap = NULL;
+  $1 = &storage;
+%}
+%typemap(newfree) char * "om_string_free($1);"
+#pragma SWIG nowarn=453  /* the shared output patterns: methods.py returns the outputs instead */
 
-/* ---- hidden parameters ------------------------------------------------------ */
+/* The om_error of a call: hidden, checked after it (a failure throws). */
 %typemap(in, numinputs=0) om_error *OM_ERROR %{
   om_error om_err;
-  om_java_buffer om_buf;
   om_err.status = OM_OK;
   om_err.message[0] = '\0';
-  om_buf.arg = NULL;
-  om_buf.heap = NULL;
   $1 = &om_err;
 %}
-/* The last parameter: throws after a failure. */
 %typemap(argout) om_error *OM_ERROR %{
   if (om_err.status != OM_OK)
     om_java_throw(jenv, &om_err);
 %}
-%typemap(freearg) om_error *OM_ERROR %{ free(om_buf.heap); %}
-
-/* The other hidden outputs: a local each, read after the call. */
-%typemap(in, numinputs=0) SWIGTYPE **OM_NEW ($*1_ltype temp = 0), char **OM_STRING ($*1_ltype temp = 0),
-    int64_t *OM_OUTPUT ($*1_ltype temp = 0), size_t *count ($*1_ltype temp = 0) %{ $1 = &temp; %}
-%typemap(argout) SWIGTYPE **OM_NEW %{ $result = (jlong)(intptr_t)temp$argnum; %}
-
-%typemap(argout) char **OM_STRING %{ if (temp$argnum) $result = om_java_bytes(jenv, temp$argnum); %}
-%typemap(freearg) char **OM_STRING %{ om_string_free(temp$argnum); %}
-
-/* Scalar outputs, in order: the long[] the return kind reads. */
-%typemap(argout) int64_t *OM_OUTPUT %{ $result = om_java_push(jenv, $result, (jlong)temp$argnum); %}
-%apply int64_t *OM_OUTPUT { uint64_t *OM_OUTPUT, bool *OM_OUTPUT, size_t *OM_OUTPUT, enum SWIGTYPE * };
-/* A count that the returned lines already give. */
-%typemap(argout) size_t *count ""
-
-/* Bulk outputs into a new int[] / long[] (a named group list: the group
- * size travels as the last element). Set up in "check", which runs after
- * every "in" (om_buf is declared by the om_error typemap). */
-%define OM_JAVA_BUFFER(CTYPE, NEW, SET, PARAMS, GROUPS, SET_GROUPS)
-%typemap(in, numinputs=0) PARAMS ""
-%typemap(check) PARAMS %{
-  om_buf.arg = (void **)&$1;
-  om_buf.arg_len = &$2;
-  om_buf.elem = sizeof(CTYPE);
-  om_buf.needed = 0;
-  $1 = NULL;
-  $2 = 0;
-  $3 = &om_buf.needed;
-  SET_GROUPS
-%}
-%typemap(argout) PARAMS %{
-  if (om_err.status == OM_OK && ($result = (*jenv)->NEW(jenv, (jsize)om_buf.needed + GROUPS))) {
-    jint size = (jint)om_buf.group_size;
-    (*jenv)->SET(jenv, $result, 0, (jsize)om_buf.needed, (const void *)$1);
-    if (GROUPS)
-      (*jenv)->SetIntArrayRegion(jenv, $result, (jsize)om_buf.needed, 1, &size);
-  }
-%}
-%enddef
-OM_JAVA_BUFFER(int32_t, NewIntArray, SetIntArrayRegion, (int32_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED), 0, )
-OM_JAVA_BUFFER(int64_t, NewLongArray, SetLongArrayRegion, (int64_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED), 0, )
-OM_JAVA_BUFFER(int32_t, NewIntArray, SetIntArrayRegion,
-               (int32_t *out, size_t out_len, size_t *needed, size_t *group_size), 1, $4 = &om_buf.group_size;)
 
 /* ---- inputs ------------------------------------------------------------------ */
 %apply long long { int64_t, uint64_t };   /* a uint64_t hash or mask: the same bits */
 
 /* Strings: checked UTF-8 in Java (Native.cstr refuses NUL and unpaired
- * surrogates), copied NUL-terminated here; null reaches C as NULL. */
-%typemap(jni) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN),
-    (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "jbyteArray"
-%typemap(jtype) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN),
-    (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "byte[]"
-%typemap(jstype) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN) "String"
+ * surrogates and appends the NUL C reads up to), read in place here; null
+ * reaches C as NULL. */
+%typemap(jni) const char *, char *, (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "jbyteArray"
+%typemap(jtype) const char *, char *, (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "byte[]"
+%typemap(jstype) const char *, char * "String"
 %typemap(javain) const char * "Native.cstr($javainput)"
-%typemap(javaout) const char * { return Native.string($jnicall); }
-%typemap(in) const char * %{ $1 = om_java_dup(jenv, $input, NULL); %}
-%typemap(freearg) const char *, (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ free((char *)$1); %}
-%typemap(out) const char * %{ $result = om_java_bytes(jenv, $1); %}
-%typemap(javain) (const char *OM_TEXT, size_t OM_TEXT_LEN) "Native.utf8($javainput)"
-%typemap(in) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $1 = om_java_dup(jenv, $input, &$2); %}
+%typemap(javaout) const char *, char * { return Native.string($jnicall); }
+%typemap(in) const char * %{ $1 = $input ? ($1_ltype)(*jenv)->GetByteArrayElements(jenv, $input, NULL) : NULL; %}
+%typemap(freearg) const char * %{ if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT); %}
+%typemap(out) const char *, char * %{ $result = om_java_bytes(jenv, $1); %}
 
 /* Lists of strings: String[] (String... where it is the last parameter),
  * sent as ONE byte[] of NUL-terminated UTF-8 names (Native.cstrs; a null
@@ -334,6 +242,9 @@ OM_JAVA_BUFFER(int32_t, NewIntArray, SetIntArrayRegion,
 OM_JAVA_ARRAY(const int64_t *OM_INTS, OM_INTS_LEN, jlongArray, long[], long[], Long, JNI_ABORT)
 OM_JAVA_ARRAY(int64_t *OM_INTO, OM_INTO_LEN, jlongArray, long[], long[], Long, 0)
 OM_JAVA_ARRAY(int32_t *OM_INTO, OM_INTO_LEN, jintArray, int[], int[], Int, 0)
+/* Text with its length: UTF-8 as Native.cstr makes it, without the NUL. */
+OM_JAVA_ARRAY(const char *OM_TEXT, OM_TEXT_LEN, jbyteArray, byte[], String, Byte, JNI_ABORT)
+%typemap(javain) (const char *OM_TEXT, size_t OM_TEXT_LEN) "Native.utf8($javainput)"
 /* The views of a world: OfflineMesh[] as their handles, kept reachable. */
 OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[], OfflineMesh[], Long, JNI_ABORT)
 %typemap(javain, post="      java.lang.ref.Reference.reachabilityFence($javainput);")
@@ -378,8 +289,6 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
     long[] r = localityNamed(axes, ranksPerHost);
     return new HostLocality(r[0], r[1], r[2]);
   }
-  /** Per-level locality of the groups over the axes in {@code hierarchy}. */
-  public Locality locality(Hierarchy hierarchy, String... axes) { return hierarchy.locality(this, axes); }
   @Override public boolean equals(Object o) { return o instanceof OfflineMesh m && equal(m); }
   @Override public int hashCode() { return Long.hashCode(hash()); }
   /** {@code OfflineMesh{mesh_dim_names=[dp, tp], mesh_shape=[2, 4]}}; views add their layout JSON. */
@@ -408,8 +317,6 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
   /** Sets a size and returns these dims. */
   public ParallelDims with(Dim dim, long value) { set(dim, value); return this; }
   public ParallelDims with(Flag flag, boolean value) { setFlag(flag, value); return this; }
-  public OfflineMesh buildOfflineMesh() { return OfflineMesh.fromDims(this); }
-  public OfflineMesh buildRuntimeMesh(String order) { return OfflineMesh.fromDimsInOrder(this, order); }
   @Override public boolean equals(Object o) { return o instanceof ParallelDims d && equal(d); }
   @Override public int hashCode() { return toJson().hashCode(); }
   @Override public String toString() { return swigCPtr == 0 ? "ParallelDims{closed}" : "ParallelDims" + toJson(); }
@@ -458,8 +365,4 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
 }
 %include "offline_mesh_java_names.i"
 %include "offline_mesh.i"
-/* Functions of no handle: static methods of OfflineMeshes. */
-%nodefaultctor om;
-%nodefaultdtor om;
-struct om {};
 %include "offline_mesh_java_methods.i"

@@ -150,9 +150,14 @@ gen_fails "no Java return kind for the outputs of om_mesh_twice" \
   "OM_API om_status om_mesh_twice(const om_mesh *mesh, om_mesh **out, char **text, om_error *err);"
 # and what it derives for one function of each shape
 for line in '%rename(groupOfNamed) om_mesh::om_mesh_group_of_named;' \
-    'om_java_ints om_mesh_group_of_named(const char *const *axes, size_t naxes, int64_t rank, int32_t *out, size_t out_len, size_t *needed, om_error *err) const { return om_mesh_group_of_named($self, axes, naxes, rank, out, out_len, needed, err); }' \
-    'om_java_locality om_hierarchy_locality(const om_mesh *mesh, const char *const *vaxes, size_t nvaxes, om_locality **out, om_error *err) const { return om_hierarchy_locality(mesh, $self, vaxes, nvaxes, out, err); }' \
-    'static om_java_size om_world_size_resolve(int64_t explicit_size, int64_t *world_size, om_world_size_source *source, om_error *err)' \
+    '%newobject om_hierarchy::om_hierarchy_locality;' \
+    '%rename(buildOfflineMesh) om_dims::om_mesh_from_dims;' \
+    'om_java_ints om_mesh_group_of_named(om_java_array *r, const char *const *axes, size_t naxes, int64_t rank, om_error *err) const { if (om_java_room(r, sizeof(int32_t), om_mesh_group_of_named($self, axes, naxes, rank, 0, 0, &r->n, err), err) && om_mesh_group_of_named($self, axes, naxes, rank, r->values, r->n, &r->n, err) != OM_OK) r->n = 0; return r; }' \
+    'om_locality *om_hierarchy_locality(const om_mesh *mesh, const char *const *vaxes, size_t nvaxes, om_error *err) const { om_locality *out = 0; return om_hierarchy_locality(mesh, $self, vaxes, nvaxes, &out, err) == OM_OK ? out : 0; }' \
+    'char *om_hierarchy_check(const om_mesh *mesh, const char *rules, om_error *err) const { char *violations = 0; size_t count = 0; return om_hierarchy_check(mesh, $self, rules, &violations, &count, err) == OM_OK ? violations : 0; }' \
+    'static om_java_size omj_world_size_resolve(om_java_array *r, int64_t explicit_size, om_error *err) { int64_t world_size = 0; om_world_size_source source = 0; if (om_world_size_resolve(explicit_size, &world_size, &source, err) == OM_OK) { r->n = 2; r->stack[0] = world_size; r->stack[1] = source; } return r; } %}' \
+    'bool om_dims_dp_given(om_error *err) const { bool given = 0; return om_dims_dp_given($self, &given, err) == OM_OK ? given : 0; }' \
+    'void om_dims_set(om_dim dim, int64_t value, om_error *err) { if (om_dims_set($self, dim, value, err) != OM_OK) return; }' \
     '%javaexception("java.io.IOException") om_dims::om_dims_read_yaml %{ $action %}'; do
   grep -qF "$line" "$native/offline_mesh_java_methods.i" || { log "methods.py did not derive: $line"; exit 1; }
 done

@@ -23,7 +23,7 @@ mkdir -p "$pkg_dir"
 "$swig" -java -package org.offlinemesh -Werror -Wextra "$@" \
   -outdir "$pkg_dir" -o "$out_c" "$iface"
 
-expected='DiagnosticKind.java Diagnostics.java Dim.java Flag.java Hierarchy.java LaunchFormat.java Locality.java LocalityField.java OfflineMesh.java OfflineMeshNative.java OfflineMeshNativeJNI.java OfflineMeshes.java ParallelDims.java Preset.java Status.java World.java WorldSizeSource.java'
+expected='DiagnosticKind.java Diagnostics.java Dim.java Flag.java Hierarchy.java LaunchFormat.java Locality.java LocalityField.java OfflineMesh.java OfflineMeshes.java OfflineMeshesJNI.java ParallelDims.java Preset.java Status.java World.java WorldSizeSource.java'
 actual=$(cd "$pkg_dir" && ls | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 expected_sorted=$(printf '%s\n' $expected | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 if [ "$actual" != "$expected_sorted" ]; then

@@ -6,11 +6,13 @@
 # 2. builds and installs the package with `pip install .` (meson-python,
 #    exactly what users run) into a virtual environment that sees the
 #    system site-packages, so the user's Python is left alone;
-# 3. builds the extension once more with the library's allocation-failure
+# 3. builds the extension once more, with the newest SWIG on PyPI (pip
+#    install swig, its own venv) and the library's allocation-failure
 #    injection (its own meson build dir) for the MemoryError tests;
-# 4. runs the pytest suite against the installed package, the parity check
-#    (bindings/parity.tsv against the library's exports and the three
-#    bindings) and mypy.stubtest on the stubs.
+# 4. runs the pytest suite against the installed package and again against
+#    that second build, the parity check (bindings/parity.tsv against the
+#    library's exports and the three bindings) and mypy.stubtest on the
+#    stubs.
 # Work files go to <build dir>/python-tests (or $OM_PY_WORK, or a temp dir).
 set -euo pipefail
 
@@ -70,15 +72,30 @@ fi
 step "pip install $root"
 "$vpy" -m pip install --quiet --force-reinstall --no-deps "$root"
 
-# ---- 3. allocation-failure build ----------------------------------------------
+# ---- 3. allocation-failure build, with the newest SWIG on PyPI ----------------
+# The extension must build unchanged with Debian's SWIG (step 2) and with
+# the newest SWIG on PyPI: this second build uses the latter (pip install
+# swig into its own venv, named to meson by a native file), and the whole
+# suite runs against both builds.
+swig_venv=$work/swig-pypi
+if [[ ! -x $swig_venv/bin/swig ]]; then
+    step "pip install swig (the newest on PyPI) into $swig_venv"
+    "$python" -m venv "$swig_venv"
+    "$swig_venv/bin/python" -m pip install --quiet --upgrade swig
+fi
+pypi_swig=$("$swig_venv/bin/swig" -version | sed -n 's/^SWIG Version //p')
 inject=$work/inject-build
 if [[ ! -f $inject/build.ninja ]]; then
-    step "meson setup $inject (alloc_failure_injection)"
+    step "meson setup $inject (alloc_failure_injection, SWIG $pypi_swig from PyPI)"
     rm -rf "$inject"
-    meson setup "$inject" "$root" -Dtests=false -Dbench=false \
-        -Dcli=false -Djava=disabled -Dpython=enabled -Dpython_static=true \
+    mkdir -p "$inject"
+    printf "[binaries]\nswig = '%s'\n" "$swig_venv/bin/swig" >"$work/swig-pypi.ini"
+    meson setup "$inject" "$root" --native-file "$work/swig-pypi.ini" -Dtests=false \
+        -Dbench=false -Dcli=false -Djava=disabled -Dpython=enabled -Dpython_static=true \
         -Dalloc_failure_injection=true >/dev/null
 fi
+grep -qxF "Running command: $swig_venv/bin/swig -version" "$inject/meson-logs/meson-log.txt" \
+    || { echo "python: $inject does not use $swig_venv/bin/swig" >&2; exit 1; }
 step "ninja -C $inject"
 ninja -C "$inject" -j2 >/dev/null
 
@@ -96,9 +113,14 @@ fi
 # Run from $work: the source tree's offline_mesh/ (without the extension)
 # must not shadow the installed package.
 cd "$work"
-step "pytest"
+step "pytest (the pip-installed package, SWIG $(swig -version | sed -n 's/^SWIG Version //p'))"
 OM_PY_INJECT_PATH=$inject/bindings/python OM_LIBRARY=$library \
     "$vpy" -m pytest -p no:cacheprovider -q -rs "$here/tests"
+step "pytest (the package of $inject, SWIG $pypi_swig from PyPI)"
+PYTHONPATH=$inject/bindings/python "$vpy" -c 'import sys, offline_mesh._core as c
+assert c.__file__.startswith(sys.argv[1]), c.__file__' "$inject"
+PYTHONPATH=$inject/bindings/python OM_PY_INJECT_PATH=$inject/bindings/python \
+    OM_LIBRARY=$library "$vpy" -m pytest -p no:cacheprovider -q -rs "$here/tests"
 step "parity ($library)"
 "$vpy" "$root/bindings/parity_check.py" "$library" "${java_generated[@]}"
 step "mypy.stubtest"

@@ -72,13 +72,14 @@ final class Native {
         }
     }
 
-    /** UTF-8 of a string C reads up to a NUL: a NUL inside would cut it, so it is refused. */
+    /** NUL-terminated UTF-8 of a string for C: a NUL inside would cut it, so it is refused. */
     static byte[] cstr(String value) {
         if (value != null && value.indexOf('\0') >= 0) {
             throw new OfflineMeshException(Status.INVALID_ARGUMENT,
                     '"' + value.replace("\0", "\\0") + "\" contains a NUL character");
         }
-        return utf8(value);
+        byte[] bytes = utf8(value);
+        return bytes == null ? null : Arrays.copyOf(bytes, bytes.length + 1);
     }
 
     /** The names as one byte[] of NUL-terminated UTF-8 strings; a null name is the byte 0xFF. */
@@ -88,8 +89,7 @@ final class Native {
         }
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(16 * values.length);
         for (String value : values) {
-            out.writeBytes(value == null ? new byte[] {(byte) 0xFF} : cstr(value));
-            out.write(0);
+            out.writeBytes(value == null ? new byte[] {(byte) 0xFF, 0} : cstr(value));
         }
         return out.toByteArray();
     }
