@@ -38,7 +38,8 @@ import operator
 import os
 import sys
 import warnings
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union, final
+from typing import (Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union,
+                    final)
 
 from . import _core  # type: ignore[attr-defined]
 from ._errors import (ConfigWarning, DiagnosticKind, OfflineMeshError, OfflineMeshIOError,
@@ -61,6 +62,7 @@ Dims = Union[str, Sequence[str]]
 PathLike = Union[str, bytes, "os.PathLike[str]"]
 Pairs = Tuple[Tuple[int, int], ...]
 _Buffer = TypeVar("_Buffer")
+_H = TypeVar("_H", bound="_Handle")
 
 
 def _axes(dims: Dims) -> List[str]:
@@ -187,18 +189,14 @@ class OfflineMesh(metaclass=_Meta):
         pairs = [(n, s) for n, s in zip(self.mesh_dim_names, self.mesh_shape) if n in keys]
         return _core._new_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
 
-    def _key(self) -> tuple:
-        if self.is_plain:
-            return (self.mesh_dim_names, self.mesh_shape)
-        return (self.mesh_dim_names, self.mesh_shape, self.to_view_json())
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, OfflineMesh):
-            return self is other or self._key() == other._key()
+            return self is other or _core.om_mesh_equal(self, other)  # type: ignore[no-any-return]
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        # (om_mesh_hash covers names and shape only: a view's layout is added)
+        return hash((self.mesh_dim_names, self.mesh_shape, None if self.is_plain else self.to_view_json()))
 
     def __repr__(self) -> str:
         if self.is_plain:
@@ -377,24 +375,37 @@ _core._register(OfflineMesh, error)
 _EMPTY = OfflineMesh()
 
 
-class World:
+class _Handle:
+    """A package object over one library object: its SWIG handle, which
+    frees it (World, Hierarchy, Preset)."""
+
+    __slots__ = ("_handle",)
+    _handle: Any
+
+    @classmethod
+    def _of(cls: Type[_H], handle: Any) -> _H:
+        obj = cls.__new__(cls)
+        obj._handle = handle
+        return obj
+
+    def _names(self, name: Any, count: Any) -> Tuple[str, ...]:
+        """name(handle, i) for i below count(handle): a list the library
+        gives item by item."""
+        return tuple(name(self._handle, i) for i in range(count(self._handle)))
+
+
+class World(_Handle):
     """A world: one rank space of `world_size` ranks and its named views
     (VIEWS.md 2). An axis name shared by two views must give the same groups
     in both (checked on construction: Status.VIEW_CONFLICT). world["dense"]
     is a view (an OfflineMesh); len, iteration and `in` go over view names."""
 
-    __slots__ = ("_handle",)
+    __slots__ = ()
 
     def __init__(self, world_size: int, views: Dict[str, OfflineMesh]) -> None:
         if not isinstance(views, dict):
             raise TypeError(f"views must be a dict, not {type(views).__name__}")
         self._handle = _core.om_world_new(world_size, list(views), list(views.values()))
-
-    @classmethod
-    def _of(cls, handle: Any) -> World:
-        world = cls.__new__(cls)
-        world._handle = handle
-        return world
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> World:
@@ -413,8 +424,7 @@ class World:
     @property
     def views(self) -> Tuple[str, ...]:
         """The view names, in construction order."""
-        h = self._handle
-        return tuple(_core.om_world_view_name(h, i) for i in range(len(self)))
+        return self._names(_core.om_world_view_name, _core.om_world_view_count)
 
     def __len__(self) -> int:
         return _core.om_world_view_count(self._handle)
@@ -635,33 +645,29 @@ class LevelLocality(NamedTuple):
     crossing_rank: int
 
 
-class Hierarchy:
+class Hierarchy(_Handle):
     """A cluster's physical hierarchy, fastest level first (host=8,nvl=72)."""
 
-    __slots__ = ("_handle",)
-
-    def __init__(self, handle: Any) -> None:
-        self._handle = handle
+    __slots__ = ()
 
     @classmethod
     def from_spec(cls, spec: str) -> Hierarchy:
         """Uniform levels "host=8,nvl=72,rack=576" (ranks per domain)."""
-        return cls(_core.om_hierarchy_from_spec(spec))
+        return cls._of(_core.om_hierarchy_from_spec(spec))
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> Hierarchy:
         """Explicit per-rank domain ids per level (JSON)."""
-        return cls(_core.om_hierarchy_from_json(text))
+        return cls._of(_core.om_hierarchy_from_json(text))
 
     @classmethod
     def from_hostfile(cls, text: Union[str, bytes]) -> Hierarchy:
         """An MPI-style hostfile with slots (one host level)."""
-        return cls(_core.om_hierarchy_from_hostfile(text))
+        return cls._of(_core.om_hierarchy_from_hostfile(text))
 
     @property
     def levels(self) -> Tuple[str, ...]:
-        h = self._handle
-        return tuple(_core.om_hierarchy_level_name(h, i) for i in range(_core.om_hierarchy_levels(h)))
+        return self._names(_core.om_hierarchy_level_name, _core.om_hierarchy_levels)
 
     @property
     def ranks(self) -> int:
@@ -707,11 +713,11 @@ def _params(params: Optional[Dict[str, Any]]) -> List[str]:
     return [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in (params or {}).items()]
 
 
-class Preset:
+class Preset(_Handle):
     """The views a training framework builds from its own parameters:
     Preset("megatron", {"tensor_model_parallel_size": 2}, world_size=8)."""
 
-    __slots__ = ("_handle",)
+    __slots__ = ()
 
     def __init__(self, name: str, params: Optional[Dict[str, Any]] = None, world_size: int = 0) -> None:
         self._handle = _core.om_preset_new(name, _params(params), world_size)
@@ -719,9 +725,7 @@ class Preset:
     @classmethod
     def load_yaml(cls, path: PathLike, world_size: int = 0) -> Preset:
         """The hyper-parallel preset of a training YAML."""
-        preset = cls.__new__(cls)
-        preset._handle = _core.om_preset_load_yaml(path, world_size)
-        return preset
+        return cls._of(_core.om_preset_load_yaml(path, world_size))
 
     @property
     def name(self) -> str:
@@ -733,13 +737,11 @@ class Preset:
 
     @property
     def views(self) -> Tuple[str, ...]:
-        h = self._handle
-        return tuple(_core.om_preset_view_name(h, i) for i in range(_core.om_preset_view_count(h)))
+        return self._names(_core.om_preset_view_name, _core.om_preset_view_count)
 
     @property
     def group_lists(self) -> Tuple[str, ...]:
-        h = self._handle
-        return tuple(_core.om_preset_group_list_name(h, i) for i in range(_core.om_preset_group_list_count(h)))
+        return self._names(_core.om_preset_group_list_name, _core.om_preset_group_list_count)
 
     def group_list(self, name: str) -> List[Tuple[int, ...]]:
         """The named group list, in the framework's order."""
