@@ -103,7 +103,7 @@
 
 /* ---- every parameter of the API, onto the patterns ------------------------ */
 %apply om_error *OM_ERROR { om_error * };
-%apply char **OM_STRING { char **out };
+%apply char **OM_STRING { char **out, char **violations, char **broken };
 %apply (int32_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) {
     (int32_t *out, size_t out_len, size_t *needed) };
 %apply (int64_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) {
@@ -113,9 +113,7 @@
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
     (const char *const *names, size_t names_len),
     (const char *const *axes, size_t naxes),
-    (const char *const *params, size_t nparams) };
-%apply char **OM_STRING { char **violations, char **broken };
-%apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
+    (const char *const *params, size_t nparams),
     (const char *const *names, size_t naxes),
     (const char *const *names, size_t nnames),
     (const char *const *view_names, size_t nnames),
@@ -124,8 +122,7 @@
     (const om_mesh *const *views, size_t nviews) };
 %apply (const int64_t *OM_INTS, size_t OM_INTS_LEN) {
     (const int64_t *sizes, size_t sizes_len),
-    (const int64_t *coord, size_t coord_len) };
-%apply (const int64_t *OM_INTS, size_t OM_INTS_LEN) {
+    (const int64_t *coord, size_t coord_len),
     (const int64_t *strides, size_t strides_len),
     (const int64_t *mode_counts, size_t counts_len),
     (const int64_t *modes, size_t modes_len),
