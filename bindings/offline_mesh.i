@@ -66,7 +66,8 @@
  * idiomatic layers (Python package, Go package, Java classes) call.
  *
  * Names: functions keep their C names in Python and Go (the idiomatic
- * layers rename); Java gets lowerCamelCase through the one rule below.
+ * layers rename); Java declares each as a method of its class, named by
+ * the Java column of bindings/parity.tsv (bindings/java/methods.py).
  *
  */
 
@@ -83,16 +84,6 @@
 #define OM_BEGIN_DECLS
 #define OM_END_DECLS
 
-/* ---- names ---------------------------------------------------------------- */
-#ifdef SWIGJAVA
-%rename("%(lowercamelcase)s", %$isfunction) "";
-/* bindings/java declares every function itself, as a method of its class
- * (OM_JAVA_METHODS): Java is typed, so each declaration states what the
- * method returns. The plain module functions are not generated. */
-#ifdef OM_JAVA_METHODS
-%rename("$ignore", regextarget=1, %$isfunction, %$not %$ismember) "^om_";
-#endif
-#endif
 
 /* ---- deliberately not bound (bindings/parity.tsv gives the reasons) ------- */
 %ignore om_error;          /* the OM_ERROR typemaps own the report */

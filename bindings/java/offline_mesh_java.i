@@ -27,7 +27,10 @@
 
 %module OfflineMeshes
 #define OM_OWN_CLASS_NAMES
-#define OM_JAVA_METHODS
+/* methods.py declares every function, as a method of its class (Java is
+ * typed: each declaration states what it returns); the plain functions
+ * of the headers are not generated. */
+%rename("$ignore", regextarget=1, %$isfunction, %$not %$ismember) "^om_";
 
 %include <enums.swg>   /* proper Java enums, values as constants */
 %javaconst(1);
