@@ -155,12 +155,6 @@ def java_has(name: str, generated: Path | None) -> bool:
     for source in sources:
         if source.is_file() and declaration.search(source.read_text()):
             return True
-    if cls == "OfflineMeshNative":
-        # the generated raw class (in a build directory only): a call from
-        # the hand-written sources shows it exists (javac compiles them)
-        call = re.compile(r"\bOfflineMeshNative\." + re.escape(method) + r"\s*\(")
-        return any(call.search(source.read_text())
-                   for source in JAVA_DIR.glob("*.java"))
     return False
 
 
