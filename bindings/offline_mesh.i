@@ -66,7 +66,8 @@
  * idiomatic layers (Python package, Go package, Java classes) call.
  *
  * Names: functions keep their C names in Python and Go (the idiomatic
- * layers rename); Java gets lowerCamelCase through the one rule below.
+ * layers rename); Java declares each as a method of its class, named by
+ * the Java column of bindings/parity.tsv (bindings/java/methods.py).
  *
  */
 
@@ -83,16 +84,6 @@
 #define OM_BEGIN_DECLS
 #define OM_END_DECLS
 
-/* ---- names ---------------------------------------------------------------- */
-#ifdef SWIGJAVA
-%rename("%(lowercamelcase)s", %$isfunction) "";
-/* bindings/java declares every function itself, as a method of its class
- * (OM_JAVA_METHODS): Java is typed, so each declaration states what the
- * method returns. The plain module functions are not generated. */
-#ifdef OM_JAVA_METHODS
-%rename("$ignore", regextarget=1, %$isfunction, %$not %$ismember) "^om_";
-#endif
-#endif
 
 /* ---- deliberately not bound (bindings/parity.tsv gives the reasons) ------- */
 %ignore om_error;          /* the OM_ERROR typemaps own the report */
@@ -103,7 +94,7 @@
 
 /* ---- every parameter of the API, onto the patterns ------------------------ */
 %apply om_error *OM_ERROR { om_error * };
-%apply char **OM_STRING { char **out };
+%apply char **OM_STRING { char **out, char **violations, char **broken };
 %apply (int32_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) {
     (int32_t *out, size_t out_len, size_t *needed) };
 %apply (int64_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) {
@@ -113,9 +104,7 @@
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
     (const char *const *names, size_t names_len),
     (const char *const *axes, size_t naxes),
-    (const char *const *params, size_t nparams) };
-%apply char **OM_STRING { char **violations, char **broken };
-%apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
+    (const char *const *params, size_t nparams),
     (const char *const *names, size_t naxes),
     (const char *const *names, size_t nnames),
     (const char *const *view_names, size_t nnames),
@@ -124,8 +113,7 @@
     (const om_mesh *const *views, size_t nviews) };
 %apply (const int64_t *OM_INTS, size_t OM_INTS_LEN) {
     (const int64_t *sizes, size_t sizes_len),
-    (const int64_t *coord, size_t coord_len) };
-%apply (const int64_t *OM_INTS, size_t OM_INTS_LEN) {
+    (const int64_t *coord, size_t coord_len),
     (const int64_t *strides, size_t strides_len),
     (const int64_t *mode_counts, size_t counts_len),
     (const int64_t *modes, size_t modes_len),

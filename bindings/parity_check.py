@@ -127,8 +127,9 @@ def java_interface() -> str:
 
 
 def java_swig_class(cls: str) -> bool:
-    """A class SWIG generates (%rename(Class) of a handle or an enum)."""
-    return re.search(r"^%rename\(" + re.escape(cls) + r"\) ", java_interface(), re.MULTILINE) is not None
+    """A class SWIG generates (%rename(Class) of a handle or an enum, or the %module class)."""
+    return re.search(r"^(%rename\(" + re.escape(cls) + r"\) |%module " + re.escape(cls) + r"$)", java_interface(),
+                     re.MULTILINE) is not None
 
 
 def java_has(name: str, generated: Path | None) -> bool:
@@ -154,12 +155,6 @@ def java_has(name: str, generated: Path | None) -> bool:
     for source in sources:
         if source.is_file() and declaration.search(source.read_text()):
             return True
-    if cls == "OfflineMeshNative":
-        # the generated raw class (in a build directory only): a call from
-        # the hand-written sources shows it exists (javac compiles them)
-        call = re.compile(r"\bOfflineMeshNative\." + re.escape(method) + r"\s*\(")
-        return any(call.search(source.read_text())
-                   for source in JAVA_DIR.glob("*.java"))
     return False
 
 

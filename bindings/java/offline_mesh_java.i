@@ -27,7 +27,10 @@
 
 %module OfflineMeshes
 #define OM_OWN_CLASS_NAMES
-#define OM_JAVA_METHODS
+/* methods.py declares every function, as a method of its class (Java is
+ * typed: each declaration states what it returns); the plain functions
+ * of the headers are not generated. */
+%rename("$ignore", regextarget=1, %$isfunction, %$not %$ismember) "^om_";
 
 %include <enums.swg>   /* proper Java enums, values as constants */
 %javaconst(1);
@@ -206,23 +209,21 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
  * one JNI copy into one buffer, on the stack when small. */
 %typemap(jstype) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "String[]"
 %typemap(javain) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) "Native.cstrs($javainput)"
-%typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) (char *stack[64], char **names = NULL) %{
-  {
-    size_t n = $input ? (size_t)(*jenv)->GetArrayLength(jenv, $input) : 0, start = 0;
-    names = n * (sizeof *names + 1) <= sizeof stack ? stack : malloc(n * (sizeof *names + 1));
-    char *text = (char *)(names + n);
-    $2 = 0;
-    if ($input && names) {
-      (*jenv)->GetByteArrayRegion(jenv, $input, 0, (jsize)n, (jbyte *)text);
-      for (size_t i = 0; i < n; i++)
-        if (text[i] == '\0') {
-          names[$2++] = text[start] == '\xff' && i == start + 1 ? NULL : text + start;
-          start = i + 1;
-        }
-    }
-    $1 = ($1_ltype)($input ? names : NULL);
+%typemap(in) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) (char *stack[64], char **names = NULL) {
+  size_t n = $input ? (size_t)(*jenv)->GetArrayLength(jenv, $input) : 0, start = 0;
+  names = n * (sizeof *names + 1) <= sizeof stack ? stack : malloc(n * (sizeof *names + 1));
+  char *text = (char *)(names + n);
+  $2 = 0;
+  if ($input && names) {
+    (*jenv)->GetByteArrayRegion(jenv, $input, 0, (jsize)n, (jbyte *)text);
+    for (size_t i = 0; i < n; i++)
+      if (text[i] == '\0') {
+        names[$2++] = text[start] == '\xff' && i == start + 1 ? NULL : text + start;
+        start = i + 1;
+      }
   }
-%}
+  $1 = ($1_ltype)($input ? names : NULL);
+}
 %typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) %{ if (names$argnum != stack$argnum) free(names$argnum); %}
 
 /* Java arrays read (and for 1.0 "into" buffers written) in place:
@@ -236,7 +237,6 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
   $2 = $input ? (size_t)(*jenv)->GetArrayLength(jenv, $input) : 0;
   $1 = $input ? ($1_ltype)(*jenv)->Get##ELEM##ArrayElements(jenv, $input, NULL) : NULL;
 %}
-%typemap(argout) (PTR, size_t LEN) ""
 %typemap(freearg) (PTR, size_t LEN) %{ if ($1) (*jenv)->Release##ELEM##ArrayElements(jenv, $input, (void *)$1, MODE); %}
 %enddef
 OM_JAVA_ARRAY(const int64_t *OM_INTS, OM_INTS_LEN, jlongArray, long[], long[], Long, JNI_ABORT)
