@@ -455,9 +455,8 @@ static long _alloc_fail_after(long n) { return omi_alloc_fail_after(n); }
 %include "offline_mesh.i"
 
 /* OfflineMesh(mesh_dim_names=(), mesh_shape=()): the metaclass's __call__
- * is SWIG's wrapper of _new_mesh (no Python frame; also what mesh["tp"]
- * calls); the mesh keeps the tuples of the arguments when they hold plain
- * str and int. */
+ * is the C function _mesh_call() returns (no Python frame); the mesh keeps
+ * the tuples of the arguments when they hold plain str and int. */
 %feature("kwargs") _new_mesh;
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) {
     (const char *const *mesh_dim_names, size_t nnames) };
@@ -469,10 +468,32 @@ static long _alloc_fail_after(long n) { return omi_alloc_fail_after(n); }
     if (*$1 && !($result = om_py_wrap_mesh(*$1, items1, items3)))
         SWIG_fail;
 %}
+%{
+static PyObject *_wrap__new_mesh(PyObject *self, PyObject *args, PyObject *kwargs);
+static PyObject *_wrap__new_sub_mesh(PyObject *self, PyObject *args);
+
+/* Positional calls skip the keyword parser (SWIG's wrappers of the two). */
+static PyObject *om_py_mesh_call(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    return kwargs ? _wrap__new_mesh(self, args, kwargs) : _wrap__new_sub_mesh(self, args);
+}
+%}
 %inline %{
 static om_status _new_mesh(const char *const *mesh_dim_names, size_t nnames,
                            const int64_t *mesh_shape, size_t nsizes, om_mesh **made, om_error *err)
 {
     return om_mesh_new_checked(mesh_dim_names, nnames, mesh_shape, nsizes, made, err);
+}
+/* The same without keywords (also what mesh["tp"] calls). */
+static om_status _new_sub_mesh(const char *const *mesh_dim_names, size_t nnames,
+                               const int64_t *mesh_shape, size_t nsizes, om_mesh **made, om_error *err)
+{
+    return om_mesh_new_checked(mesh_dim_names, nnames, mesh_shape, nsizes, made, err);
+}
+static PyObject *_mesh_call(void)
+{
+    static PyMethodDef def = {"OfflineMesh", (PyCFunction)(void (*)(void))om_py_mesh_call,
+                              METH_VARARGS | METH_KEYWORDS, NULL};
+    return PyCFunction_New(&def, NULL);
 }
 %}

@@ -93,8 +93,7 @@ def _index(value: Any, name: str) -> int:
 class _Meta(type):
     # OfflineMesh(mesh_dim_names=(), mesh_shape=()) runs in C (the library
     # checks and copies them), with no Python frame; __init__ is never run.
-    # (A builtin function is no descriptor: the class is not passed.)
-    __call__ = _core._new_mesh
+    __call__ = _core._mesh_call()
 
 
 class _Sizes(dict):
@@ -177,7 +176,7 @@ class OfflineMesh(metaclass=_Meta):
         if key.__class__ is str and self.is_plain:
             names = self.mesh_dim_names
             if key in names:
-                return _core._new_mesh((key,), (self.mesh_shape[names.index(key)],))
+                return _core._new_sub_mesh((key,), (self.mesh_shape[names.index(key)],))
             return _EMPTY
         keys = [key] if isinstance(key, str) else key
         if not isinstance(keys, (tuple, list)) or not all(isinstance(k, str) for k in keys):
@@ -187,7 +186,7 @@ class OfflineMesh(metaclass=_Meta):
         if not self.is_plain:
             return _EMPTY if len(keys) == 1 and keys[0] not in self.mesh_dim_names else self.slice(keys)
         pairs = [(n, s) for n, s in zip(self.mesh_dim_names, self.mesh_shape) if n in keys]
-        return _core._new_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
+        return _core._new_sub_mesh(tuple(n for n, _ in pairs), tuple(s for _, s in pairs))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, OfflineMesh):
