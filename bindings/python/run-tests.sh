@@ -88,7 +88,6 @@ inject=$work/inject-build
 if [[ ! -f $inject/build.ninja ]]; then
     step "meson setup $inject (alloc_failure_injection, SWIG $pypi_swig from PyPI)"
     rm -rf "$inject"
-    mkdir -p "$inject"
     printf "[binaries]\nswig = '%s'\n" "$swig_venv/bin/swig" >"$work/swig-pypi.ini"
     meson setup "$inject" "$root" --native-file "$work/swig-pypi.ini" -Dtests=false \
         -Dbench=false -Dcli=false -Djava=disabled -Dpython=enabled -Dpython_static=true \
