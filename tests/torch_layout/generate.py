@@ -6,7 +6,7 @@
 
 Needs an interpreter with torch installed (the tests never install it: they
 read the JSON this prints). It draws random cases from a fixed seed: a
-row-major base mesh of 1 to 4 axes (sizes 1 to 6, awkward ones included,
+row-major base mesh of 1 to 6 axes (sizes 1 to 6, awkward ones included,
 at most MAX_WORLD ranks) and a chain of 1 to 4 layout operations on it:
 flatten (`mesh[axes]._flatten(name)`), unflatten (`_unflatten`), slice
 (`mesh[axes]`) and slice_root (the base mesh sliced by its own or its
@@ -43,9 +43,9 @@ from torch.distributed.device_mesh import init_device_mesh
 from torch.testing._internal.distributed.fake_pg import FakeStore
 
 SEED = 20261201
-CASES = int(sys.argv[1]) if len(sys.argv) > 1 else 600
+CASES = int(sys.argv[1]) if len(sys.argv) > 1 else 800
 MAX_WORLD = 64
-NAMES = ["dp", "cp", "tp", "pp", "ep", "a", "b"]
+NAMES = ["dp", "cp", "tp", "pp", "ep", "sp", "a", "b"]
 LENIENT = ("accepted: VIEWS.md section 4 makes slicing lenient; the sub-view has its axes in "
            "the order named")
 
@@ -71,11 +71,11 @@ def same_rule(name, axes, current, root, flat):
 def draw_case(rng):
     """A base mesh and a chain of ops, as the vectors write them."""
     while True:
-        ndim = rng.randint(1, 4)
-        shape = [rng.choice([1, 2, 2, 2, 3, 4, 5, 6]) for _ in range(ndim)]
+        ndim = rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 6])
+        shape = [rng.choice([1, 1, 2, 2, 2, 3, 4, 5, 6]) for _ in range(ndim)]
         if 2 <= math.prod(shape) <= MAX_WORLD:
             break
-    names = rng.sample(NAMES[:5], ndim)
+    names = rng.sample(NAMES[:6], ndim)
     current, flat, ops, fresh = list(names), [], [], iter(f"u{i}" for i in range(100))
     sizes = dict(zip(names, shape))
     for _ in range(rng.randint(1, 4)):
