@@ -49,12 +49,11 @@ and compares (the steering team's `library` annotation aside): it prints
 the count and exits 1 on the first difference.
 """
 import contextlib
-import json
-import platform
-import random
 import sys
 
 import torch
+
+import recording
 
 # DeepSpeed logs its accelerator choice on stdout while it imports; the
 # JSON owns stdout.
@@ -137,42 +136,10 @@ def draw(rng):
     return params
 
 
-def check_shared(path):
-    with open(path) as f:
-        doc = json.load(f)
-    for i, case in enumerate(doc["cases"]):
-        want = {k: v for k, v in case.items() if k != "library"}
-        got = record(case["params"])
-        if got != want:
-            print(f"case {i} differs:\n  vector: {json.dumps(want)}\n  "
-                  f"deepspeed: {json.dumps(got)}", file=sys.stderr)
-            return 1
-    print(f"{len(doc['cases'])} cases of {path} equal what deepspeed "
-          f"{deepspeed.__version__} gives", file=sys.stderr)
-    return 0
-
-
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--check-shared":
-        return check_shared(sys.argv[2])
-    if len(sys.argv) != 1:
-        print("usage: generate_deepspeed.py [--check-shared VECTORS.json]", file=sys.stderr)
-        return 2
-    rng = random.Random(SEED)
-    cases, seen = [], set()
-    while len(cases) < CASES:
-        params = draw(rng)
-        key = json.dumps(params)
-        if key not in seen:
-            seen.add(key)
-            cases.append(record(params))
-    json.dump({"preset": "deepspeed",
-               "versions": {"torch": torch.__version__, "deepspeed": deepspeed.__version__,
-                            "python": platform.python_version()},
-               "generator": f"tests/frameworks/generate_deepspeed.py, seed {SEED}",
-               "cases": cases}, sys.stdout, separators=(",", ":"))
-    sys.stdout.write("\n")
-    return 0
+    return recording.main("deepspeed", SEED, CASES, draw, record,
+                          {"torch": torch.__version__, "deepspeed": deepspeed.__version__},
+                          f"deepspeed {deepspeed.__version__}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ built by torch's DeviceMesh on the equivalent layout.
         --check-shared tests/vectors/hyper_parallel.json
 
 Needs an interpreter with torch installed (the tests never install it: they
-read the JSON this prints); about a minute on 2 cores.
+read the JSON this prints); about 90 s on a quiet 2-core machine.
 
 hyper-parallel itself cannot run here (it needs its own platform layer), so,
 as for the shared vectors (VIEWS.md section 3.4, `source:
@@ -41,10 +41,6 @@ as the default; negative sizes only exercise the same clamp as 0).
 --check-shared PATH re-records every case of a vector file from its params
 and compares: it prints the count and exits 1 on the first difference.
 """
-import json
-import math
-import platform
-import random
 import sys
 import warnings
 
@@ -52,6 +48,8 @@ import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import init_device_mesh
 from torch.testing._internal.distributed.fake_pg import FakeStore
+
+import recording
 
 SEED = 20261203
 CASES = 200
@@ -196,7 +194,7 @@ def draw(rng):
         world = rng.randint(1, MAX_WORLD)
     else:
         non_dp = max(1, tp) * max(1, cp) * max(1, pp)
-        dps = [d for d in range(1, MAX_WORLD // non_dp + 1)]
+        dps = list(range(1, MAX_WORLD // non_dp + 1))
         if not dps:
             return None
         dp = rng.choice(dps[:8])
@@ -214,45 +212,13 @@ def draw(rng):
     return {"world_size": world, **dict(zip(KEYS, values))}
 
 
-def check_shared(path):
-    with open(path) as f:
-        doc = json.load(f)
-    for i, case in enumerate(doc["cases"]):
-        want = {k: v for k, v in case.items() if k != "library"}
-        got = record(case["params"])
-        if got != want:
-            print(f"case {i} differs:\n  vector: {json.dumps(want)}\n  "
-                  f"torch: {json.dumps(got)}", file=sys.stderr)
-            return 1
-    print(f"{len(doc['cases'])} cases of {path} equal what torch {torch.__version__}'s "
-          f"DeviceMesh gives under the rules as read", file=sys.stderr)
-    return 0
-
-
 def main():
     warnings.simplefilter("ignore")
-    if len(sys.argv) == 3 and sys.argv[1] == "--check-shared":
-        return check_shared(sys.argv[2])
-    if len(sys.argv) != 1:
-        print("usage: generate_hyper_parallel.py [--check-shared VECTORS.json]",
-              file=sys.stderr)
-        return 2
-    rng = random.Random(SEED)
-    cases, seen = [], set()
-    while len(cases) < CASES:
-        params = draw(rng)
-        if params is None or json.dumps(params) in seen:
-            continue
-        seen.add(json.dumps(params))
-        cases.append(record(params))
-    json.dump({"preset": "hyper_parallel",
-               "versions": {"torch": torch.__version__, "python": platform.python_version(),
-                            "hyper_parallel": "mindspore-ai/hyper-parallel distributed/mesh.py "
-                                              "@ cdacc60 (read, not run)"},
-               "generator": f"tests/frameworks/generate_hyper_parallel.py, seed {SEED}",
-               "cases": cases}, sys.stdout, separators=(",", ":"))
-    sys.stdout.write("\n")
-    return 0
+    return recording.main(
+        "hyper_parallel", SEED, CASES, draw, record,
+        {"torch": torch.__version__, "hyper_parallel": "mindspore-ai/hyper-parallel "
+         "distributed/mesh.py @ cdacc60 (read, not run)"},
+        f"torch {torch.__version__}'s DeviceMesh, with the rules as read,")
 
 
 if __name__ == "__main__":

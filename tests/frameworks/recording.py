@@ -1,0 +1,53 @@
+"""The command line every tests/frameworks/generate_<stem>.py shares.
+
+    generate_<stem>.py                      prints the recorded cases (JSON)
+    generate_<stem>.py --check-shared PATH  re-records PATH's cases, compares
+
+A generator gives its stem, seed, number of cases, `draw(rng)` (a case's
+params, or None for a draw to skip), `record(params)` (the case, in the
+vectors' format) and the versions it ran; duplicate draws are skipped.
+"""
+import json
+import platform
+import random
+import sys
+
+
+def check_shared(path, record, answer):
+    """0 when every case of the vector file at `path` equals what `record`
+    gives for its params (the steering team's `library` note aside)."""
+    with open(path) as f:
+        doc = json.load(f)
+    for i, case in enumerate(doc["cases"]):
+        want = {k: v for k, v in case.items() if k != "library"}
+        got = record(case["params"])
+        if got != want:
+            print(f"case {i} differs:\n  vector: {json.dumps(want)}\n  "
+                  f"recorded: {json.dumps(got)}", file=sys.stderr)
+            return 1
+    print(f"{len(doc['cases'])} cases of {path} equal what {answer} gives",
+          file=sys.stderr)
+    return 0
+
+
+def main(stem, seed, count, draw, record, versions, answer):
+    """Run the generator's command line; the exit status."""
+    if len(sys.argv) == 3 and sys.argv[1] == "--check-shared":
+        return check_shared(sys.argv[2], record, answer)
+    if len(sys.argv) != 1:
+        print(f"usage: generate_{stem}.py [--check-shared VECTORS.json]", file=sys.stderr)
+        return 2
+    rng = random.Random(seed)
+    cases, seen = [], set()
+    while len(cases) < count:
+        params = draw(rng)
+        if params is None or json.dumps(params) in seen:
+            continue
+        seen.add(json.dumps(params))
+        cases.append(record(params))
+    json.dump({"preset": stem,
+               "versions": dict(versions, python=platform.python_version()),
+               "generator": f"tests/frameworks/generate_{stem}.py, seed {seed}",
+               "cases": cases}, sys.stdout, separators=(",", ":"))
+    sys.stdout.write("\n")
+    return 0
