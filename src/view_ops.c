@@ -20,15 +20,20 @@ typedef struct {
     size_t ninst;
 } parts;
 
-static om_status parts_init(parts *p, size_t naxes, size_t nmodes,
-                            om_error *err)
+/* Room for `naxes` axes and the modes of a view made from `v`: its axis
+ * modes plus `extra` (an unflatten's split pieces) as axis modes, and as
+ * instance modes its axis modes (axes left out) plus its own instance
+ * modes (parts_finish). */
+static om_status parts_init(parts *p, size_t naxes, const om_mesh *v,
+                            size_t extra, om_error *err)
 {
+    size_t nmodes = v->mode_first[v->ndim] + extra;
     memset(p, 0, sizeof *p);
     p->names = omi_malloc((naxes + 1) * sizeof *p->names);
     p->lens = omi_malloc((naxes + 1) * sizeof *p->lens);
     p->counts = omi_malloc((naxes + 1) * sizeof *p->counts);
     p->modes = omi_malloc((nmodes + 1) * sizeof *p->modes);
-    p->inst = omi_malloc((nmodes + 1) * sizeof *p->inst);
+    p->inst = omi_malloc((nmodes + v->ninst + 1) * sizeof *p->inst);
     if (!p->names || !p->lens || !p->counts || !p->modes || !p->inst)
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory making a view");
     return OM_OK;
@@ -223,7 +228,7 @@ om_status om_view_flatten(const om_mesh *view, const char *const *axes,
         }
     }
     if (st == OM_OK)
-        st = parts_init(&p, 1, view->mode_first[view->ndim], err);
+        st = parts_init(&p, 1, view, 0, err);
     if (st == OM_OK) {
         add_axis(&p, name, strlen(name));
         for (size_t k = 0; k < naxes; k++)
@@ -260,7 +265,7 @@ om_status om_view_slice(const om_mesh *view, const char *const *axes,
     if (st == OM_OK)
         st = resolve(view, axes, naxes, index, err);
     if (st == OM_OK)
-        st = parts_init(&p, naxes, view->mode_first[view->ndim], err);
+        st = parts_init(&p, naxes, view, 0, err);
     if (st == OM_OK) {
         memset(used, 0, (view->ndim + 1) * sizeof *used);
         for (size_t k = 0; k < naxes; k++) {
@@ -415,9 +420,7 @@ om_status om_view_unflatten(const om_mesh *view, const char *axis,
                       quoted, shown);
     }
     if (st == OM_OK)
-        st = parts_init(&p, view->ndim + nsizes, view->mode_first[view->ndim] +
-                                                     2 * OMI_MAX_DIGITS + 2,
-                        err);
+        st = parts_init(&p, view->ndim + nsizes, view, 2 * OMI_MAX_DIGITS + 2, err);
     for (size_t i = 0; st == OM_OK && i < nsizes; i++)
         if (!names[i])
             st = omi_fail(err, OM_ERR_INVALID_NAME, "new axis %zu name is NULL", i);

@@ -443,6 +443,31 @@ static void test_flatten_as_torch(void)
     om_mesh_free(v);
 }
 
+/* A family whose instance modes outnumber its axis modes: slicing or
+ * flattening it keeps every instance mode (these overran a buffer sized by
+ * the axis modes alone; the C suite runs under ASan in tests/hardening). */
+static void test_family_with_many_instance_modes(void)
+{
+    om_error err;
+    om_mesh *v = om_test_mesh("ep=2,cp=2,pp=4"), *cp = NULL, *split = NULL, *out = NULL;
+    OM_EXPECT_OK(om_view_slice(v, (const char *[]){"cp"}, 1, &cp, &err), &err);
+    OM_EXPECT_OK(om_view_unflatten(cp, "cp", (int64_t[]){2, 1}, 2,
+                                   (const char *[]){"u0", "u1"}, 2, &split, &err), &err);
+    OM_EXPECT_INT(om_view_instance_count(split), 8);
+    /* u1 (size 1, no modes): u0's mode and the two instance modes become instances. */
+    OM_EXPECT_OK(om_view_slice(split, (const char *[]){"u1"}, 1, &out, &err), &err);
+    OM_EXPECT_INT(om_view_instance_count(out), 16);
+    OM_EXPECT_INT(om_view_rank_count(out), 16);
+    EXPECT_GROUPS(out, "u1", "{0},{1},{2},{3},{4},{5},{6},{7},{8},{9},{10},{11},{12},{13},{14},{15}");
+    om_mesh_free(out);
+    OM_EXPECT_OK(om_view_flatten(split, (const char *[]){"u1"}, 1, "x", &out, &err), &err);
+    OM_EXPECT_INT(om_view_instance_count(out), 16);
+    om_mesh_free(out);
+    om_mesh_free(split);
+    om_mesh_free(cp);
+    om_mesh_free(v);
+}
+
 /* ---- JSON ---- */
 
 static void test_json(void)
@@ -809,6 +834,7 @@ static const om_test_case view_tests[] = {
     {"operation errors", test_operation_errors},
     {"lenient transposed slice", test_lenient_slice},
     {"flatten as torch does", test_flatten_as_torch},
+    {"families with many instance modes", test_family_with_many_instance_modes},
     {"JSON", test_json},
     {"random views vs reference", test_random_views},
     {"interleaved modes", test_interleaved_view},
