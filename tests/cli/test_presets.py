@@ -24,7 +24,7 @@ NAMED_GROUPS = {"megatron", "deepspeed"}
 # Random cases recorded from the real frameworks, in the same format, by
 # tests/frameworks/generate_<stem>.py (see tests/frameworks/README.md).
 FRAMEWORKS = os.path.join(os.path.dirname(__file__), "..", "frameworks")
-RECORDED = ["deepspeed", "hyper_parallel", "torchtitan"]
+RECORDED = ["deepspeed", "hyper_parallel", "megatron", "torchtitan"]
 
 
 def run(*args, env=None):
