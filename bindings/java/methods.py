@@ -87,7 +87,7 @@ def body(ret, call, outputs, bulk):
     results = [(t, name) for t, name in outputs if name != "count"]
     if bulk:
         return bulk_output(call, bulk, results)
-    emit = (no_output, one_output, several_outputs)[min(len(results), 2)]
+    emit = (no_output, one_output, several_outputs)[min(len(results), 2)]  # by the number of outputs
     return emit(call, declared, results)
 
 
@@ -107,7 +107,7 @@ def one_output(call, declared, results):
 
 
 def several_outputs(call, declared, results):
-    """The locals, then CALL; on OM_OK each output in order into r->stack, r->n of them."""
+    """The locals, then `if (CALL == OM_OK) { r->n = N; r->stack[i] = out_i; ... } return r;`."""
     kind = "om_java_size" if results[-1][0] == "om_world_size_source" else "om_java_longs"
     copies = "".join(f"r->stack[{n}] = {name}; " for n, (_, name) in enumerate(results))
     return (None if any(t.endswith("*") for t, _ in results) else kind), \
@@ -115,7 +115,7 @@ def several_outputs(call, declared, results):
 
 
 def bulk_output(call, bulk, results):
-    """CALL as a size query (0, 0) that om_java_room makes room for, then into r->values, r->n."""
+    """`if (om_java_room(r, size, CALL(0, 0), err) && CALL(r->values, r->n) != OM_OK) r->n = 0;`."""
     (ctype, kind), fill = bulk, call.replace("@", "r->values, r->n")
     query = f"om_java_room(r, sizeof({ctype[:-2]}), {call.replace('@', '0, 0')}, err)"
     return (None if results else kind), f"if ({query} && {fill} != OM_OK) r->n = 0; return r;"
