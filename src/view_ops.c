@@ -1,6 +1,8 @@
 /* Operations that make views from views (VIEWS.md 1): flatten, unflatten
  * and slicing. Each gathers the new axes' modes and instance modes and
  * hands them to omi_view_create(), which normalises and validates. */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,15 +20,20 @@ typedef struct {
     size_t ninst;
 } parts;
 
-static om_status parts_init(parts *p, size_t naxes, size_t nmodes,
-                            om_error *err)
+/* Room for `naxes` axes and the modes of a view made from `v`: its axis
+ * modes plus `extra` (an unflatten's split pieces) as axis modes, and as
+ * instance modes its axis modes (axes left out) plus its own instance
+ * modes (parts_finish). */
+static om_status parts_init(parts *p, size_t naxes, const om_mesh *v,
+                            size_t extra, om_error *err)
 {
+    size_t nmodes = v->mode_first[v->ndim] + extra;
     memset(p, 0, sizeof *p);
     p->names = omi_malloc((naxes + 1) * sizeof *p->names);
     p->lens = omi_malloc((naxes + 1) * sizeof *p->lens);
     p->counts = omi_malloc((naxes + 1) * sizeof *p->counts);
     p->modes = omi_malloc((nmodes + 1) * sizeof *p->modes);
-    p->inst = omi_malloc((nmodes + 1) * sizeof *p->inst);
+    p->inst = omi_malloc((nmodes + v->ninst + 1) * sizeof *p->inst);
     if (!p->names || !p->lens || !p->counts || !p->modes || !p->inst)
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory making a view");
     return OM_OK;
@@ -124,6 +131,62 @@ static om_status check_args(const om_mesh *v, const char *const *axes,
     return OM_OK;
 }
 
+/* True when the `n` chosen axes may be flattened in the order named: view
+ * order, or (torch's rule for mesh[axes]._flatten()) an order in which
+ * their modes have non-increasing strides, so axes without modes (size 1)
+ * may stand anywhere. Else OM_ERR_AXIS_ORDER names the first pair out of
+ * view order. */
+static om_status check_flatten_order(const om_mesh *v, const char *const *axes,
+                                     const size_t *index, size_t n,
+                                     om_error *err)
+{
+    size_t late = 0;
+    for (size_t k = 1; k < n && !late; k++)
+        if (index[k] < index[k - 1])
+            late = k;
+    if (!late)
+        return OM_OK;
+    int64_t last = INT64_MAX;
+    bool descending = true;
+    for (size_t k = 0; k < n && descending; k++)
+        for (size_t j = v->mode_first[index[k]]; j < v->mode_first[index[k] + 1]; j++) {
+            descending = descending && v->modes[j].stride <= last;
+            last = v->modes[j].stride;
+        }
+    if (descending)
+        return OM_OK;
+    char a[96], b[96], names[160];
+    omi_squote(a, sizeof a, axes[late - 1], strlen(axes[late - 1]));
+    omi_squote(b, sizeof b, axes[late], strlen(axes[late]));
+    view_names(v, names, sizeof names);
+    return omi_fail(err, OM_ERR_AXIS_ORDER,
+                    "axes %s and %s are not in view order (%s)", a, b, names);
+}
+
+/* The default name of a flattened axis: the names joined by '_' (NULL when
+ * out of memory; the caller frees it). */
+static char *joined_names(const om_mesh *v, const size_t *index, size_t n)
+{
+    size_t len = 0;
+    for (size_t k = 0; k < n; k++)
+        len += v->name_lens[index[k]] + 1;
+    char *joined = omi_malloc(len);
+    for (size_t k = 0, o = 0; joined && k < n; k++) {
+        memcpy(joined + o, v->names[index[k]], v->name_lens[index[k]]);
+        o += v->name_lens[index[k]];
+        joined[o++] = k + 1 < n ? '_' : '\0';
+    }
+    return joined;
+}
+
+static bool is_chosen(const size_t *index, size_t n, size_t axis)
+{
+    for (size_t k = 0; k < n; k++)
+        if (index[k] == axis)
+            return true;
+    return false;
+}
+
 om_status om_view_flatten(const om_mesh *view, const char *const *axes,
                           size_t naxes, const char *name, om_mesh **out,
                           om_error *err)
@@ -140,37 +203,19 @@ om_status om_view_flatten(const om_mesh *view, const char *const *axes,
     parts p;
     memset(&p, 0, sizeof p);
     st = resolve(view, axes, naxes, index, err);
-    for (size_t k = 1; st == OM_OK && k < naxes; k++) {
-        if (index[k] < index[k - 1]) {
-            char a[96], b[96], names[160];
-            omi_squote(a, sizeof a, axes[k - 1], strlen(axes[k - 1]));
-            omi_squote(b, sizeof b, axes[k], strlen(axes[k]));
-            view_names(view, names, sizeof names);
-            st = omi_fail(err, OM_ERR_AXIS_ORDER,
-                          "axes %s and %s are not in view order (%s)", a, b,
-                          names);
-        }
-    }
+    if (st == OM_OK)
+        st = check_flatten_order(view, axes, index, naxes, err);
     if (st == OM_OK && (!name || !*name)) {
-        /* The default name: the names joined by '_'. */
-        size_t len = 0;
-        for (size_t k = 0; k < naxes; k++)
-            len += view->name_lens[index[k]] + 1;
-        joined = omi_malloc(len);
+        name = joined = joined_names(view, index, naxes);
         if (!joined)
             st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory flattening");
-        for (size_t k = 0, o = 0; st == OM_OK && k < naxes; k++) {
-            memcpy(joined + o, view->names[index[k]], view->name_lens[index[k]]);
-            o += view->name_lens[index[k]];
-            joined[o++] = k + 1 < naxes ? '_' : '\0';
-        }
-        name = joined;
     }
     if (st == OM_OK) {
         int clash = omi_mesh_find(view, name, strlen(name));
-        if (clash >= 0 && view->ndim == 1 && naxes == 1) {
-            /* A one-axis view flattened into its own name is itself. */
-            st = omi_mesh_copy(view, out, err);
+        if (naxes == 1 && clash == (int)index[0]) {
+            /* One axis flattened into its own name is that axis's sub-view
+             * family, as torch's mesh["x"]._flatten() returns mesh["x"]. */
+            st = om_view_slice(view, axes, 1, out, err);
             goto done;
         }
         if (clash >= 0) {
@@ -183,17 +228,14 @@ om_status om_view_flatten(const om_mesh *view, const char *const *axes,
         }
     }
     if (st == OM_OK)
-        st = parts_init(&p, 1, view->mode_first[view->ndim], err);
+        st = parts_init(&p, 1, view, 0, err);
     if (st == OM_OK) {
         add_axis(&p, name, strlen(name));
         for (size_t k = 0; k < naxes; k++)
             add_axis_modes(&p, view, index[k]);
-        for (size_t i = 0, k = 0; i < view->ndim; i++) {
-            if (k < naxes && index[k] == i)
-                k++;
-            else
+        for (size_t i = 0; i < view->ndim; i++)
+            if (!is_chosen(index, naxes, i))
                 add_instances_of_axis(&p, view, i);
-        }
         st = parts_finish(&p, view, out, err);
     }
 done:
@@ -223,7 +265,7 @@ om_status om_view_slice(const om_mesh *view, const char *const *axes,
     if (st == OM_OK)
         st = resolve(view, axes, naxes, index, err);
     if (st == OM_OK)
-        st = parts_init(&p, naxes, view->mode_first[view->ndim], err);
+        st = parts_init(&p, naxes, view, 0, err);
     if (st == OM_OK) {
         memset(used, 0, (view->ndim + 1) * sizeof *used);
         for (size_t k = 0; k < naxes; k++) {
@@ -378,9 +420,7 @@ om_status om_view_unflatten(const om_mesh *view, const char *axis,
                       quoted, shown);
     }
     if (st == OM_OK)
-        st = parts_init(&p, view->ndim + nsizes, view->mode_first[view->ndim] +
-                                                     2 * OMI_MAX_DIGITS + 2,
-                        err);
+        st = parts_init(&p, view->ndim + nsizes, view, 2 * OMI_MAX_DIGITS + 2, err);
     for (size_t i = 0; st == OM_OK && i < nsizes; i++)
         if (!names[i])
             st = omi_fail(err, OM_ERR_INVALID_NAME, "new axis %zu name is NULL", i);

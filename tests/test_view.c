@@ -396,6 +396,78 @@ static void test_lenient_slice(void)
     om_mesh_free(v);
 }
 
+/* The flatten rules torch's mesh[axes]._flatten() follows (torch 2.15,
+ * checked in tests/torch_layout/layout.json): one axis into its own name
+ * is mesh[axis]; size-1 axes may be named anywhere. */
+static void test_flatten_as_torch(void)
+{
+    om_error err;
+    om_mesh *v = om_test_mesh("dp=3,cp=2,ep=1,tp=2"), *out = NULL, *want = NULL;
+    /* ("cp") into "cp" (or the default name): the cp sub-view family, 6 instances. */
+    OM_EXPECT_OK(om_view_flatten(v, (const char *[]){"cp"}, 1, NULL, &out, &err), &err);
+    OM_EXPECT_OK(om_view_slice(v, (const char *[]){"cp"}, 1, &want, &err), &err);
+    OM_EXPECT(om_mesh_equal(out, want));
+    OM_EXPECT_INT(om_view_instance_count(out), 6);
+    EXPECT_GROUPS(out, "cp", "{0,2},{1,3},{4,6},{5,7},{8,10},{9,11}");
+    om_mesh_free(out);
+    OM_EXPECT_OK(om_view_flatten(v, (const char *[]){"cp"}, 1, "cp", &out, &err), &err);
+    OM_EXPECT(om_mesh_equal(out, want));
+    om_mesh_free(out);
+    om_mesh_free(want);
+    /* Into another axis's name it is still refused. */
+    OM_EXPECT_ERR(om_view_flatten(v, (const char *[]){"cp"}, 1, "tp", &out, &err), &err,
+                  OM_ERR_DUPLICATE_NAME, "'tp' already exists in the view (dp, cp, ep, tp)");
+    /* ep has size 1 (no modes): (ep, dp, cp) flattens as (dp, cp), named in that order. */
+    OM_EXPECT_OK(om_view_flatten(v, (const char *[]){"ep", "dp", "cp"}, 3, NULL, &out, &err), &err);
+    OM_EXPECT_STR(om_mesh_name(out, 0), "ep_dp_cp");
+    EXPECT_MODES(out, 0, "[(6,2)]");
+    EXPECT_GROUPS(out, "ep_dp_cp", "{0,2,4,6,8,10},{1,3,5,7,9,11}");
+    om_mesh_free(out);
+    /* Strides that grow are out of order, with or without size-1 axes between. */
+    OM_EXPECT_ERR(om_view_flatten(v, (const char *[]){"cp", "ep", "dp"}, 3, NULL, &out, &err),
+                  &err, OM_ERR_AXIS_ORDER,
+                  "axes 'ep' and 'dp' are not in view order (dp, cp, ep, tp)");
+    OM_EXPECT(out == NULL);
+    /* On a transposed slice (tp, dp), (dp, tp) has falling strides: accepted,
+     * members row-major over dp then tp; the view order (tp, dp) stays accepted. */
+    om_mesh *s = NULL;
+    OM_EXPECT_OK(om_view_slice(v, (const char *[]){"tp", "dp"}, 2, &s, &err), &err);
+    OM_EXPECT_OK(om_view_flatten(s, (const char *[]){"dp", "tp"}, 2, NULL, &out, &err), &err);
+    EXPECT_MODES(out, 0, "[(3,4),(2,1)]");
+    EXPECT_GROUPS(out, "dp_tp", "{0,1,4,5,8,9},{2,3,6,7,10,11}");
+    om_mesh_free(out);
+    OM_EXPECT_OK(om_view_flatten(s, (const char *[]){"tp", "dp"}, 2, NULL, &out, &err), &err);
+    EXPECT_MODES(out, 0, "[(2,1),(3,4)]");
+    om_mesh_free(out);
+    om_mesh_free(s);
+    om_mesh_free(v);
+}
+
+/* A family whose instance modes outnumber its axis modes: slicing or
+ * flattening it keeps every instance mode (these overran a buffer sized by
+ * the axis modes alone; the C suite runs under ASan in tests/hardening). */
+static void test_family_with_many_instance_modes(void)
+{
+    om_error err;
+    om_mesh *v = om_test_mesh("ep=2,cp=2,pp=4"), *cp = NULL, *split = NULL, *out = NULL;
+    OM_EXPECT_OK(om_view_slice(v, (const char *[]){"cp"}, 1, &cp, &err), &err);
+    OM_EXPECT_OK(om_view_unflatten(cp, "cp", (int64_t[]){2, 1}, 2,
+                                   (const char *[]){"u0", "u1"}, 2, &split, &err), &err);
+    OM_EXPECT_INT(om_view_instance_count(split), 8);
+    /* u1 (size 1, no modes): u0's mode and the two instance modes become instances. */
+    OM_EXPECT_OK(om_view_slice(split, (const char *[]){"u1"}, 1, &out, &err), &err);
+    OM_EXPECT_INT(om_view_instance_count(out), 16);
+    OM_EXPECT_INT(om_view_rank_count(out), 16);
+    EXPECT_GROUPS(out, "u1", "{0},{1},{2},{3},{4},{5},{6},{7},{8},{9},{10},{11},{12},{13},{14},{15}");
+    om_mesh_free(out);
+    OM_EXPECT_OK(om_view_flatten(split, (const char *[]){"u1"}, 1, "x", &out, &err), &err);
+    OM_EXPECT_INT(om_view_instance_count(out), 16);
+    om_mesh_free(out);
+    om_mesh_free(split);
+    om_mesh_free(cp);
+    om_mesh_free(v);
+}
+
 /* ---- JSON ---- */
 
 static void test_json(void)
@@ -761,6 +833,8 @@ static const om_test_case view_tests[] = {
     {"validity rules and messages", test_validity_errors},
     {"operation errors", test_operation_errors},
     {"lenient transposed slice", test_lenient_slice},
+    {"flatten as torch does", test_flatten_as_torch},
+    {"families with many instance modes", test_family_with_many_instance_modes},
     {"JSON", test_json},
     {"random views vs reference", test_random_views},
     {"interleaved modes", test_interleaved_view},

@@ -131,10 +131,14 @@ OM_API OM_PURE bool om_view_holds(const om_mesh *view, int64_t rank);
 
 /**
  * flatten(axes, name): a one-axis family whose axis has the chosen axes'
- * modes concatenated in view order (normalised); the other axes become
- * instance modes. `axes` (`naxes` >= 1 names) must be in view order and
- * distinct. `name` NULL or "" means the names joined by '_'. Flattening a
- * one-axis view into its own name returns an equal view.
+ * modes concatenated in the order named (normalised); the other axes become
+ * instance modes. `axes` (`naxes` >= 1 distinct names) must be in view
+ * order, or in an order torch accepts for mesh[axes]._flatten(): one in
+ * which their modes' strides do not increase (a size-1 axis has no modes,
+ * so it may stand anywhere). `name` NULL or "" means the names joined by
+ * '_'. One axis flattened into its own name gives that axis's sub-view
+ * family, as om_view_slice(view, axes, 1) does (torch returns mesh["x"]);
+ * for a one-axis view that is an equal view.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, no axes, a repeated axis),
  * OM_ERR_UNKNOWN_AXIS (an axis not in the view), OM_ERR_AXIS_ORDER ("axes 'tp'
  * and 'dp' are not in view order (dp, cp, tp)"), OM_ERR_DUPLICATE_NAME (the

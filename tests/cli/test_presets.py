@@ -1,7 +1,8 @@
 """offline-mesh views / check --preset against the framework vectors.
 
 Every case of tests/vectors/{torchtitan,megatron,deepspeed,hyper_parallel}.json
-(computed by running the real frameworks, see tests/vectors/README.md) runs
+(computed by running the real frameworks, see tests/vectors/README.md), and
+of the random cases recorded from them under tests/frameworks/, runs
 through the CLI: the views, named groups and (hyper-parallel) local ranks
 must equal the vector exactly;
 an error case must exit 1 with one error line and nothing on stdout.
@@ -20,6 +21,10 @@ WORLD_VARS = ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS")
 PRESETS = {"torchtitan": "torchtitan", "megatron": "megatron",
            "deepspeed": "deepspeed", "hyper_parallel": "hyper-parallel"}
 NAMED_GROUPS = {"megatron", "deepspeed"}
+# Random cases recorded from the real frameworks, in the same format, by
+# tests/frameworks/generate_<stem>.py (see tests/frameworks/README.md).
+FRAMEWORKS = os.path.join(os.path.dirname(__file__), "..", "frameworks")
+RECORDED = ["deepspeed", "hyper_parallel", "megatron"]
 
 
 def run(*args, env=None):
@@ -30,11 +35,12 @@ def run(*args, env=None):
 
 
 def cases():
-    for stem in PRESETS:
-        with open(os.path.join(VECTORS, stem + ".json")) as f:
-            doc = json.load(f)
-        for i, case in enumerate(doc["cases"]):
-            yield pytest.param(stem, case, id=f"{stem}-{i}")
+    for folder, stems, prefix in ((VECTORS, PRESETS, ""), (FRAMEWORKS, RECORDED, "recorded-")):
+        for stem in stems:
+            with open(os.path.join(folder, stem + ".json")) as f:
+                doc = json.load(f)
+            for i, case in enumerate(doc["cases"]):
+                yield pytest.param(stem, case, id=f"{prefix}{stem}-{i}")
 
 
 def param_args(params, spell=json.dumps):

@@ -172,7 +172,7 @@ stage_valgrind() {
 
 stage_fuzz() {
   [ -x "$asan_dir/fuzz/fuzz_mesh_json" ] || { stage_asan_build_only || return 1; }
-  local targets=(mesh_json yaml_dims mesh_new cli_args) rc=0 pids=() t
+  local targets=(mesh_json yaml_dims mesh_new view_ops hierarchy presets cli_args) rc=0 pids=() t
   mkdir -p "$work/fuzz-artifacts"
   run_one() {
     local t="$1" extra=()

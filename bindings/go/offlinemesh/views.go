@@ -48,9 +48,10 @@ func ParseView(data []byte) (*View, error) { return newMesh(nil, with(omswig.Om_
 func (m *Mesh) ViewJSON() (string, error) { return m.str(omswig.Om_view_to_json) }
 
 // Flatten merges axes (in view order, adjacent or not) into one axis name
-// ("" for the default, the names joined by "_": "dp_tp") placed where the
-// first of them was, as torch's _flatten. ErrAxisOrder when they are named
-// out of view order.
+// ("" for the default, the names joined by "_": "dp_tp"), as torch's
+// mesh[axes]._flatten(); one axis into its own name is Slice(axis).
+// ErrAxisOrder when they are named out of view order (size-1 axes may
+// stand anywhere, as torch allows).
 func (m *Mesh) Flatten(name string, axes ...string) (*View, error) {
 	return newMesh(m.ok(), func(o *omswig.Handle) error { return omswig.Om_view_flatten(m.c(), axes, name, o) })
 }
