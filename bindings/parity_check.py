@@ -128,8 +128,8 @@ def java_interface() -> str:
 
 def java_swig_class(cls: str) -> bool:
     """A class SWIG generates (%rename(Class) of a handle or an enum, or the %module class)."""
-    return re.search(r"^(%rename\(" + re.escape(cls) + r"\) |%module " + re.escape(cls) + r"$)", java_interface(),
-                     re.MULTILINE) is not None
+    pattern = r"^(%rename\(" + re.escape(cls) + r"\) |%module " + re.escape(cls) + r"$)"
+    return re.search(pattern, java_interface(), re.MULTILINE) is not None
 
 
 def java_has(name: str, generated: Path | None) -> bool:

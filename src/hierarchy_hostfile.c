@@ -53,10 +53,17 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
                             size_t line, om_error *err)
 {
     host_line h = {.line = line, .slots = 0};
-    for (size_t i = 0; i < nfields; i++)
+    for (size_t i = 0; i < nfields; i++) {
         if (!omi_utf8_valid(fields[i].text, fields[i].len))
             return omi_fail(err, OM_ERR_PARSE,
                             "hostfile line %zu is not valid UTF-8", line);
+        /* A NUL would cut the host or id short where it is used as a
+         * string; in a text file it is probably a mistake (a binary file). */
+        if (memchr(fields[i].text, '\0', fields[i].len))
+            return omi_fail(err, OM_ERR_PARSE,
+                            "hostfile line %zu contains a NUL byte (is it a text "
+                            "file?)", line);
+    }
     span first = fields[0];
     const char *colon = memchr(first.text, ':', first.len);
     om_status st;

@@ -122,7 +122,8 @@ typedef struct {
     char mesh_dim[OMI_PRESET_NAME_LEN]; /* torch's axis name ("loss_mesh") */
     char view[OMI_PRESET_NAME_LEN];     /* the view it comes from */
     int64_t size;
-    bool fake_backed;
+    bool fake_backed;   /* its process group has the "fake" backend */
+    bool optional_none; /* get_optional_mesh returns None (not _mesh_exist) */
 } omi_single_axis;
 
 #define OMI_PRESET_MAX_SINGLE 12

@@ -1,6 +1,7 @@
 /* torchtitan's single-axis meshes of a preset (om_preset_single_axes_json):
- * the get_mesh / get_optional_mesh keys, which are fake-backed, and which
- * get_all_one_dimensional_meshes returns (VIEWS.md 3.1). */
+ * the get_mesh / get_optional_mesh keys, which are fake-backed, for which
+ * get_optional_mesh returns None, and which get_all_one_dimensional_meshes
+ * returns (VIEWS.md 3.1). */
 #include <string.h>
 
 #include "preset_internal.h"
@@ -23,7 +24,7 @@ om_status om_preset_single_axes_json(const om_preset *preset, char **out,
     omi_buf_puts(&buf, "{\"one_dimensional_active\":[");
     bool first = true;
     for (size_t i = 0; i < n; i++) {
-        if (axes[i].size < 2 || axes[i].fake_backed)
+        if (axes[i].size < 2 || axes[i].optional_none)
             continue;
         if (!first)
             omi_buf_puts(&buf, ",");
@@ -40,16 +41,15 @@ om_status om_preset_single_axes_json(const om_preset *preset, char **out,
                 (next == n || strcmp(axes[i].name, axes[next].name) < 0))
                 next = i;
         const omi_single_axis *a = &axes[next];
-        const char *fake = a->fake_backed ? "true" : "false";
         if (k)
             omi_buf_puts(&buf, ",");
         omi_buf_json_string(&buf, a->name, strlen(a->name));
         omi_buf_puts(&buf, ":{\"fake_backed\":");
-        omi_buf_puts(&buf, fake);
+        omi_buf_puts(&buf, a->fake_backed ? "true" : "false");
         omi_buf_puts(&buf, ",\"from_view\":");
         omi_buf_json_string(&buf, a->view, strlen(a->view));
         omi_buf_puts(&buf, ",\"get_optional_mesh_is_none\":");
-        omi_buf_puts(&buf, fake);
+        omi_buf_puts(&buf, a->optional_none ? "true" : "false");
         omi_buf_puts(&buf, ",\"mesh_dim_name\":");
         omi_buf_json_string(&buf, a->mesh_dim, strlen(a->mesh_dim));
         omi_buf_puts(&buf, ",\"size\":");

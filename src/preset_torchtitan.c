@@ -82,7 +82,7 @@ static void add_views(om_preset *preset, backend spmd, int64_t pp, int64_t dr,
 }
 
 static void single(om_preset *preset, const char *name, const char *mesh_dim,
-                   const char *view, int64_t size, bool fake_backed)
+                   const char *view, int64_t size, bool fake_backed, bool optional_none)
 {
     omi_single_axis *a = &preset->single[preset->nsingle++];
     snprintf(a->name, sizeof a->name, "%s", name);
@@ -90,29 +90,33 @@ static void single(om_preset *preset, const char *name, const char *mesh_dim,
     snprintf(a->view, sizeof a->view, "%s", view);
     a->size = size;
     a->fake_backed = fake_backed;
+    a->optional_none = optional_none;
 }
 
-/* The single-axis meshes in torchtitan's order. Fake-backed (no real
- * communicator): size 1, except fsdp and dp_shard (always real) and efsdp
- * (real exactly when ep > 1, whatever its size). */
+/* The single-axis meshes in torchtitan's order. get_optional_mesh gives
+ * None (ParallelDims._mesh_exist is false) for size 1, except fsdp and
+ * dp_shard (always exist), and for efsdp exactly when ep == 1 (whatever its
+ * size). Those axes were unflattened with the "fake" backend, except loss:
+ * it is flattened from dataloading with the default backend, so it has a
+ * real communicator even of size 1. */
 static void add_single_axes(om_preset *preset, backend spmd, int64_t pp, int64_t dr,
                             int64_t ds, int64_t cp, int64_t tp, int64_t ep)
 {
     int64_t batch = dr * ds, efsdp = ds * cp * tp / ep;
-    single(preset, "pp", "pp", "dataloading", pp, pp == 1);
-    single(preset, "batch", "batch", "dataloading", batch, batch == 1);
-    single(preset, "loss", "loss_mesh", "loss", batch * cp, batch * cp == 1);
-    single(preset, "dp_replicate", "dp_replicate", "dense", dr, dr == 1);
-    single(preset, "cp", "cp", "dataloading", cp, cp == 1);
-    single(preset, "tp", "tp", "dataloading", tp, tp == 1);
-    single(preset, "ep", "ep", "sparse", ep, ep == 1);
-    single(preset, "efsdp", "efsdp", "sparse", efsdp, ep == 1);
+    single(preset, "pp", "pp", "dataloading", pp, pp == 1, pp == 1);
+    single(preset, "batch", "batch", "dataloading", batch, batch == 1, batch == 1);
+    single(preset, "loss", "loss_mesh", "loss", batch * cp, false, batch * cp == 1);
+    single(preset, "dp_replicate", "dp_replicate", "dense", dr, dr == 1, dr == 1);
+    single(preset, "cp", "cp", "dataloading", cp, cp == 1, cp == 1);
+    single(preset, "tp", "tp", "dataloading", tp, tp == 1, tp == 1);
+    single(preset, "ep", "ep", "sparse", ep, ep == 1, ep == 1);
+    single(preset, "efsdp", "efsdp", "sparse", efsdp, ep == 1, ep == 1);
     if (spmd == SPMD_TYPES)
-        single(preset, "dp", "dp", "spmd_dense_for_fwdbwd", batch, batch == 1);
+        single(preset, "dp", "dp", "spmd_dense_for_fwdbwd", batch, batch == 1, batch == 1);
     if (spmd == PARTIAL_DTENSOR)
-        single(preset, "fsdp", "fsdp", "dense", ds * cp, false);
+        single(preset, "fsdp", "fsdp", "dense", ds * cp, false, false);
     else
-        single(preset, "dp_shard", "dp_shard", "dense", ds, false);
+        single(preset, "dp_shard", "dp_shard", "dense", ds, false, false);
 }
 
 static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,

@@ -248,6 +248,14 @@ static void test_hostfile_errors(void)
     expect_hostfile_error("\xff slots=1\n", OM_ERR_PARSE, "not valid UTF-8",
                           __LINE__);
     expect_hostfile_error(":4\n", OM_ERR_PARSE, "empty host name", __LINE__);
+    /* A NUL inside a field (found by fuzz_hierarchy): the host would be ""
+     * as a string. */
+    static const char with_nul[] = "a slots=1\n\0\0b:1 rack=r\n";
+    om_hierarchy *h = (om_hierarchy *)&h;
+    om_error err;
+    om_status st = om_hierarchy_from_hostfile(with_nul, sizeof with_nul - 1, &h, &err);
+    om_test_expect_hierarchy_err(st, h, &err, "a NUL inside a host name", OM_ERR_PARSE,
+                                 "hostfile line 2 contains a NUL byte", __FILE__, __LINE__);
 }
 
 /* The level and field caps, and many hosts. */

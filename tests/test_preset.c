@@ -632,6 +632,28 @@ static void test_single_axes_errors(void)
     om_preset_free(p);
 }
 
+/* A loss mesh of size 1 (tp 4, pp 2 on 8 ranks, recorded from torchtitan
+ * 0.3.0): torchtitan flattens it with the default backend, so it is not
+ * fake-backed, yet get_optional_mesh("loss") is None (size 1) and it is not
+ * one-dimensional active. */
+static void test_single_axes_loss_of_size_one(void)
+{
+    om_error err;
+    om_preset *p = NULL;
+    char *json = NULL;
+    OM_EXPECT_OK(om_preset_new("torchtitan", (const char *[]){"tp=4", "pp=2"}, 2, 8, &p,
+                               &err), &err);
+    OM_EXPECT_OK(om_preset_single_axes_json(p, &json, &err), &err);
+    OM_EXPECT(json && strstr(json, "\"one_dimensional_active\":[\"pp\",\"tp\"]"));
+    OM_EXPECT(json && strstr(json, "\"loss\":{\"fake_backed\":false,\"from_view\":"
+                                   "\"loss\",\"get_optional_mesh_is_none\":true,"
+                                   "\"mesh_dim_name\":\"loss_mesh\",\"size\":1}"));
+    OM_EXPECT(json && strstr(json, "\"batch\":{\"fake_backed\":true,\"from_view\":"
+                                   "\"dataloading\",\"get_optional_mesh_is_none\":true,"));
+    om_string_free(json);
+    om_preset_free(p);
+}
+
 static const om_test_case vector_tests[] = {
     {"torchtitan", test_vectors_torchtitan},
     {"megatron", test_vectors_megatron},
@@ -652,6 +674,7 @@ static const om_test_case rule_tests[] = {
     {"bad arguments", test_bad_arguments},
     {"write_json streams to_json's text", test_write_json},
     {"single axes: errors and partial_dtensor", test_single_axes_errors},
+    {"single axes: loss of size 1 is real-backed", test_single_axes_loss_of_size_one},
     {"yaml", test_yaml},
     {NULL, NULL},
 };

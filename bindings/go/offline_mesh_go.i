@@ -77,16 +77,19 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 %typemap(gotype) om_status "error"
 %typemap(imtype) om_status "string"
 %typemap(out) om_status %{ $result.p = NULL; $result.n = 0; %}
-%typemap(goout, fragment="CopyString") om_status %{ if $input != "" { $result = statusError(swigCopyString($input)) } %}
+%typemap(goout, fragment="CopyString") om_status
+%{ if $input != "" { $result = statusError(swigCopyString($input)) } %}
 %typemap(gotype) om_status status "int"
 %typemap(imtype) om_status status "int"
 %typemap(in) om_status status %{ $1 = (om_status)$input; %}
-%typemap(in, numinputs=0) om_error *OM_ERROR (om_error e) %{ e.status = OM_OK; e.message[0] = '\0'; $1 = &e; %}
+%typemap(in, numinputs=0) om_error *OM_ERROR (om_error e)
+%{ e.status = OM_OK; e.message[0] = '\0'; $1 = &e; %}
 %typemap(argout) om_error *OM_ERROR
 %{
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e$argnum.status != OM_OK ? (int)e$argnum.status : (int)result, e$argnum.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+                     e$argnum.status != OM_OK ? (int)e$argnum.status : (int)result, e$argnum.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
 %}
@@ -103,7 +106,12 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 %typemap(goin) SWIGTYPE **OM_NEW %{ $result = &$input.c; defer $input.track() %}
 %typemap(in) SWIGTYPE **OM_NEW ($*1_ltype obj = NULL) %{ $1 = &obj; %}
 %typemap(argout) SWIGTYPE **OM_NEW
-%{ if (obj$argnum != NULL) { ((uint64_t *)$input)[0] = (uint64_t)(uintptr_t)obj$argnum; ((uint64_t *)$input)[1] = OMGO_FREE_OF($1_basetype); } %}
+%{
+  if (obj$argnum != NULL) {
+    ((uint64_t *)$input)[0] = (uint64_t)(uintptr_t)obj$argnum;
+    ((uint64_t *)$input)[1] = OMGO_FREE_OF($1_basetype);
+  }
+%}
 
 %typemap(gotype) int64_t *OM_OUTPUT, size_t *OM_OUTPUT "*int"
 %typemap(gotype) uint64_t *OM_OUTPUT "*uint64"
@@ -140,7 +148,8 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 %typemap(goin) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $result = $input %}
 %typemap(gotype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]*Handle"
 %typemap(imtype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]uintptr"
-%typemap(goin) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{ $result = ptrs($input); defer keepAlive($input) %}
+%typemap(goin) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
+%{ $result = ptrs($input); defer keepAlive($input) %}
 %typemap(in) (const int64_t *OM_INTS, size_t OM_INTS_LEN), (const char *OM_TEXT, size_t OM_TEXT_LEN),
              (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
 %{

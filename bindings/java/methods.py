@@ -59,7 +59,8 @@ def signature(params, struct, handles):
             this, ptype, pname = ptype, None, "$self"
         elif ptype in ("int32_t *", "int64_t *") and after[:2] == ["size_t", "size_t *"]:
             grouped = params[i + 3:i + 4] == [("size_t *", "group_size")]
-            bulk = ptype, "om_java_groups" if grouped else "om_java_ints" if "32" in ptype else "om_java_longs"
+            bulk = ptype, ("om_java_groups" if grouped
+                           else "om_java_ints" if "32" in ptype else "om_java_longs")
             ptype, pname, i = None, "@, &r->n" + ", &r->group_size" * grouped, i + 2 + grouped
         elif ptype.endswith("*") and not ptype.startswith("const ") and ptype[:-2] not in handles \
                 and ptype != "om_error *" and after[:1] != ["size_t"]:
@@ -68,7 +69,8 @@ def signature(params, struct, handles):
         pairs.append((ptype, pname))
         i += 1
     inputs = [n for n, (t, _) in enumerate(pairs) if t and t != "om_error *"]
-    if len(inputs) > 1 and pairs[inputs[-2]] in (("const char *const *", "axes"), ("const int64_t *", "coord")):
+    varargs = (("const char *const *", "axes"), ("const int64_t *", "coord"))  # and their length
+    if len(inputs) > 1 and pairs[inputs[-2]] in varargs:
         (ptype, pname), at = pairs[inputs[-2]], inputs[-2]
         pairs[at:at + 2] = [(ptype, "v" + pname), ("size_t", "nv" + pname)]
     decl = [typed(t, n) for t, n in pairs if t]
@@ -80,20 +82,43 @@ def body(ret, call, outputs, bulk):
     output: the outputs become the result (a size_t *count beside a text is dropped). None
     as the type when Java has no single result for them."""
     if ret != "om_status":
-        return ret, f"return {call};"
-    locals_ = "".join(f"{typed(t, name)} = 0; " for t, name in outputs)
-    outputs = [(t, name) for t, name in outputs if name != "count"]
+        return returned(ret, call)
+    declared = "".join(f"{typed(t, name)} = 0; " for t, name in outputs)  # their locals
+    results = [(t, name) for t, name in outputs if name != "count"]
     if bulk:
-        (ctype, kind), elem = bulk, bulk[0][:-2]
-        return (None if outputs else kind), (f"if (om_java_room(r, sizeof({elem}), {call.replace('@', '0, 0')}, err) "
-                                             f"&& {call.replace('@', 'r->values, r->n')} != OM_OK) r->n = 0; return r;")
-    if len(outputs) < 2:
-        return ("void", f"if ({call} != OM_OK) return;") if not outputs else \
-            (outputs[0][0], f"{locals_}return {call} == OM_OK ? {outputs[0][1]} : 0;")
-    kind = "om_java_size" if outputs[-1][0] == "om_world_size_source" else "om_java_longs"
-    values = "".join(f"r->stack[{n}] = {name}; " for n, (_, name) in enumerate(outputs))
-    return (None if any(t.endswith("*") for t, _ in outputs) else kind), \
-        f"{locals_}if ({call} == OM_OK) {{ r->n = {len(outputs)}; {values}}} return r;"
+        return bulk_output(call, bulk, results)
+    emit = (no_output, one_output, several_outputs)[min(len(results), 2)]  # by the number of outputs
+    return emit(call, declared, results)
+
+
+def returned(ret, call):
+    """`return CALL;`: a function that returns no status passes its result through."""
+    return ret, f"return {call};"
+
+
+def no_output(call, declared, results):
+    """`if (CALL != OM_OK) return;`: a void method (the wrapper throws on a failed status)."""
+    return "void", f"if ({call} != OM_OK) return;"
+
+
+def one_output(call, declared, results):
+    """The locals, then `return CALL == OM_OK ? out : 0;`: the output is the result."""
+    return results[0][0], f"{declared}return {call} == OM_OK ? {results[0][1]} : 0;"
+
+
+def several_outputs(call, declared, results):
+    """The locals, then `if (CALL == OM_OK) { r->n = N; r->stack[i] = out_i; ... } return r;`."""
+    kind = "om_java_size" if results[-1][0] == "om_world_size_source" else "om_java_longs"
+    copies = "".join(f"r->stack[{n}] = {name}; " for n, (_, name) in enumerate(results))
+    return (None if any(t.endswith("*") for t, _ in results) else kind), \
+        f"{declared}if ({call} == OM_OK) {{ r->n = {len(results)}; {copies}}} return r;"
+
+
+def bulk_output(call, bulk, results):
+    """`if (om_java_room(r, size, CALL(0, 0), err) && CALL(r->values, r->n) != OM_OK) r->n = 0;`."""
+    (ctype, kind), fill = bulk, call.replace("@", "r->values, r->n")
+    query = f"om_java_room(r, sizeof({ctype[:-2]}), {call.replace('@', '0, 0')}, err)"
+    return (None if results else kind), f"if ({query} && {fill} != OM_OK) r->n = 0; return r;"
 
 
 def main(parity, *paths):
@@ -101,11 +126,13 @@ def main(parity, *paths):
     functions, enums = declarations(headers)
     names = java_names(parity)
     classes = {pairs[0][0]: c[:-5] for c, pairs in names.items() if c.endswith("_free")}
-    out = [f"%rename({camel(e[3:])}) {e};" for e in enums] + [f"%rename({c}) {s};" for c, s in classes.items()]
+    out = [f"%rename({camel(e[3:])}) {e};" for e in enums]
+    out += [f"%rename({c}) {s};" for c, s in classes.items()]
     Path(names_out).write_text("\n".join(out) + "\n", encoding="utf-8")
     classes["OfflineMeshes"], out = None, []
     for cname, pairs in sorted(names.items()):
-        members = {c: m for c, m in reversed(pairs) if c in classes and m != "close"}  # its first name in each
+        # its first name in each class
+        members = {c: m for c, m in reversed(pairs) if c in classes and m != "close"}
         if members and cname not in functions:
             sys.exit(f"methods.py: {cname} is in {parity} but in none of the headers")
         for cls, member in reversed(members.items()):

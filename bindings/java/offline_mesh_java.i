@@ -60,7 +60,8 @@
 
   /** 0 for null (the library reports the NULL argument); a closed object throws. */
   static long getCPtr($javaclassname obj) {
-    if (obj != null && obj.swigCPtr == 0) throw new IllegalStateException("$javaclassname used after close()");
+    if (obj != null && obj.swigCPtr == 0)
+      throw new IllegalStateException("$javaclassname used after close()");
     return obj == null ? 0 : obj.swigCPtr;
   }
 %}
@@ -108,9 +109,11 @@ static jbyteArray om_java_bytes(JNIEnv *jenv, const char *text) {
  * failure on the way leaves its own exception pending). */
 static void om_java_throw(JNIEnv *jenv, const om_error *err) {
   jclass cls = (*jenv)->FindClass(jenv, "org/offlinemesh/OfflineMeshException");
-  jmethodID create = cls ? (*jenv)->GetStaticMethodID(jenv, cls, "create", "(I[B)Ljava/lang/Throwable;") : NULL;
+  jmethodID create =
+      cls ? (*jenv)->GetStaticMethodID(jenv, cls, "create", "(I[B)Ljava/lang/Throwable;") : NULL;
   jbyteArray message = create ? om_java_bytes(jenv, err->message) : NULL;
-  jobject exc = message ? (*jenv)->CallStaticObjectMethod(jenv, cls, create, (jint)err->status, message) : NULL;
+  jobject exc =
+      message ? (*jenv)->CallStaticObjectMethod(jenv, cls, create, (jint)err->status, message) : NULL;
   if (exc && !(*jenv)->ExceptionCheck(jenv))
     (*jenv)->Throw(jenv, (jthrowable)exc);
 }
@@ -159,7 +162,8 @@ typedef om_java_array *KIND;
 %typemap(javaout) KIND JAVAOUT
 %enddef
 OM_JAVA_RESULT(om_java_ints, jintArray, int[], int[], NewIntArray, SetIntArrayRegion, 0, { return $jnicall; })
-OM_JAVA_RESULT(om_java_longs, jlongArray, long[], long[], NewLongArray, SetLongArrayRegion, 0, { return $jnicall; })
+OM_JAVA_RESULT(om_java_longs, jlongArray, long[], long[], NewLongArray, SetLongArrayRegion, 0,
+               { return $jnicall; })
 OM_JAVA_RESULT(om_java_size, jlongArray, long[], WorldSize, NewLongArray, SetLongArrayRegion, 0,
                { long[] r = $jnicall; return new WorldSize(r[0], WorldSizeSource.swigToEnum((int) r[1])); })
 OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArrayRegion, 1, {
@@ -199,8 +203,10 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
 %typemap(jstype) const char *, char * "String"
 %typemap(javain) const char * "Native.cstr($javainput)"
 %typemap(javaout) const char *, char * { return Native.string($jnicall); }
-%typemap(in) const char * %{ $1 = $input ? ($1_ltype)(*jenv)->GetByteArrayElements(jenv, $input, NULL) : NULL; %}
-%typemap(freearg) const char * %{ if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT); %}
+%typemap(in) const char *
+  %{ $1 = $input ? ($1_ltype)(*jenv)->GetByteArrayElements(jenv, $input, NULL) : NULL; %}
+%typemap(freearg) const char *
+  %{ if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte *)$1, JNI_ABORT); %}
 %typemap(out) const char *, char * %{ $result = om_java_bytes(jenv, $1); %}
 
 /* Lists of strings: String[] (String... where it is the last parameter),
@@ -224,7 +230,8 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
   }
   $1 = ($1_ltype)($input ? names : NULL);
 }
-%typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) %{ if (names$argnum != stack$argnum) free(names$argnum); %}
+%typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
+  %{ if (names$argnum != stack$argnum) free(names$argnum); %}
 
 /* Java arrays read (and for 1.0 "into" buffers written) in place:
  * jlong is int64_t, jint int32_t. MODE: JNI_ABORT (read only) or 0. */
@@ -237,7 +244,8 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
   $2 = $input ? (size_t)(*jenv)->GetArrayLength(jenv, $input) : 0;
   $1 = $input ? ($1_ltype)(*jenv)->Get##ELEM##ArrayElements(jenv, $input, NULL) : NULL;
 %}
-%typemap(freearg) (PTR, size_t LEN) %{ if ($1) (*jenv)->Release##ELEM##ArrayElements(jenv, $input, (void *)$1, MODE); %}
+%typemap(freearg) (PTR, size_t LEN)
+  %{ if ($1) (*jenv)->Release##ELEM##ArrayElements(jenv, $input, (void *)$1, MODE); %}
 %enddef
 OM_JAVA_ARRAY(const int64_t *OM_INTS, OM_INTS_LEN, jlongArray, long[], long[], Long, JNI_ABORT)
 OM_JAVA_ARRAY(int64_t *OM_INTO, OM_INTO_LEN, jlongArray, long[], long[], Long, 0)
@@ -246,7 +254,8 @@ OM_JAVA_ARRAY(int32_t *OM_INTO, OM_INTO_LEN, jintArray, int[], int[], Int, 0)
 OM_JAVA_ARRAY(const char *OM_TEXT, OM_TEXT_LEN, jbyteArray, byte[], String, Byte, JNI_ABORT)
 %typemap(javain) (const char *OM_TEXT, size_t OM_TEXT_LEN) "Native.utf8($javainput)"
 /* The views of a world: OfflineMesh[] as their handles, kept reachable. */
-OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[], OfflineMesh[], Long, JNI_ABORT)
+OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[], OfflineMesh[], Long,
+              JNI_ABORT)
 %typemap(javain, post="      java.lang.ref.Reference.reachabilityFence($javainput);")
     (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
     "java.util.Arrays.stream($javainput).mapToLong(OfflineMesh::getCPtr).toArray()"
@@ -301,7 +310,9 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
 %typemap(javacode) struct om_dims %{
   /** Dims of a training YAML ({@link #parseYaml}) checked against a world size
    * ({@link #resolveWorldSize}: 0 = not given, then WORLD_SIZE, ... or 1). */
-  public static ParallelDims parse(String yaml, long worldSize) { return resolved(parseYaml(yaml), worldSize); }
+  public static ParallelDims parse(String yaml, long worldSize) {
+    return resolved(parseYaml(yaml), worldSize);
+  }
   public static ParallelDims read(String path, long worldSize) throws java.io.IOException {
     return resolved(readYaml(path), worldSize);
   }
@@ -319,7 +330,9 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
   public ParallelDims with(Flag flag, boolean value) { setFlag(flag, value); return this; }
   @Override public boolean equals(Object o) { return o instanceof ParallelDims d && equal(d); }
   @Override public int hashCode() { return toJson().hashCode(); }
-  @Override public String toString() { return swigCPtr == 0 ? "ParallelDims{closed}" : "ParallelDims" + toJson(); }
+  @Override public String toString() {
+    return swigCPtr == 0 ? "ParallelDims{closed}" : "ParallelDims" + toJson();
+  }
 %}
 %typemap(javacode) struct om_hierarchy %{
   @Override public String toString() { return swigCPtr == 0 ? "Hierarchy{closed}" : "Hierarchy" + toJson(); }
@@ -340,8 +353,12 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
   /** The kind of diagnostic {@code index}. */
   public DiagnosticKind kindOf(long index) { return DiagnosticKind.swigToEnum(kind(index)); }
   /** The messages, in document order. */
-  public java.util.List<String> messages() { return java.util.stream.LongStream.range(0, count()).mapToObj(this::message).toList(); }
-  @Override public String toString() { return swigCPtr == 0 ? "Diagnostics{closed}" : "Diagnostics" + messages(); }
+  public java.util.List<String> messages() {
+    return java.util.stream.LongStream.range(0, count()).mapToObj(this::message).toList();
+  }
+  @Override public String toString() {
+    return swigCPtr == 0 ? "Diagnostics{closed}" : "Diagnostics" + messages();
+  }
 %}
 %typemap(javacode) struct om_locality %{
   /** For example {@code Locality{groups=4, host={GROUPS_INSIDE=2, GROUPS_CROSSING=2, ...}}}. */

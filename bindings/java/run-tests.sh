@@ -132,7 +132,8 @@ python3 "$root/bindings/parity_check.py" "$build/src/liboffline_mesh.so" --langu
 
 # methods.py (the Java methods, derived at build time) refuses what it
 # cannot derive: a Java name for a function no header declares, and a
-# function whose outputs give no single Java result.
+# function whose outputs give no single Java result (two handles or texts;
+# a bulk output beside another output).
 gen_fails() { # expected-message row [header text]
   local dir="$tmp/gen"
   rm -rf "$dir" && mkdir "$dir"
@@ -148,6 +149,9 @@ gen_fails "om_mesh_frobnicate is in" "$(printf 'om_mesh_frobnicate\tx\tx\tOfflin
 gen_fails "no Java return kind for the outputs of om_mesh_twice" \
   "$(printf 'om_mesh_twice\tx\tx\tOfflineMesh.twice')" \
   "OM_API om_status om_mesh_twice(const om_mesh *mesh, om_mesh **out, char **text, om_error *err);"
+gen_fails "no Java return kind for the outputs of om_mesh_thrice" \
+  "$(printf 'om_mesh_thrice\tx\tx\tOfflineMesh.thrice')" \
+  "OM_API om_status om_mesh_thrice(const om_mesh *mesh, int64_t *out, size_t out_len, size_t *needed, int64_t *extra, om_error *err);"
 # and what it derives for one function of each shape
 for line in '%rename(groupOfNamed) om_mesh::om_mesh_group_of_named;' \
     '%newobject om_hierarchy::om_hierarchy_locality;' \
@@ -156,6 +160,9 @@ for line in '%rename(groupOfNamed) om_mesh::om_mesh_group_of_named;' \
     'om_locality *om_hierarchy_locality(const om_mesh *mesh, const char *const *vaxes, size_t nvaxes, om_error *err) const { om_locality *out = 0; return om_hierarchy_locality(mesh, $self, vaxes, nvaxes, &out, err) == OM_OK ? out : 0; }' \
     'char *om_hierarchy_check(const om_mesh *mesh, const char *rules, om_error *err) const { char *violations = 0; size_t count = 0; return om_hierarchy_check(mesh, $self, rules, &violations, &count, err) == OM_OK ? violations : 0; }' \
     'static om_java_size omj_world_size_resolve(om_java_array *r, int64_t explicit_size, om_error *err) { int64_t world_size = 0; om_world_size_source source = 0; if (om_world_size_resolve(explicit_size, &world_size, &source, err) == OM_OK) { r->n = 2; r->stack[0] = world_size; r->stack[1] = source; } return r; } %}' \
+    'size_t om_diagnostics_count(void) const { return om_diagnostics_count($self); }' \
+    'om_java_groups om_preset_group_list(om_java_array *r, const char *name, om_error *err) const { if (om_java_room(r, sizeof(int32_t), om_preset_group_list($self, name, 0, 0, &r->n, &r->group_size, err), err) && om_preset_group_list($self, name, r->values, r->n, &r->n, &r->group_size, err) != OM_OK) r->n = 0; return r; }' \
+    'static om_java_longs omj_world_size_from_env(om_java_array *r, om_error *err) { int64_t world_size = 0; bool found = 0; if (om_world_size_from_env(&world_size, &found, err) == OM_OK) { r->n = 2; r->stack[0] = world_size; r->stack[1] = found; } return r; } %}' \
     'bool om_dims_dp_given(om_error *err) const { bool given = 0; return om_dims_dp_given($self, &given, err) == OM_OK ? given : 0; }' \
     'void om_dims_set(om_dim dim, int64_t value, om_error *err) { if (om_dims_set($self, dim, value, err) != OM_OK) return; }' \
     '%javaexception("java.io.IOException") om_dims::om_dims_read_yaml %{ $action %}'; do

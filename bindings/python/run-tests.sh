@@ -32,6 +32,16 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 
 step() { printf '== python: %s\n' "$*"; }
 
+# Fails, naming both, unless meson configured build dir $1 with swig $2: its
+# log records the `$2 -version` that bindings/python/meson.build runs.
+uses_swig() {
+    local log=$1/meson-logs/meson-log.txt used
+    grep -qxF "Running command: $2 -version" "$log" && return 0
+    used=$(sed -n 's/^Running command: \(.*swig[^ ]*\) -version$/\1/p' "$log" | tail -n 1)
+    echo "python: $1 was configured with ${used:-no swig in its meson log}, not $2" >&2
+    return 1
+}
+
 # ---- 1. dependencies ---------------------------------------------------------
 apt_missing=()
 command -v swig >/dev/null 2>&1 || apt_missing+=(swig)
@@ -93,8 +103,18 @@ if [[ ! -f $inject/build.ninja ]]; then
         -Dbench=false -Dcli=false -Djava=disabled -Dpython=enabled -Dpython_static=true \
         -Dalloc_failure_injection=true >/dev/null
 fi
-grep -qxF "Running command: $swig_venv/bin/swig -version" "$inject/meson-logs/meson-log.txt" \
-    || { echo "python: $inject does not use $swig_venv/bin/swig" >&2; exit 1; }
+uses_swig "$inject" "$swig_venv/bin/swig" || exit 1
+# The guard's failing path: the same log, as if meson had found the swig on PATH.
+path_swig=$(command -v swig)
+other=$work/other-swig-build
+mkdir -p "$other/meson-logs"
+sed "s|$swig_venv/bin/swig|$path_swig|g" "$inject/meson-logs/meson-log.txt" >"$other/meson-logs/meson-log.txt"
+if said=$(uses_swig "$other" "$swig_venv/bin/swig" 2>&1); then
+    echo "python: the swig guard accepted a build configured with $path_swig" >&2; exit 1
+fi
+[[ $said == *"$path_swig"*"$swig_venv/bin/swig"* ]] \
+    || { echo "python: the swig guard does not name both swigs: $said" >&2; exit 1; }
+step "the swig guard refuses a build configured with $path_swig: $said"
 step "ninja -C $inject"
 ninja -C "$inject" -j2 >/dev/null
 

@@ -170,12 +170,13 @@ OM_API OM_NODISCARD om_status om_preset_write_json(const om_preset *preset,
  * {"one_dimensional_active":[NAME,...],"single_axis":{NAME:{
  * "fake_backed":BOOL,"from_view":VIEW,"get_optional_mesh_is_none":BOOL,
  * "mesh_dim_name":AXIS,"size":N},...}}. `from_view` and `mesh_dim_name`
- * say where the axis's groups are (its groups in that view). Fake-backed
- * (no real communicator): size 1, except fsdp and dp_shard (always real)
- * and efsdp (real exactly when ep > 1); get_optional_mesh returns None
- * for exactly those; one_dimensional_active (get_all_one_dimensional_meshes)
- * lists the axes of size > 1 that are not fake-backed, in torchtitan's
- * order. Caller frees `*out` with om_string_free(). Since 1.2.
+ * say where the axis's groups are (its groups in that view).
+ * get_optional_mesh returns None for size 1, except fsdp and dp_shard
+ * (always real) and efsdp (real exactly when ep > 1); fake-backed (no real
+ * communicator) are exactly those, except loss, which torchtitan flattens
+ * with the default backend (real even of size 1); one_dimensional_active
+ * (get_all_one_dimensional_meshes) lists the axes of size > 1 for which
+ * get_optional_mesh is not None, in torchtitan's order. Caller frees `*out` with om_string_free(). Since 1.2.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL; a preset other than torchtitan,
  * named), OM_ERR_NO_MEMORY.
  */

@@ -24,7 +24,7 @@ NAMED_GROUPS = {"megatron", "deepspeed"}
 # Random cases recorded from the real frameworks, in the same format, by
 # tests/frameworks/generate_<stem>.py (see tests/frameworks/README.md).
 FRAMEWORKS = os.path.join(os.path.dirname(__file__), "..", "frameworks")
-RECORDED = ["deepspeed", "hyper_parallel"]
+RECORDED = ["deepspeed", "hyper_parallel", "megatron", "torchtitan"]
 
 
 def run(*args, env=None):
@@ -240,11 +240,13 @@ def test_views_write_errors_stop_it():
 
 def test_torchtitan_single_axes():
     """views --single-axes: torchtitan's single-axis meshes as in the
-    vectors (their groups are those of from_view's mesh_dim_name axis)."""
-    with open(os.path.join(VECTORS, "torchtitan.json")) as f:
-        doc = json.load(f)
+    vectors and the recorded cases (their groups are those of from_view's
+    mesh_dim_name axis)."""
+    docs = [os.path.join(VECTORS, "torchtitan.json")]
+    if "torchtitan" in RECORDED:
+        docs.append(os.path.join(FRAMEWORKS, "torchtitan.json"))
     checked = 0
-    for case in doc["cases"]:
+    for case in (case for path in docs for case in json.load(open(path))["cases"]):
         if "single_axis" not in case:
             continue
         r = run("views", "--preset", "torchtitan", *param_args(case["params"]),

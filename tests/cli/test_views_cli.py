@@ -4,7 +4,8 @@
 Every result of tests/vectors/layout.json (computed by running torch's
 DeviceMesh) is written as a world file and read back through the CLI:
 groups of every axis and the coordinate of every rank must equal the
-vector exactly. The preset worlds are checked against the preset vectors
+vector exactly; so must the results of the random chains recorded from
+torch in tests/torch_layout/layout.json. The preset worlds are checked against the preset vectors
 (torchtitan and hyper-parallel list groups ascending, as the library
 does). Errors exit 1 (usage errors 2) with one "offline-mesh: error:" line
 and nothing on stdout.
@@ -50,6 +51,35 @@ def layout_results():
     for i, case in enumerate(doc["cases"]):
         if "result" in case:
             yield pytest.param(case, id=f"layout-{i}")
+
+
+TORCH_LAYOUT = os.path.join(os.path.dirname(__file__), "..", "torch_layout", "layout.json")
+
+
+def torch_layout_results():
+    with open(TORCH_LAYOUT) as f:
+        doc = json.load(f)
+    for i, case in enumerate(doc["cases"]):
+        if "result" in case:
+            yield pytest.param(case, id=f"torch-layout-{i}")
+
+
+@pytest.mark.parametrize("case", list(torch_layout_results()))
+def test_torch_layout_result_through_the_cli(case, tmp_path):
+    """The random chains recorded from torch (tests/torch_layout): the view
+    record as a world file (a family's "instances" included), its groups
+    of every axis and, from dump, every rank's coordinate."""
+    result = case["result"]
+    record = {k: result[k] for k in ("dim_names", "shape", "layout", "instances")}
+    world = tmp_path / "world.json"
+    world.write_text(json.dumps({"views": {"v": record}, "world_size": case["world_size"]}))
+    for axis, groups in result["groups"].items():
+        assert ok_json("groups", "--world", str(world), "--view", "v", "--dims", axis) == groups
+    p = run("dump", "--world", str(world), "--view", "v")
+    assert p.returncode == 0, p.stderr
+    coords = {x["rank"]: x["coord"] for x in map(json.loads, p.stdout.splitlines()) if "rank" in x}
+    assert coords == {r: dict(zip(result["dim_names"], c))
+                      for r, c in enumerate(result["coords"]) if c is not None}
 
 
 @pytest.mark.parametrize("case", list(layout_results()))

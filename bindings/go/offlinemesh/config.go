@@ -54,7 +54,9 @@ func CheckConfig(yaml []byte, strict bool) (ParallelDims, []Diagnostic, error) {
 // CheckConfigFile is CheckConfig of the file at path (messages start with
 // the path; ErrIO as ReadParallelDims).
 func CheckConfigFile(path string, strict bool) (ParallelDims, []Diagnostic, error) {
-	return checked(func(list, out *omswig.Handle) error { return omswig.Om_dims_read_yaml_checked(path, strict, list, out) })
+	return checked(func(list, out *omswig.Handle) error {
+		return omswig.Om_dims_read_yaml_checked(path, strict, list, out)
+	})
 }
 
 func checked(f func(list, out *omswig.Handle) error) (ParallelDims, []Diagnostic, error) {

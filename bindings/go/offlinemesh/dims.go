@@ -187,7 +187,7 @@ func (d ParallelDims) ApplyWorldSize(size int, source WorldSizeSource) (Parallel
 	return out, err
 }
 
-func (d ParallelDims) apply(f func(h *omswig.Handle) error) (out ParallelDims, src WorldSizeSource, err error) {
+func (d ParallelDims) apply(f func(*omswig.Handle) error) (out ParallelDims, src WorldSizeSource, err error) {
 	err = d.withC(true, func(h *omswig.Handle) error {
 		if err := f(h); err != nil {
 			return err

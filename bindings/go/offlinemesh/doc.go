@@ -57,8 +57,9 @@
 //
 // A Mesh holds the C mesh it was built from, so each query is one cgo call.
 // Close releases it; a Mesh never closed is released by runtime.AddCleanup
-// once unreachable. World, Preset and Hierarchy hold their C object alike. A Mesh is immutable and safe for concurrent use (Close
-// excepted). ParallelDims is a plain Go value. The functions that discover
+// once unreachable. World, Preset and Hierarchy hold their C object alike.
+// A Mesh is immutable and safe for concurrent use (Close excepted).
+// ParallelDims is a plain Go value. The functions that discover
 // the world size read the environment (WORLD_SIZE, ...); do not change it
 // concurrently.
 //

@@ -38,7 +38,9 @@ func ReadHostfile(data []byte) (Hierarchy, error) {
 
 // Levels returns the level names, fastest first.
 func (h Hierarchy) Levels() []string {
-	return list(omswig.Om_hierarchy_levels(h.h), func(i int) string { return omswig.Om_hierarchy_level_name(h.h, i) })
+	return list(omswig.Om_hierarchy_levels(h.h), func(i int) string {
+		return omswig.Om_hierarchy_level_name(h.h, i)
+	})
 }
 
 // LevelIndex is the position of level name (ErrInvalidArgument otherwise).
@@ -111,7 +113,9 @@ func (h Hierarchy) Locality(m *View, axes ...string) ([]LevelLocality, error) {
 // rule).
 func (h Hierarchy) Check(m *View, rules string) ([]string, error) {
 	var n int
-	return lines(get(m.ok(), func(s *string) error { return omswig.Om_hierarchy_check(m.c(), h.h, rules, s, &n) }))
+	return lines(get(m.ok(), func(s *string) error {
+		return omswig.Om_hierarchy_check(m.c(), h.h, rules, s, &n)
+	}))
 }
 
 // AdviseOrder lists every runtime order of d's parallel axes judged in h
@@ -173,6 +177,7 @@ func (l Launch) Plan(m *View) (string, error) {
 		}
 	}
 	return get(m.ok(), func(s *string) error {
-		return omswig.Om_launch_plan(m.c(), l.Nodes, l.ProcsPerNode, omswig.Enum_SS_om_launch_format(format), l.MasterAddr, l.MasterPort, l.Hosts, s)
+		return omswig.Om_launch_plan(m.c(), l.Nodes, l.ProcsPerNode, omswig.Enum_SS_om_launch_format(format),
+			l.MasterAddr, l.MasterPort, l.Hosts, s)
 	})
 }

@@ -43,7 +43,9 @@ type Experts struct {
 // EP), ep does not divide the dense region (or exceeds it), or numExperts
 // is not divisible by ep.
 func ExpertLayout(m *Mesh, ep, numExperts int) (*Experts, error) {
-	x, err := newMesh(m.ok(), func(o *omswig.Handle) error { return omswig.Om_expert_mesh(m.c(), ep, numExperts, o) })
+	x, err := newMesh(m.ok(), func(o *omswig.Handle) error {
+		return omswig.Om_expert_mesh(m.c(), ep, numExperts, o)
+	})
 	return orNil(&Experts{x, numExperts}, err)
 }
 

@@ -43,20 +43,26 @@ func (p *Preset) WorldSize() int { return omswig.Om_preset_world_size(p.h) }
 
 // Views lists the view names in the framework's order.
 func (p *Preset) Views() []string {
-	return list(omswig.Om_preset_view_count(p.h), func(i int) string { return omswig.Om_preset_view_name(p.h, i) })
+	return list(omswig.Om_preset_view_count(p.h), func(i int) string {
+		return omswig.Om_preset_view_name(p.h, i)
+	})
 }
 
 // GroupLists lists the named group lists (Megatron's "dp_cp", "tp", ...;
 // DeepSpeed's "ep", "expt_dp"), in creation order; none for the others.
 func (p *Preset) GroupLists() []string {
-	return list(omswig.Om_preset_group_list_count(p.h), func(i int) string { return omswig.Om_preset_group_list_name(p.h, i) })
+	return list(omswig.Om_preset_group_list_count(p.h), func(i int) string {
+		return omswig.Om_preset_group_list_name(p.h, i)
+	})
 }
 
 // GroupList returns the named group list, groups and members in the
 // framework's order (ErrInvalidArgument for an unknown name).
 func (p *Preset) GroupList(name string) ([][]int, error) {
 	var size int
-	all, err := bulk(nil, p.WorldSize(), func(b []int) error { return omswig.Om_preset_group_list(p.h, name, b, &size) })
+	all, err := bulk(nil, p.WorldSize(), func(b []int) error {
+		return omswig.Om_preset_group_list(p.h, name, b, &size)
+	})
 	return split(all, size, err)
 }
 

@@ -27,7 +27,9 @@ const MaxGroupRanks = 1 << 27
 // ErrRankCollision when two coordinates give one rank, ErrOutOfRange for
 // strides < 1 or ranks beyond 2^31-1, then the errors of NewMesh.
 func NewView(names []string, sizes, strides []int, offset int) (*View, error) {
-	return newMesh(nil, func(h *omswig.Handle) error { return omswig.Om_view_new(names, sizes, strides, offset, h) })
+	return newMesh(nil, func(h *omswig.Handle) error {
+		return omswig.Om_view_new(names, sizes, strides, offset, h)
+	})
 }
 
 // NewViewModes makes a view in normal form: axis i has modeCounts[i]
@@ -57,7 +59,9 @@ func (m *Mesh) Flatten(name string, axes ...string) (*View, error) {
 // Unflatten splits axis into names with sizes (their product must be its
 // size: ErrSizeMismatch; cutting one of its modes: ErrUnaligned).
 func (m *Mesh) Unflatten(axis string, sizes []int, names ...string) (*View, error) {
-	return newMesh(m.ok(), func(o *omswig.Handle) error { return omswig.Om_view_unflatten(m.c(), axis, sizes, names, o) })
+	return newMesh(m.ok(), func(o *omswig.Handle) error {
+		return omswig.Om_view_unflatten(m.c(), axis, sizes, names, o)
+	})
 }
 
 // Slice keeps the named axes: the family of sub-views, one instance per
@@ -88,12 +92,16 @@ func (m *Mesh) Holds(rank int) bool { return omswig.Om_view_holds(m.c(), rank) }
 // Modes returns axis i's normal-form modes as (size, stride) pairs, slowest
 // first (none for a size-1 axis).
 func (m *Mesh) Modes(i int) ([]int, error) {
-	return bulk(m.ok(), 2*omswig.Om_view_mode_count(m.c(), i), func(b []int) error { return omswig.Om_view_modes(m.c(), i, b) })
+	return bulk(m.ok(), 2*omswig.Om_view_mode_count(m.c(), i), func(b []int) error {
+		return omswig.Om_view_modes(m.c(), i, b)
+	})
 }
 
 // InstanceModes returns the (size, stride) pairs enumerating the instances.
 func (m *Mesh) InstanceModes() ([]int, error) {
-	return bulk(m.ok(), 2*omswig.Om_view_instance_mode_count(m.c()), func(b []int) error { return omswig.Om_view_instance_modes(m.c(), b) })
+	return bulk(m.ok(), 2*omswig.Om_view_instance_mode_count(m.c()), func(b []int) error {
+		return omswig.Om_view_instance_modes(m.c(), b)
+	})
 }
 
 // groupSize is the size of the groups over dims as the Go copy sees it (the
@@ -161,9 +169,12 @@ func (m *Mesh) groupRange(first, count int, dims []string) ([]int, int, error) {
 		guess = count * size
 	}
 	if guess > MaxGroupRanks {
-		return nil, 0, errorf(ErrOutOfRange, "groups hold %d ranks, more than MaxGroupRanks (%d): page with GroupRange", guess, MaxGroupRanks)
+		return nil, 0, errorf(ErrOutOfRange,
+			"groups hold %d ranks, more than MaxGroupRanks (%d): page with GroupRange", guess, MaxGroupRanks)
 	}
-	all, err := bulk(m.ok(), guess, func(b []int) error { return omswig.Om_mesh_groups_named(m.c(), dims, first, count, b) })
+	all, err := bulk(m.ok(), guess, func(b []int) error {
+		return omswig.Om_mesh_groups_named(m.c(), dims, first, count, b)
+	})
 	return all, size, err
 }
 
@@ -185,7 +196,9 @@ func (m *Mesh) GroupIndex(rank int, dims ...string) (int, error) {
 // GroupOf returns the members of the group over dims that holds rank.
 // ErrOutOfRange for a rank outside the mesh.
 func (m *Mesh) GroupOf(rank int, dims ...string) ([]int, error) {
-	return bulk(m.ok(), m.groupSize(dims), func(b []int) error { return omswig.Om_mesh_group_of_named(m.c(), dims, rank, b) })
+	return bulk(m.ok(), m.groupSize(dims), func(b []int) error {
+		return omswig.Om_mesh_group_of_named(m.c(), dims, rank, b)
+	})
 }
 
 // Locality describes how the groups over some axes fall on hosts.
@@ -196,7 +209,8 @@ type Locality struct {
 }
 
 func (l Locality) String() string {
-	return fmt.Sprintf("Locality{Groups: %d, LocalGroups: %d, MaxHosts: %d}", l.Groups, l.LocalGroups, l.MaxHosts)
+	return fmt.Sprintf("Locality{Groups: %d, LocalGroups: %d, MaxHosts: %d}",
+		l.Groups, l.LocalGroups, l.MaxHosts)
 }
 
 // Locality places ranks r .. r+ranksPerHost-1 on one host (the last host may

@@ -45,8 +45,10 @@ public class MeshFromYaml {
         OfflineMesh mesh = dims.buildOfflineMesh();
         System.out.println("dims " + source + "|" + dims.toJson());
         System.out.println("mesh " + source + "|" + mesh.toJson());
-        System.out.println("mesh " + source + " --order " + order + "|" + dims.buildRuntimeMesh(order).toJson());
-        System.out.println("order " + order + "|" + strings(List.of(OfflineMeshes.axisOrderNormalize(order).split(","))));
+        System.out.println("mesh " + source + " --order " + order + "|"
+                + dims.buildRuntimeMesh(order).toJson());
+        System.out.println("order " + order + "|"
+                + strings(List.of(OfflineMeshes.axisOrderNormalize(order).split(","))));
 
         List<String> names = mesh.dimNames();
         for (int subset = 1; subset < (1 << names.size()); subset++) {
@@ -57,7 +59,8 @@ public class MeshFromYaml {
                 }
             }
             String list = String.join(",", axes);
-            System.out.println("groups " + source + " --dims " + list + "|" + json(mesh.groups(axes.toArray(new String[0]))));
+            System.out.println("groups " + source + " --dims " + list + "|"
+                    + json(mesh.groups(axes.toArray(new String[0]))));
         }
         for (int rank = 0; rank < mesh.size(); rank++) {
             long[] coord = mesh.coordinate(rank);
@@ -73,8 +76,8 @@ public class MeshFromYaml {
             return; // extended expert parallelism does not support pp > 1
         }
         OfflineMesh expert = mesh.resliceExperts(dims.get(Dim.EP), 0);
-        System.out.println("experts " + source + " --ep " + dims.get(Dim.EP) + "|{\"edp\":" + expert.size("edp")
-                + ",\"edp_groups\":" + json(expert.groups("edp")) + ",\"ep\":" + expert.size("ep")
-                + ",\"ep_groups\":" + json(expert.groups("ep")) + "}");
+        System.out.println("experts " + source + " --ep " + dims.get(Dim.EP) + "|{\"edp\":"
+                + expert.size("edp") + ",\"edp_groups\":" + json(expert.groups("edp"))
+                + ",\"ep\":" + expert.size("ep") + ",\"ep_groups\":" + json(expert.groups("ep")) + "}");
     }
 }

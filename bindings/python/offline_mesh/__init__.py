@@ -180,7 +180,8 @@ class OfflineMesh(metaclass=_Meta):
             return _EMPTY
         keys = [key] if isinstance(key, str) else key
         if not isinstance(keys, (tuple, list)) or not all(isinstance(k, str) for k in keys):
-            raise TypeError(f"OfflineMesh indices must be str axis names or tuples of them, not {type(key).__name__}")
+            raise TypeError("OfflineMesh indices must be str axis names or tuples of them, "
+                            f"not {type(key).__name__}")
         if len(set(keys)) != len(keys):
             raise ValueError(f"an axis is named twice in {tuple(keys)!r}")
         if not self.is_plain:
@@ -301,7 +302,8 @@ class OfflineMesh(metaclass=_Meta):
     # ---- views (VIEWS.md 1) ----
 
     @staticmethod
-    def strided(names: Sequence[str], sizes: Sequence[int], strides: Sequence[int], offset: int = 0) -> OfflineMesh:
+    def strided(names: Sequence[str], sizes: Sequence[int], strides: Sequence[int],
+                offset: int = 0) -> OfflineMesh:
         """The view whose axis i has sizes[i] and strides[i], ranks from offset."""
         return _core.om_view_new(names, sizes, strides, offset)
 
@@ -606,7 +608,8 @@ def validate_axes(mesh: OfflineMesh, tp_size: int = 1, cp_size: int = 1, ep_size
     _core.om_mesh_validate_plan(mesh, tp_size, cp_size, ep_size)
 
 
-def plan_dim_names(mesh: OfflineMesh, tp_size: int = 1, cp_size: int = 1, ep_size: int = 1) -> Tuple[str, ...]:
+def plan_dim_names(mesh: OfflineMesh, tp_size: int = 1, cp_size: int = 1,
+                   ep_size: int = 1) -> Tuple[str, ...]:
     """The mesh's names, in mesh order, that are tp, cp or ep with a plan
     size > 1."""
     names = _core.om_mesh_plan_axes(mesh, tp_size, cp_size, ep_size)
@@ -618,7 +621,8 @@ def expert_layout(mesh: OfflineMesh, ep_size: int, num_experts: Optional[int] = 
     if num_experts is not None and _index(num_experts, "num_experts") < 1:
         raise ValueError(f"num_experts must be >= 1 or None, got {num_experts}")
     layout = _core.om_mesh_reslice_experts(mesh, ep_size, num_experts or 0)
-    return ExpertLayout(layout.size("edp"), layout.size("ep"), layout.groups("ep"), layout.groups("edp"), layout)
+    return ExpertLayout(layout.size("edp"), layout.size("ep"),
+                        layout.groups("ep"), layout.groups("edp"), layout)
 
 
 def host_locality(mesh: OfflineMesh, dims: Dims, ranks_per_host: int) -> HostLocality:
@@ -786,7 +790,8 @@ def launch_plan(mesh: OfflineMesh, nnodes: int, nproc_per_node: int, launcher: s
                 hosts: Optional[Sequence[str]] = None) -> Dict[str, Any]:
     """The per-node launch plan (ranks and launcher environment)."""
     fmt = _core.om_launch_format_from_name(launcher)
-    return json.loads(_core.om_launch_plan(mesh, nnodes, nproc_per_node, fmt, master_addr, master_port, hosts or ()))
+    plan = _core.om_launch_plan(mesh, nnodes, nproc_per_node, fmt, master_addr, master_port, hosts or ())
+    return json.loads(plan)
 
 
 def launch_check(mesh: OfflineMesh, nnodes: int, nproc_per_node: int,

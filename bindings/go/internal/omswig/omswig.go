@@ -205,199 +205,199 @@ typedef _gostring_ swig_type_175;
 typedef _goslice_ swig_type_176;
 typedef _gostring_ swig_type_177;
 typedef _gostring_ swig_type_178;
-extern void _wrap_Swig_free_omswig_763ac2075ee5a949(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_omswig_763ac2075ee5a949(swig_intgo arg1);
-extern void _wrap_omgo_release_omswig_763ac2075ee5a949(swig_type_1 arg1, swig_type_2 arg2);
-extern swig_type_3 _wrap_om_version_string_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_om_version_number_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_OK_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_PARSE_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_IO_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_763ac2075ee5a949(void);
-extern swig_type_4 _wrap_om_status_string_omswig_763ac2075ee5a949(swig_intgo arg1);
-extern swig_type_5 _wrap_om_status_name_omswig_763ac2075ee5a949(swig_intgo arg1);
-extern swig_type_6 _wrap_om_mesh_new_checked_omswig_763ac2075ee5a949(swig_type_7 arg1, swig_type_8 arg2, swig_voidp arg3);
-extern void _wrap_om_mesh_free_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_ndim_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_9 _wrap_om_mesh_name_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_dim_size_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_size_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_size_of_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_10 arg2);
-extern swig_intgo _wrap_om_mesh_index_of_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_11 arg2);
-extern swig_type_12 _wrap_om_mesh_get_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_13 arg2, swig_voidp arg3);
-extern _Bool _wrap_om_mesh_equal_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_14 _wrap_om_mesh_hash_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_15 _wrap_om_mesh_to_json_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_16 _wrap_om_mesh_from_json_omswig_763ac2075ee5a949(swig_type_17 arg1, swig_voidp arg2);
-extern swig_type_18 _wrap_om_mesh_load_json_omswig_763ac2075ee5a949(swig_type_19 arg1, swig_voidp arg2);
-extern swig_type_20 _wrap_om_mesh_from_spec_omswig_763ac2075ee5a949(swig_type_21 arg1, swig_voidp arg2);
-extern swig_type_22 _wrap_om_mesh_to_spec_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_OM_DIM_DP_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_DIM_TP_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_DIM_CP_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_DIM_EP_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_DIM_PP_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_763ac2075ee5a949(void);
-extern swig_type_23 _wrap_om_dims_new_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_24 _wrap_om_dims_copy_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern void _wrap_om_dims_free_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_25 _wrap_om_dim_field_name_omswig_763ac2075ee5a949(swig_intgo arg1);
-extern swig_type_26 _wrap_om_dim_axis_name_omswig_763ac2075ee5a949(swig_intgo arg1);
-extern swig_type_27 _wrap_om_flag_field_name_omswig_763ac2075ee5a949(swig_intgo arg1);
-extern swig_intgo _wrap_om_dims_get_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_28 _wrap_om_dims_set_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3);
-extern _Bool _wrap_om_dims_get_flag_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_29 _wrap_om_dims_set_flag_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, _Bool arg3);
-extern _Bool _wrap_om_dims_equal_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_30 _wrap_om_dims_to_json_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_31 _wrap_om_mesh_from_dims_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_32 _wrap_om_mesh_from_dims_in_order_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_33 arg2, swig_voidp arg3);
-extern swig_type_34 _wrap_om_axis_order_normalize_omswig_763ac2075ee5a949(swig_type_35 arg1, swig_voidp arg2);
-extern swig_type_36 _wrap_om_build_offline_mesh_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_37 _wrap_om_build_runtime_mesh_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_38 arg2, swig_voidp arg3);
-extern swig_type_39 _wrap_om_order_normalize_omswig_763ac2075ee5a949(swig_type_40 arg1, swig_voidp arg2);
-extern swig_type_41 _wrap_om_world_size_from_env_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_42 _wrap_om_dims_from_yaml_omswig_763ac2075ee5a949(swig_type_43 arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_type_44 _wrap_om_dims_load_yaml_omswig_763ac2075ee5a949(swig_type_45 arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_type_46 _wrap_om_world_size_source_string_omswig_763ac2075ee5a949(swig_intgo arg1);
-extern swig_type_47 _wrap_om_world_size_source_variable_omswig_763ac2075ee5a949(swig_intgo arg1);
-extern swig_type_48 _wrap_om_world_size_resolve_omswig_763ac2075ee5a949(swig_intgo arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_type_49 _wrap_om_dims_apply_world_size_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3);
-extern swig_type_50 _wrap_om_dims_resolve_world_size_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_51 _wrap_om_dims_world_size_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_type_52 _wrap_om_dims_dp_given_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_53 _wrap_om_dims_parse_yaml_omswig_763ac2075ee5a949(swig_type_54 arg1, swig_voidp arg2);
-extern swig_type_55 _wrap_om_dims_read_yaml_omswig_763ac2075ee5a949(swig_type_56 arg1, swig_voidp arg2);
-extern swig_type_57 _wrap_om_mesh_rank_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_58 arg2, swig_voidp arg3);
-extern swig_type_59 _wrap_om_mesh_axis_indices_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_60 arg2, swig_type_61 arg3);
-extern swig_type_62 _wrap_om_mesh_coordinate_of_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_type_63 arg3);
-extern swig_type_64 _wrap_om_mesh_group_shape_named_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_65 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_type_66 _wrap_om_mesh_groups_named_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_67 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_68 arg5);
-extern swig_type_69 _wrap_om_mesh_group_index_named_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_70 arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_71 _wrap_om_mesh_group_of_named_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_72 arg2, swig_intgo arg3, swig_type_73 arg4);
-extern swig_type_74 _wrap_om_mesh_locality_named_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_75 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_type_76 _wrap_om_mesh_validate_plan_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4);
-extern swig_type_77 _wrap_om_mesh_plan_axes_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_type_78 _wrap_om_mesh_reslice_experts_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_79 _wrap_om_validate_axes_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4);
-extern swig_type_80 _wrap_om_plan_dim_names_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_type_81 _wrap_om_expert_mesh_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_82 _wrap_om_preset_new_omswig_763ac2075ee5a949(swig_type_83 arg1, swig_type_84 arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_85 _wrap_om_preset_load_yaml_omswig_763ac2075ee5a949(swig_type_86 arg1, swig_intgo arg2, swig_voidp arg3);
-extern void _wrap_om_preset_free_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_87 _wrap_om_preset_name_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_preset_world_size_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_preset_view_count_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_88 _wrap_om_preset_view_name_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_preset_group_list_count_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_89 _wrap_om_preset_group_list_name_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_90 _wrap_om_preset_group_list_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_91 arg2, swig_type_92 arg3, swig_voidp arg4);
-extern swig_type_93 _wrap_om_preset_world_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_94 _wrap_om_preset_to_json_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_95 _wrap_om_preset_single_axes_json_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_96 _wrap_om_preset_check_omswig_763ac2075ee5a949(swig_type_97 arg1, swig_type_98 arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_99 _wrap_om_preset_check_yaml_omswig_763ac2075ee5a949(swig_type_100 arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_type_101 _wrap_om_hierarchy_from_spec_omswig_763ac2075ee5a949(swig_type_102 arg1, swig_voidp arg2);
-extern swig_type_103 _wrap_om_hierarchy_from_json_omswig_763ac2075ee5a949(swig_type_104 arg1, swig_voidp arg2);
-extern swig_type_105 _wrap_om_hierarchy_from_hostfile_omswig_763ac2075ee5a949(swig_type_106 arg1, swig_voidp arg2);
-extern void _wrap_om_hierarchy_free_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_hierarchy_levels_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_107 _wrap_om_hierarchy_level_name_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_hierarchy_ranks_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_108 _wrap_om_hierarchy_level_index_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_109 arg2, swig_voidp arg3);
-extern swig_type_110 _wrap_om_hierarchy_domain_of_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_111 _wrap_om_hierarchy_domain_label_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_112 _wrap_om_hierarchy_to_json_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_763ac2075ee5a949(void);
-extern swig_type_113 _wrap_om_hierarchy_locality_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2, swig_type_114 arg3, swig_voidp arg4);
-extern void _wrap_om_locality_free_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_locality_groups_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_locality_levels_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_115 _wrap_om_locality_get_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_116 _wrap_om_hierarchy_check_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2, swig_type_117 arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_type_118 _wrap_om_order_advice_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2, swig_type_119 arg3, swig_type_120 arg4, swig_type_121 arg5, swig_voidp arg6);
-extern swig_type_122 _wrap_om_order_check_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2, swig_type_123 arg3, swig_type_124 arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_763ac2075ee5a949(void);
-extern swig_type_125 _wrap_om_launch_format_from_name_omswig_763ac2075ee5a949(swig_type_126 arg1, swig_voidp arg2);
-extern swig_type_127 _wrap_om_launch_plan_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_128 arg5, swig_intgo arg6, swig_type_129 arg7, swig_voidp arg8);
-extern swig_type_130 _wrap_om_launch_check_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2, swig_intgo arg3, swig_intgo arg4, swig_type_131 arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_type_132 _wrap_om_view_new_omswig_763ac2075ee5a949(swig_type_133 arg1, swig_type_134 arg2, swig_type_135 arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_type_136 _wrap_om_view_new_modes_omswig_763ac2075ee5a949(swig_type_137 arg1, swig_type_138 arg2, swig_type_139 arg3, swig_type_140 arg4, swig_intgo arg5, swig_voidp arg6);
-extern _Bool _wrap_om_view_is_plain_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_view_offset_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_view_mode_count_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_141 _wrap_om_view_modes_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_type_142 arg3);
-extern swig_intgo _wrap_om_view_instance_count_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_view_instance_mode_count_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_143 _wrap_om_view_instance_modes_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_144 arg2);
-extern swig_intgo _wrap_om_view_rank_count_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_view_extent_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern _Bool _wrap_om_view_holds_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_145 _wrap_om_view_flatten_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_146 arg2, swig_type_147 arg3, swig_voidp arg4);
-extern swig_type_148 _wrap_om_view_unflatten_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_149 arg2, swig_type_150 arg3, swig_type_151 arg4, swig_voidp arg5);
-extern swig_type_152 _wrap_om_view_slice_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_153 arg2, swig_voidp arg3);
-extern swig_type_154 _wrap_om_view_to_json_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_155 _wrap_om_view_from_json_omswig_763ac2075ee5a949(swig_type_156 arg1, swig_voidp arg2);
-extern swig_type_157 _wrap_om_world_new_omswig_763ac2075ee5a949(swig_intgo arg1, swig_type_158 arg2, swig_type_159 arg3, swig_voidp arg4);
-extern void _wrap_om_world_free_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_world_size_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_world_view_count_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_160 _wrap_om_world_view_name_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_world_view_index_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_161 arg2);
-extern swig_type_162 _wrap_om_world_view_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_163 arg2, swig_voidp arg3);
-extern swig_type_164 _wrap_om_world_axis_view_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_165 arg2);
-extern swig_type_166 _wrap_om_world_slice_omswig_763ac2075ee5a949(swig_voidp arg1, swig_type_167 arg2, swig_voidp arg3);
-extern swig_type_168 _wrap_om_world_to_json_omswig_763ac2075ee5a949(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_169 _wrap_om_world_from_json_omswig_763ac2075ee5a949(swig_type_170 arg1, swig_voidp arg2);
-extern swig_type_171 _wrap_om_world_load_json_omswig_763ac2075ee5a949(swig_type_172 arg1, swig_voidp arg2);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_763ac2075ee5a949(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_763ac2075ee5a949(void);
-extern swig_type_173 _wrap_om_diagnostics_new_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern void _wrap_om_diagnostics_free_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_intgo _wrap_om_diagnostics_count_omswig_763ac2075ee5a949(swig_voidp arg1);
-extern swig_type_174 _wrap_om_diagnostics_message_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_diagnostics_kind_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_diagnostics_line_omswig_763ac2075ee5a949(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_175 _wrap_om_dims_parse_yaml_checked_omswig_763ac2075ee5a949(swig_type_176 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_type_177 _wrap_om_dims_read_yaml_checked_omswig_763ac2075ee5a949(swig_type_178 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_Swig_free_omswig_4dd9cc0c387999f5(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_omswig_4dd9cc0c387999f5(swig_intgo arg1);
+extern void _wrap_omgo_release_omswig_4dd9cc0c387999f5(swig_type_1 arg1, swig_type_2 arg2);
+extern swig_type_3 _wrap_om_version_string_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_om_version_number_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_OK_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_PARSE_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_IO_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_4dd9cc0c387999f5(void);
+extern swig_type_4 _wrap_om_status_string_omswig_4dd9cc0c387999f5(swig_intgo arg1);
+extern swig_type_5 _wrap_om_status_name_omswig_4dd9cc0c387999f5(swig_intgo arg1);
+extern swig_type_6 _wrap_om_mesh_new_checked_omswig_4dd9cc0c387999f5(swig_type_7 arg1, swig_type_8 arg2, swig_voidp arg3);
+extern void _wrap_om_mesh_free_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_mesh_ndim_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_9 _wrap_om_mesh_name_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_dim_size_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_size_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_mesh_size_of_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_10 arg2);
+extern swig_intgo _wrap_om_mesh_index_of_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_11 arg2);
+extern swig_type_12 _wrap_om_mesh_get_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_13 arg2, swig_voidp arg3);
+extern _Bool _wrap_om_mesh_equal_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_14 _wrap_om_mesh_hash_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_15 _wrap_om_mesh_to_json_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_16 _wrap_om_mesh_from_json_omswig_4dd9cc0c387999f5(swig_type_17 arg1, swig_voidp arg2);
+extern swig_type_18 _wrap_om_mesh_load_json_omswig_4dd9cc0c387999f5(swig_type_19 arg1, swig_voidp arg2);
+extern swig_type_20 _wrap_om_mesh_from_spec_omswig_4dd9cc0c387999f5(swig_type_21 arg1, swig_voidp arg2);
+extern swig_type_22 _wrap_om_mesh_to_spec_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_OM_DIM_DP_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIM_TP_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIM_CP_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIM_EP_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIM_PP_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_4dd9cc0c387999f5(void);
+extern swig_type_23 _wrap_om_dims_new_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_24 _wrap_om_dims_copy_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern void _wrap_om_dims_free_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_25 _wrap_om_dim_field_name_omswig_4dd9cc0c387999f5(swig_intgo arg1);
+extern swig_type_26 _wrap_om_dim_axis_name_omswig_4dd9cc0c387999f5(swig_intgo arg1);
+extern swig_type_27 _wrap_om_flag_field_name_omswig_4dd9cc0c387999f5(swig_intgo arg1);
+extern swig_intgo _wrap_om_dims_get_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_28 _wrap_om_dims_set_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3);
+extern _Bool _wrap_om_dims_get_flag_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_29 _wrap_om_dims_set_flag_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, _Bool arg3);
+extern _Bool _wrap_om_dims_equal_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_30 _wrap_om_dims_to_json_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_31 _wrap_om_mesh_from_dims_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_32 _wrap_om_mesh_from_dims_in_order_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_33 arg2, swig_voidp arg3);
+extern swig_type_34 _wrap_om_axis_order_normalize_omswig_4dd9cc0c387999f5(swig_type_35 arg1, swig_voidp arg2);
+extern swig_type_36 _wrap_om_build_offline_mesh_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_37 _wrap_om_build_runtime_mesh_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_38 arg2, swig_voidp arg3);
+extern swig_type_39 _wrap_om_order_normalize_omswig_4dd9cc0c387999f5(swig_type_40 arg1, swig_voidp arg2);
+extern swig_type_41 _wrap_om_world_size_from_env_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_42 _wrap_om_dims_from_yaml_omswig_4dd9cc0c387999f5(swig_type_43 arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_type_44 _wrap_om_dims_load_yaml_omswig_4dd9cc0c387999f5(swig_type_45 arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_type_46 _wrap_om_world_size_source_string_omswig_4dd9cc0c387999f5(swig_intgo arg1);
+extern swig_type_47 _wrap_om_world_size_source_variable_omswig_4dd9cc0c387999f5(swig_intgo arg1);
+extern swig_type_48 _wrap_om_world_size_resolve_omswig_4dd9cc0c387999f5(swig_intgo arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_type_49 _wrap_om_dims_apply_world_size_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3);
+extern swig_type_50 _wrap_om_dims_resolve_world_size_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_51 _wrap_om_dims_world_size_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_type_52 _wrap_om_dims_dp_given_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_53 _wrap_om_dims_parse_yaml_omswig_4dd9cc0c387999f5(swig_type_54 arg1, swig_voidp arg2);
+extern swig_type_55 _wrap_om_dims_read_yaml_omswig_4dd9cc0c387999f5(swig_type_56 arg1, swig_voidp arg2);
+extern swig_type_57 _wrap_om_mesh_rank_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_58 arg2, swig_voidp arg3);
+extern swig_type_59 _wrap_om_mesh_axis_indices_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_60 arg2, swig_type_61 arg3);
+extern swig_type_62 _wrap_om_mesh_coordinate_of_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_type_63 arg3);
+extern swig_type_64 _wrap_om_mesh_group_shape_named_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_65 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_type_66 _wrap_om_mesh_groups_named_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_67 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_68 arg5);
+extern swig_type_69 _wrap_om_mesh_group_index_named_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_70 arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_71 _wrap_om_mesh_group_of_named_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_72 arg2, swig_intgo arg3, swig_type_73 arg4);
+extern swig_type_74 _wrap_om_mesh_locality_named_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_75 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_type_76 _wrap_om_mesh_validate_plan_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4);
+extern swig_type_77 _wrap_om_mesh_plan_axes_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_type_78 _wrap_om_mesh_reslice_experts_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_79 _wrap_om_validate_axes_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4);
+extern swig_type_80 _wrap_om_plan_dim_names_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_type_81 _wrap_om_expert_mesh_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_82 _wrap_om_preset_new_omswig_4dd9cc0c387999f5(swig_type_83 arg1, swig_type_84 arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_85 _wrap_om_preset_load_yaml_omswig_4dd9cc0c387999f5(swig_type_86 arg1, swig_intgo arg2, swig_voidp arg3);
+extern void _wrap_om_preset_free_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_87 _wrap_om_preset_name_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_preset_world_size_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_preset_view_count_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_88 _wrap_om_preset_view_name_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_count_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_89 _wrap_om_preset_group_list_name_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_90 _wrap_om_preset_group_list_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_91 arg2, swig_type_92 arg3, swig_voidp arg4);
+extern swig_type_93 _wrap_om_preset_world_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_94 _wrap_om_preset_to_json_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_95 _wrap_om_preset_single_axes_json_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_96 _wrap_om_preset_check_omswig_4dd9cc0c387999f5(swig_type_97 arg1, swig_type_98 arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_99 _wrap_om_preset_check_yaml_omswig_4dd9cc0c387999f5(swig_type_100 arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_type_101 _wrap_om_hierarchy_from_spec_omswig_4dd9cc0c387999f5(swig_type_102 arg1, swig_voidp arg2);
+extern swig_type_103 _wrap_om_hierarchy_from_json_omswig_4dd9cc0c387999f5(swig_type_104 arg1, swig_voidp arg2);
+extern swig_type_105 _wrap_om_hierarchy_from_hostfile_omswig_4dd9cc0c387999f5(swig_type_106 arg1, swig_voidp arg2);
+extern void _wrap_om_hierarchy_free_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_hierarchy_levels_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_107 _wrap_om_hierarchy_level_name_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_hierarchy_ranks_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_108 _wrap_om_hierarchy_level_index_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_109 arg2, swig_voidp arg3);
+extern swig_type_110 _wrap_om_hierarchy_domain_of_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_111 _wrap_om_hierarchy_domain_label_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_112 _wrap_om_hierarchy_to_json_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_4dd9cc0c387999f5(void);
+extern swig_type_113 _wrap_om_hierarchy_locality_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2, swig_type_114 arg3, swig_voidp arg4);
+extern void _wrap_om_locality_free_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_locality_groups_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_locality_levels_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_115 _wrap_om_locality_get_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_116 _wrap_om_hierarchy_check_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2, swig_type_117 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_type_118 _wrap_om_order_advice_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2, swig_type_119 arg3, swig_type_120 arg4, swig_type_121 arg5, swig_voidp arg6);
+extern swig_type_122 _wrap_om_order_check_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2, swig_type_123 arg3, swig_type_124 arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_4dd9cc0c387999f5(void);
+extern swig_type_125 _wrap_om_launch_format_from_name_omswig_4dd9cc0c387999f5(swig_type_126 arg1, swig_voidp arg2);
+extern swig_type_127 _wrap_om_launch_plan_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_128 arg5, swig_intgo arg6, swig_type_129 arg7, swig_voidp arg8);
+extern swig_type_130 _wrap_om_launch_check_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2, swig_intgo arg3, swig_intgo arg4, swig_type_131 arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_type_132 _wrap_om_view_new_omswig_4dd9cc0c387999f5(swig_type_133 arg1, swig_type_134 arg2, swig_type_135 arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_type_136 _wrap_om_view_new_modes_omswig_4dd9cc0c387999f5(swig_type_137 arg1, swig_type_138 arg2, swig_type_139 arg3, swig_type_140 arg4, swig_intgo arg5, swig_voidp arg6);
+extern _Bool _wrap_om_view_is_plain_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_view_offset_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_view_mode_count_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_141 _wrap_om_view_modes_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_type_142 arg3);
+extern swig_intgo _wrap_om_view_instance_count_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_view_instance_mode_count_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_143 _wrap_om_view_instance_modes_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_144 arg2);
+extern swig_intgo _wrap_om_view_rank_count_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_view_extent_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern _Bool _wrap_om_view_holds_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_145 _wrap_om_view_flatten_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_146 arg2, swig_type_147 arg3, swig_voidp arg4);
+extern swig_type_148 _wrap_om_view_unflatten_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_149 arg2, swig_type_150 arg3, swig_type_151 arg4, swig_voidp arg5);
+extern swig_type_152 _wrap_om_view_slice_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_153 arg2, swig_voidp arg3);
+extern swig_type_154 _wrap_om_view_to_json_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_155 _wrap_om_view_from_json_omswig_4dd9cc0c387999f5(swig_type_156 arg1, swig_voidp arg2);
+extern swig_type_157 _wrap_om_world_new_omswig_4dd9cc0c387999f5(swig_intgo arg1, swig_type_158 arg2, swig_type_159 arg3, swig_voidp arg4);
+extern void _wrap_om_world_free_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_world_size_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_world_view_count_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_160 _wrap_om_world_view_name_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_world_view_index_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_161 arg2);
+extern swig_type_162 _wrap_om_world_view_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_163 arg2, swig_voidp arg3);
+extern swig_type_164 _wrap_om_world_axis_view_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_165 arg2);
+extern swig_type_166 _wrap_om_world_slice_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_type_167 arg2, swig_voidp arg3);
+extern swig_type_168 _wrap_om_world_to_json_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_169 _wrap_om_world_from_json_omswig_4dd9cc0c387999f5(swig_type_170 arg1, swig_voidp arg2);
+extern swig_type_171 _wrap_om_world_load_json_omswig_4dd9cc0c387999f5(swig_type_172 arg1, swig_voidp arg2);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_4dd9cc0c387999f5(void);
+extern swig_type_173 _wrap_om_diagnostics_new_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern void _wrap_om_diagnostics_free_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_intgo _wrap_om_diagnostics_count_omswig_4dd9cc0c387999f5(swig_voidp arg1);
+extern swig_type_174 _wrap_om_diagnostics_message_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_diagnostics_kind_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_diagnostics_line_omswig_4dd9cc0c387999f5(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_175 _wrap_om_dims_parse_yaml_checked_omswig_4dd9cc0c387999f5(swig_type_176 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_type_177 _wrap_om_dims_read_yaml_checked_omswig_4dd9cc0c387999f5(swig_type_178 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
 #undef intgo
 */
 import "C"
@@ -440,20 +440,20 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_omswig_763ac2075ee5a949(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_omswig_4dd9cc0c387999f5(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
 func Omgo_release(arg1 uint64, arg2 uint64) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_omgo_release_omswig_763ac2075ee5a949(C.swig_type_1(_swig_i_0), C.swig_type_2(_swig_i_1))
+	C._wrap_omgo_release_omswig_4dd9cc0c387999f5(C.swig_type_1(_swig_i_0), C.swig_type_2(_swig_i_1))
 }
 
 type SwigcptrMesh uintptr
@@ -556,7 +556,7 @@ type Diagnostics interface {
 
 func Om_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_om_version_string_omswig_763ac2075ee5a949()
+	swig_r_p := C._wrap_om_version_string_omswig_4dd9cc0c387999f5()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -565,154 +565,154 @@ func Om_version_string() (_swig_ret string) {
 
 func Om_version_number() (_swig_ret int) {
 	var swig_r int
-	swig_r = (int)(C._wrap_om_version_number_omswig_763ac2075ee5a949())
+	swig_r = (int)(C._wrap_om_version_number_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 type Enum_SS_om_status int
 func _swig_getOM_OK() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_OK Enum_SS_om_status = _swig_getOM_OK()
 func _swig_getOM_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_INVALID_ARGUMENT Enum_SS_om_status = _swig_getOM_ERR_INVALID_ARGUMENT()
 func _swig_getOM_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_OUT_OF_RANGE Enum_SS_om_status = _swig_getOM_ERR_OUT_OF_RANGE()
 func _swig_getOM_ERR_PARSE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_PARSE Enum_SS_om_status = _swig_getOM_ERR_PARSE()
 func _swig_getOM_ERR_IO() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_IO Enum_SS_om_status = _swig_getOM_ERR_IO()
 func _swig_getOM_ERR_NO_MEMORY() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_NO_MEMORY Enum_SS_om_status = _swig_getOM_ERR_NO_MEMORY()
 func _swig_getOM_ERR_LENGTH_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_LENGTH_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_LENGTH_MISMATCH()
 func _swig_getOM_ERR_DUPLICATE_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_DUPLICATE_NAME Enum_SS_om_status = _swig_getOM_ERR_DUPLICATE_NAME()
 func _swig_getOM_ERR_EMPTY_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_EMPTY_NAME Enum_SS_om_status = _swig_getOM_ERR_EMPTY_NAME()
 func _swig_getOM_ERR_BAD_SIZE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_BAD_SIZE Enum_SS_om_status = _swig_getOM_ERR_BAD_SIZE()
 func _swig_getOM_ERR_MESH_TOO_LARGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_MESH_TOO_LARGE Enum_SS_om_status = _swig_getOM_ERR_MESH_TOO_LARGE()
 func _swig_getOM_ERR_INVALID_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_INVALID_NAME Enum_SS_om_status = _swig_getOM_ERR_INVALID_NAME()
 func _swig_getOM_ERR_BUFFER_TOO_SMALL() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_BUFFER_TOO_SMALL Enum_SS_om_status = _swig_getOM_ERR_BUFFER_TOO_SMALL()
 func _swig_getOM_ERR_UNKNOWN_AXIS() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_AXIS_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_AXIS_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_UNKNOWN_AXIS Enum_SS_om_status = _swig_getOM_ERR_UNKNOWN_AXIS()
 func _swig_getOM_ERR_RANK_COLLISION() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_RANK_COLLISION Enum_SS_om_status = _swig_getOM_ERR_RANK_COLLISION()
 func _swig_getOM_ERR_OUTSIDE_WORLD() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_OUTSIDE_WORLD Enum_SS_om_status = _swig_getOM_ERR_OUTSIDE_WORLD()
 func _swig_getOM_ERR_AXIS_ORDER() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_AXIS_ORDER Enum_SS_om_status = _swig_getOM_ERR_AXIS_ORDER()
 func _swig_getOM_ERR_SIZE_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_SIZE_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_SIZE_MISMATCH()
 func _swig_getOM_ERR_UNALIGNED() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_UNALIGNED Enum_SS_om_status = _swig_getOM_ERR_UNALIGNED()
 func _swig_getOM_ERR_VIEW_CONFLICT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_ERR_VIEW_CONFLICT Enum_SS_om_status = _swig_getOM_ERR_VIEW_CONFLICT()
 func _swig_getOM_ERR_UNKNOWN_VIEW() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_VIEW_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_VIEW_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
@@ -722,7 +722,7 @@ const OM_ERROR_MESSAGE_SIZE int = 256
 func Om_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_string_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_string_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -732,7 +732,7 @@ func Om_status_string(arg1 int) (_swig_ret string) {
 func Om_status_name(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_name_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_name_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -747,7 +747,7 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Handle) (_swig_ret err
 	_swig_i_1 := arg2
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_mesh_new_checked_omswig_763ac2075ee5a949(*(*C.swig_type_7)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_mesh_new_checked_omswig_4dd9cc0c387999f5(*(*C.swig_type_7)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -762,13 +762,13 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Handle) (_swig_ret err
 
 func Om_mesh_free(arg1 *Handle) {
 	_swig_i_0 := arg1
-	C._wrap_om_mesh_free_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	C._wrap_om_mesh_free_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 }
 
 func Om_mesh_ndim(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -776,7 +776,7 @@ func Om_mesh_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_mesh_name_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_name_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -787,14 +787,14 @@ func Om_mesh_dim_size(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_size(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_mesh_size_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_mesh_size_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -803,7 +803,7 @@ func Om_mesh_size_of(arg1 *Handle, arg2 string) (_swig_ret int) {
 	_swig_i_0 := arg1
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -815,7 +815,7 @@ func Om_mesh_index_of(arg1 *Handle, arg2 string) (_swig_ret int) {
 	_swig_i_0 := arg1
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -829,7 +829,7 @@ func Om_mesh_get(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_ret error) {
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_mesh_get_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_13)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_mesh_get_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_13)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -843,14 +843,14 @@ func Om_mesh_equal(arg1 *Handle, arg2 *Handle) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
 func Om_mesh_hash(arg1 *Handle) (_swig_ret uint64) {
 	var swig_r uint64
 	_swig_i_0 := arg1
-	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -858,7 +858,7 @@ func Om_mesh_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_mesh_to_json_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_to_json_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -876,7 +876,7 @@ func Om_mesh_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_mesh_from_json_omswig_763ac2075ee5a949(*(*C.swig_type_17)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_from_json_omswig_4dd9cc0c387999f5(*(*C.swig_type_17)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -892,7 +892,7 @@ func Om_mesh_load_json(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_mesh_load_json_omswig_763ac2075ee5a949(*(*C.swig_type_19)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_load_json_omswig_4dd9cc0c387999f5(*(*C.swig_type_19)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -908,7 +908,7 @@ func Om_mesh_from_spec(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_mesh_from_spec_omswig_763ac2075ee5a949(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_from_spec_omswig_4dd9cc0c387999f5(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -922,7 +922,7 @@ func Om_mesh_to_spec(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_mesh_to_spec_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_to_spec_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -937,35 +937,35 @@ func Om_mesh_to_spec(arg1 *Handle, arg2 *string) (_swig_ret error) {
 type Enum_SS_om_dim int
 func _swig_getOM_DIM_DP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_DIM_DP Enum_SS_om_dim = _swig_getOM_DIM_DP()
 func _swig_getOM_DIM_TP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_DIM_TP Enum_SS_om_dim = _swig_getOM_DIM_TP()
 func _swig_getOM_DIM_CP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_DIM_CP Enum_SS_om_dim = _swig_getOM_DIM_CP()
 func _swig_getOM_DIM_EP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_DIM_EP Enum_SS_om_dim = _swig_getOM_DIM_EP()
 func _swig_getOM_DIM_PP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
@@ -973,14 +973,14 @@ var OM_DIM_PP Enum_SS_om_dim = _swig_getOM_DIM_PP()
 type Enum_SS_om_flag int
 func _swig_getOM_FLAG_SEQUENCE_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_FLAG_SEQUENCE_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_SEQUENCE_PARALLEL()
 func _swig_getOM_FLAG_LOSS_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
@@ -988,49 +988,49 @@ var OM_FLAG_LOSS_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_LOSS_PARALLEL()
 type Enum_SS_om_world_size_source int
 func _swig_getOM_WORLD_SIZE_UNRESOLVED() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_UNRESOLVED Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_UNRESOLVED()
 func _swig_getOM_WORLD_SIZE_EXPLICIT() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_EXPLICIT_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_EXPLICIT_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_EXPLICIT Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_EXPLICIT()
 func _swig_getOM_WORLD_SIZE_FROM_WORLD_SIZE() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_FROM_WORLD_SIZE Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_FROM_WORLD_SIZE()
 func _swig_getOM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE()
 func _swig_getOM_WORLD_SIZE_FROM_PMI_SIZE() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_FROM_PMI_SIZE Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_FROM_PMI_SIZE()
 func _swig_getOM_WORLD_SIZE_FROM_SLURM_NTASKS() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_FROM_SLURM_NTASKS Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_FROM_SLURM_NTASKS()
 func _swig_getOM_WORLD_SIZE_DEFAULT() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_DEFAULT_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_DEFAULT_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
@@ -1040,7 +1040,7 @@ func Om_dims_new(arg1 *Handle) (_swig_ret error) {
 	var swig_r string
 	var _swig_i_0 *[2]uint64
  _swig_i_0 = &arg1.c; defer arg1.track() 
-	swig_r_p := C._wrap_om_dims_new_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	swig_r_p := C._wrap_om_dims_new_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1052,7 +1052,7 @@ func Om_dims_copy(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
 	_swig_i_0 := arg1
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_dims_copy_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_copy_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1061,13 +1061,13 @@ func Om_dims_copy(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
 
 func Om_dims_free(arg1 *Handle) {
 	_swig_i_0 := arg1
-	C._wrap_om_dims_free_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	C._wrap_om_dims_free_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 }
 
 func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_field_name_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_field_name_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1077,7 +1077,7 @@ func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_axis_name_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_axis_name_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1087,7 +1087,7 @@ func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_flag_field_name(arg1 Enum_SS_om_flag) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_flag_field_name_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_flag_field_name_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1098,7 +1098,7 @@ func Om_dims_get(arg1 *Handle, arg2 Enum_SS_om_dim) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_get_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_get_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -1107,7 +1107,7 @@ func Om_dims_set(arg1 *Handle, arg2 Enum_SS_om_dim, arg3 int) (_swig_ret error) 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_dims_set_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_set_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1118,7 +1118,7 @@ func Om_dims_get_flag(arg1 *Handle, arg2 Enum_SS_om_flag) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -1127,7 +1127,7 @@ func Om_dims_set_flag(arg1 *Handle, arg2 Enum_SS_om_flag, arg3 bool) (_swig_ret 
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_dims_set_flag_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_set_flag_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1138,7 +1138,7 @@ func Om_dims_equal(arg1 *Handle, arg2 *Handle) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_equal_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_equal_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
@@ -1146,7 +1146,7 @@ func Om_dims_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_dims_to_json_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_to_json_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -1163,7 +1163,7 @@ func Om_mesh_from_dims(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
 	_swig_i_0 := arg1
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_mesh_from_dims_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_from_dims_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1177,7 +1177,7 @@ func Om_mesh_from_dims_in_order(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_mesh_from_dims_in_order_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_mesh_from_dims_in_order_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1192,7 +1192,7 @@ func Om_axis_order_normalize(arg1 string, arg2 *string) (_swig_ret error) {
 	var _swig_i_0 string
  _swig_i_0 = cString(arg1) 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_axis_order_normalize_omswig_763ac2075ee5a949(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_axis_order_normalize_omswig_4dd9cc0c387999f5(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -1212,7 +1212,7 @@ func Om_build_offline_mesh(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
 	_swig_i_0 := arg1
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_build_offline_mesh_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_build_offline_mesh_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1226,7 +1226,7 @@ func Om_build_runtime_mesh(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_ret e
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_build_runtime_mesh_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_build_runtime_mesh_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1241,7 +1241,7 @@ func Om_order_normalize(arg1 string, arg2 *string) (_swig_ret error) {
 	var _swig_i_0 string
  _swig_i_0 = cString(arg1) 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_order_normalize_omswig_763ac2075ee5a949(*(*C.swig_type_40)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_order_normalize_omswig_4dd9cc0c387999f5(*(*C.swig_type_40)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -1260,7 +1260,7 @@ func Om_world_size_from_env(arg1 *int, arg2 *bool) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_world_size_from_env_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_size_from_env_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1274,7 +1274,7 @@ func Om_dims_from_yaml(arg1 []byte, arg2 int, arg3 *Handle) (_swig_ret error) {
 	_swig_i_1 := arg2
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_dims_from_yaml_omswig_763ac2075ee5a949(*(*C.swig_type_43)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_from_yaml_omswig_4dd9cc0c387999f5(*(*C.swig_type_43)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1291,7 +1291,7 @@ func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *Handle) (_swig_ret error) {
 	_swig_i_1 := arg2
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_dims_load_yaml_omswig_763ac2075ee5a949(*(*C.swig_type_45)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_load_yaml_omswig_4dd9cc0c387999f5(*(*C.swig_type_45)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1304,7 +1304,7 @@ func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *Handle) (_swig_ret error) {
 func Om_world_size_source_string(arg1 Enum_SS_om_world_size_source) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_world_size_source_string_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_world_size_source_string_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1314,7 +1314,7 @@ func Om_world_size_source_string(arg1 Enum_SS_om_world_size_source) (_swig_ret s
 func Om_world_size_source_variable(arg1 Enum_SS_om_world_size_source) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_world_size_source_variable_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_world_size_source_variable_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1326,7 +1326,7 @@ func Om_world_size_resolve(arg1 int, arg2 *int, arg3 *int) (_swig_ret error) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_world_size_resolve_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_world_size_resolve_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1338,7 +1338,7 @@ func Om_dims_apply_world_size(arg1 *Handle, arg2 int, arg3 Enum_SS_om_world_size
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_dims_apply_world_size_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_apply_world_size_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1349,7 +1349,7 @@ func Om_dims_resolve_world_size(arg1 *Handle, arg2 int) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_dims_resolve_world_size_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_resolve_world_size_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1361,7 +1361,7 @@ func Om_dims_world_size(arg1 *Handle, arg2 *int, arg3 *int) (_swig_ret error) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_dims_world_size_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_world_size_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1372,7 +1372,7 @@ func Om_dims_dp_given(arg1 *Handle, arg2 *bool) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_dims_dp_given_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_dp_given_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1385,7 +1385,7 @@ func Om_dims_parse_yaml(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_dims_parse_yaml_omswig_763ac2075ee5a949(*(*C.swig_type_54)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_parse_yaml_omswig_4dd9cc0c387999f5(*(*C.swig_type_54)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1401,7 +1401,7 @@ func Om_dims_read_yaml(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_dims_read_yaml_omswig_763ac2075ee5a949(*(*C.swig_type_56)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_read_yaml_omswig_4dd9cc0c387999f5(*(*C.swig_type_56)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1416,7 +1416,7 @@ func Om_mesh_rank(arg1 *Handle, arg2 []int, arg3 *int) (_swig_ret error) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_mesh_rank_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_58)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_mesh_rank_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_58)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
@@ -1432,7 +1432,7 @@ func Om_mesh_axis_indices(arg1 *Handle, arg2 []string, arg3 []int) (_swig_ret er
 	var _swig_i_1 string
  _swig_i_1 = packNames(arg2) 
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_mesh_axis_indices_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_60)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_61)(unsafe.Pointer(&_swig_i_2)))
+	swig_r_p := C._wrap_om_mesh_axis_indices_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_60)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_61)(unsafe.Pointer(&_swig_i_2)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1450,7 +1450,7 @@ func Om_mesh_coordinate_of(arg1 *Handle, arg2 int, arg3 []int) (_swig_ret error)
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_mesh_coordinate_of_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_63)(unsafe.Pointer(&_swig_i_2)))
+	swig_r_p := C._wrap_om_mesh_coordinate_of_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_63)(unsafe.Pointer(&_swig_i_2)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
@@ -1467,7 +1467,7 @@ func Om_mesh_group_shape_named(arg1 *Handle, arg2 []string, arg3 *int, arg4 *int
  _swig_i_1 = packNames(arg2) 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_mesh_group_shape_named_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_65)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_mesh_group_shape_named_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_65)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1485,7 +1485,7 @@ func Om_mesh_groups_named(arg1 *Handle, arg2 []string, arg3 int, arg4 int, arg5 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r_p := C._wrap_om_mesh_groups_named_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_67)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_68)(unsafe.Pointer(&_swig_i_4)))
+	swig_r_p := C._wrap_om_mesh_groups_named_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_67)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_68)(unsafe.Pointer(&_swig_i_4)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1505,7 +1505,7 @@ func Om_mesh_group_index_named(arg1 *Handle, arg2 []string, arg3 int, arg4 *int)
  _swig_i_1 = packNames(arg2) 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_mesh_group_index_named_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_70)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_mesh_group_index_named_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_70)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1522,7 +1522,7 @@ func Om_mesh_group_of_named(arg1 *Handle, arg2 []string, arg3 int, arg4 []int) (
  _swig_i_1 = packNames(arg2) 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_mesh_group_of_named_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_72)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_73)(unsafe.Pointer(&_swig_i_3)))
+	swig_r_p := C._wrap_om_mesh_group_of_named_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_72)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_73)(unsafe.Pointer(&_swig_i_3)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1544,7 +1544,7 @@ func Om_mesh_locality_named(arg1 *Handle, arg2 []string, arg3 int, arg4 *int, ar
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r_p := C._wrap_om_mesh_locality_named_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_75)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_mesh_locality_named_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_75)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1560,7 +1560,7 @@ func Om_mesh_validate_plan(arg1 *Handle, arg2 int, arg3 int, arg4 int) (_swig_re
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_mesh_validate_plan_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3))
+	swig_r_p := C._wrap_om_mesh_validate_plan_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1574,7 +1574,7 @@ func Om_mesh_plan_axes(arg1 *Handle, arg2 int, arg3 int, arg4 int, arg5 *string)
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r_p := C._wrap_om_mesh_plan_axes_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_mesh_plan_axes_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg5) > 0 {
@@ -1593,7 +1593,7 @@ func Om_mesh_reslice_experts(arg1 *Handle, arg2 int, arg3 int, arg4 *Handle) (_s
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_mesh_reslice_experts_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_mesh_reslice_experts_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1606,7 +1606,7 @@ func Om_validate_axes(arg1 *Handle, arg2 int, arg3 int, arg4 int) (_swig_ret err
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_validate_axes_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3))
+	swig_r_p := C._wrap_om_validate_axes_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1620,7 +1620,7 @@ func Om_plan_dim_names(arg1 *Handle, arg2 int, arg3 int, arg4 int, arg5 *string)
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r_p := C._wrap_om_plan_dim_names_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_plan_dim_names_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg5) > 0 {
@@ -1639,7 +1639,7 @@ func Om_expert_mesh(arg1 *Handle, arg2 int, arg3 int, arg4 *Handle) (_swig_ret e
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_expert_mesh_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_expert_mesh_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1655,7 +1655,7 @@ func Om_preset_new(arg1 string, arg2 []string, arg3 int, arg4 *Handle) (_swig_re
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_preset_new_omswig_763ac2075ee5a949(*(*C.swig_type_83)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_84)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_preset_new_omswig_4dd9cc0c387999f5(*(*C.swig_type_83)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_84)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1675,7 +1675,7 @@ func Om_preset_load_yaml(arg1 string, arg2 int, arg3 *Handle) (_swig_ret error) 
 	_swig_i_1 := arg2
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_preset_load_yaml_omswig_763ac2075ee5a949(*(*C.swig_type_86)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_preset_load_yaml_omswig_4dd9cc0c387999f5(*(*C.swig_type_86)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1687,13 +1687,13 @@ func Om_preset_load_yaml(arg1 string, arg2 int, arg3 *Handle) (_swig_ret error) 
 
 func Om_preset_free(arg1 *Handle) {
 	_swig_i_0 := arg1
-	C._wrap_om_preset_free_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	C._wrap_om_preset_free_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 }
 
 func Om_preset_name(arg1 *Handle) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_preset_name_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	swig_r_p := C._wrap_om_preset_name_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1703,14 +1703,14 @@ func Om_preset_name(arg1 *Handle) (_swig_ret string) {
 func Om_preset_world_size(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_preset_world_size_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_preset_world_size_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
 func Om_preset_view_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_preset_view_count_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_preset_view_count_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -1718,7 +1718,7 @@ func Om_preset_view_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_preset_view_name_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_view_name_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1728,7 +1728,7 @@ func Om_preset_view_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 func Om_preset_group_list_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_preset_group_list_count_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_preset_group_list_count_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -1736,7 +1736,7 @@ func Om_preset_group_list_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_preset_group_list_name_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_group_list_name_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1750,7 +1750,7 @@ func Om_preset_group_list(arg1 *Handle, arg2 string, arg3 []int, arg4 *int) (_sw
  _swig_i_1 = cString(arg2) 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_preset_group_list_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_91)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_92)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_preset_group_list_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_91)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_92)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1768,7 +1768,7 @@ func Om_preset_world(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
 	_swig_i_0 := arg1
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_preset_world_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_world_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1779,7 +1779,7 @@ func Om_preset_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_preset_to_json_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_to_json_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -1795,7 +1795,7 @@ func Om_preset_single_axes_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_preset_single_axes_json_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_single_axes_json_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -1815,7 +1815,7 @@ func Om_preset_check(arg1 string, arg2 []string, arg3 int, arg4 *string) (_swig_
  _swig_i_1 = packNames(arg2) 
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_preset_check_omswig_763ac2075ee5a949(*(*C.swig_type_97)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_98)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_preset_check_omswig_4dd9cc0c387999f5(*(*C.swig_type_97)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_98)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg4) > 0 {
@@ -1839,7 +1839,7 @@ func Om_preset_check_yaml(arg1 string, arg2 int, arg3 *string) (_swig_ret error)
  _swig_i_0 = cString(arg1) 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_preset_check_yaml_omswig_763ac2075ee5a949(*(*C.swig_type_100)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_preset_check_yaml_omswig_4dd9cc0c387999f5(*(*C.swig_type_100)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg3) > 0 {
@@ -1860,7 +1860,7 @@ func Om_hierarchy_from_spec(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_spec_omswig_763ac2075ee5a949(*(*C.swig_type_102)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_spec_omswig_4dd9cc0c387999f5(*(*C.swig_type_102)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1876,7 +1876,7 @@ func Om_hierarchy_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_json_omswig_763ac2075ee5a949(*(*C.swig_type_104)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_json_omswig_4dd9cc0c387999f5(*(*C.swig_type_104)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1892,7 +1892,7 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_hostfile_omswig_763ac2075ee5a949(*(*C.swig_type_106)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_hostfile_omswig_4dd9cc0c387999f5(*(*C.swig_type_106)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1904,13 +1904,13 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *Handle) (_swig_ret error) {
 
 func Om_hierarchy_free(arg1 *Handle) {
 	_swig_i_0 := arg1
-	C._wrap_om_hierarchy_free_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	C._wrap_om_hierarchy_free_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 }
 
 func Om_hierarchy_levels(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_hierarchy_levels_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_hierarchy_levels_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -1918,7 +1918,7 @@ func Om_hierarchy_level_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_hierarchy_level_name_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_level_name_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1929,14 +1929,14 @@ func Om_hierarchy_ranks_per_domain(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_hierarchy_ranks_per_domain_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_hierarchy_ranks_per_domain_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
 func Om_hierarchy_ranks(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_hierarchy_ranks_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_hierarchy_ranks_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -1946,7 +1946,7 @@ func Om_hierarchy_level_index(arg1 *Handle, arg2 string, arg3 *int) (_swig_ret e
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_hierarchy_level_index_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_109)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_hierarchy_level_index_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_109)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1962,7 +1962,7 @@ func Om_hierarchy_domain_of(arg1 *Handle, arg2 int, arg3 int, arg4 *int) (_swig_
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_hierarchy_domain_of_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_hierarchy_domain_of_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1975,7 +1975,7 @@ func Om_hierarchy_domain_label(arg1 *Handle, arg2 int, arg3 int, arg4 *string) (
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_hierarchy_domain_label_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_hierarchy_domain_label_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg4) > 0 {
@@ -1991,7 +1991,7 @@ func Om_hierarchy_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_hierarchy_to_json_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_to_json_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -2006,56 +2006,56 @@ func Om_hierarchy_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 type Enum_SS_om_locality_field int
 func _swig_getOM_LOCALITY_GROUPS_INSIDE() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LOCALITY_GROUPS_INSIDE Enum_SS_om_locality_field = _swig_getOM_LOCALITY_GROUPS_INSIDE()
 func _swig_getOM_LOCALITY_GROUPS_CROSSING() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LOCALITY_GROUPS_CROSSING Enum_SS_om_locality_field = _swig_getOM_LOCALITY_GROUPS_CROSSING()
 func _swig_getOM_LOCALITY_MAX_DOMAINS() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_MAX_DOMAINS_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_MAX_DOMAINS_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LOCALITY_MAX_DOMAINS Enum_SS_om_locality_field = _swig_getOM_LOCALITY_MAX_DOMAINS()
 func _swig_getOM_LOCALITY_PPN_MIN() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MIN_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MIN_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LOCALITY_PPN_MIN Enum_SS_om_locality_field = _swig_getOM_LOCALITY_PPN_MIN()
 func _swig_getOM_LOCALITY_PPN_MAX() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MAX_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MAX_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LOCALITY_PPN_MAX Enum_SS_om_locality_field = _swig_getOM_LOCALITY_PPN_MAX()
 func _swig_getOM_LOCALITY_WORST_GROUP() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_WORST_GROUP_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_WORST_GROUP_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LOCALITY_WORST_GROUP Enum_SS_om_locality_field = _swig_getOM_LOCALITY_WORST_GROUP()
 func _swig_getOM_LOCALITY_FIRST_CROSSING() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_FIRST_CROSSING_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_FIRST_CROSSING_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LOCALITY_FIRST_CROSSING Enum_SS_om_locality_field = _swig_getOM_LOCALITY_FIRST_CROSSING()
 func _swig_getOM_LOCALITY_CROSSING_RANK() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_CROSSING_RANK_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_CROSSING_RANK_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
@@ -2068,7 +2068,7 @@ func Om_hierarchy_locality(arg1 *Handle, arg2 *Handle, arg3 []string, arg4 *Hand
  _swig_i_2 = packNames(arg3) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_hierarchy_locality_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_114)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_hierarchy_locality_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_114)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_2
@@ -2080,20 +2080,20 @@ func Om_hierarchy_locality(arg1 *Handle, arg2 *Handle, arg3 []string, arg4 *Hand
 
 func Om_locality_free(arg1 *Handle) {
 	_swig_i_0 := arg1
-	C._wrap_om_locality_free_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	C._wrap_om_locality_free_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 }
 
 func Om_locality_groups(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_locality_groups_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_locality_groups_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
 func Om_locality_levels(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_locality_levels_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_locality_levels_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2103,7 +2103,7 @@ func Om_locality_get(arg1 *Handle, arg2 int, arg3 Enum_SS_om_locality_field, arg
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_locality_get_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_locality_get_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -2118,7 +2118,7 @@ func Om_hierarchy_check(arg1 *Handle, arg2 *Handle, arg3 string, arg4 *string, a
  _swig_i_2 = cString(arg3) 
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
-	swig_r_p := C._wrap_om_hierarchy_check_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_117)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_hierarchy_check_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_117)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg4) > 0 {
@@ -2144,7 +2144,7 @@ func Om_order_advice(arg1 *Handle, arg2 *Handle, arg3 string, arg4 string, arg5 
 	var _swig_i_4 string
  _swig_i_4 = cString(arg5) 
 	_swig_i_5 := arg6
-	swig_r_p := C._wrap_om_order_advice_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_119)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_120)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_121)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_order_advice_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_119)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_120)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_121)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg6) > 0 {
@@ -2175,7 +2175,7 @@ func Om_order_check(arg1 *Handle, arg2 *Handle, arg3 string, arg4 string, arg5 *
  _swig_i_3 = cString(arg4) 
 	_swig_i_4 := arg5
 	_swig_i_5 := arg6
-	swig_r_p := C._wrap_om_order_check_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_123)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_124)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_order_check_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_123)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_124)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg5) > 0 {
@@ -2196,21 +2196,21 @@ func Om_order_check(arg1 *Handle, arg2 *Handle, arg3 string, arg4 string, arg5 *
 type Enum_SS_om_launch_format int
 func _swig_getOM_LAUNCH_TORCHRUN() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_TORCHRUN_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_TORCHRUN_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LAUNCH_TORCHRUN Enum_SS_om_launch_format = _swig_getOM_LAUNCH_TORCHRUN()
 func _swig_getOM_LAUNCH_SLURM() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_SLURM_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_SLURM_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_LAUNCH_SLURM Enum_SS_om_launch_format = _swig_getOM_LAUNCH_SLURM()
 func _swig_getOM_LAUNCH_OPENMPI() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_OPENMPI_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_OPENMPI_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
@@ -2220,7 +2220,7 @@ func Om_launch_format_from_name(arg1 string, arg2 *int) (_swig_ret error) {
 	var _swig_i_0 string
  _swig_i_0 = cString(arg1) 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_launch_format_from_name_omswig_763ac2075ee5a949(*(*C.swig_type_126)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_launch_format_from_name_omswig_4dd9cc0c387999f5(*(*C.swig_type_126)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2242,7 +2242,7 @@ func Om_launch_plan(arg1 *Handle, arg2 int, arg3 int, arg4 Enum_SS_om_launch_for
 	var _swig_i_6 string
  _swig_i_6 = packNames(arg7) 
 	_swig_i_7 := arg8
-	swig_r_p := C._wrap_om_launch_plan_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_128)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_129)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7))
+	swig_r_p := C._wrap_om_launch_plan_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_128)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_129)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg8) > 0 {
@@ -2270,7 +2270,7 @@ func Om_launch_check(arg1 *Handle, arg2 *Handle, arg3 int, arg4 int, arg5 string
  _swig_i_4 = cString(arg5) 
 	_swig_i_5 := arg6
 	_swig_i_6 := arg7
-	swig_r_p := C._wrap_om_launch_check_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_131)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6))
+	swig_r_p := C._wrap_om_launch_check_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_131)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg6) > 0 {
@@ -2294,7 +2294,7 @@ func Om_view_new(arg1 []string, arg2 []int, arg3 []int, arg4 int, arg5 *Handle) 
 	_swig_i_3 := arg4
 	var _swig_i_4 *[2]uint64
  _swig_i_4 = &arg5.c; defer arg5.track() 
-	swig_r_p := C._wrap_om_view_new_omswig_763ac2075ee5a949(*(*C.swig_type_133)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_134)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_135)(unsafe.Pointer(&_swig_i_2)), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_view_new_omswig_4dd9cc0c387999f5(*(*C.swig_type_133)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_134)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_135)(unsafe.Pointer(&_swig_i_2)), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2320,7 +2320,7 @@ func Om_view_new_modes(arg1 []string, arg2 []int, arg3 []int, arg4 []int, arg5 i
 	_swig_i_4 := arg5
 	var _swig_i_5 *[2]uint64
  _swig_i_5 = &arg6.c; defer arg6.track() 
-	swig_r_p := C._wrap_om_view_new_modes_omswig_763ac2075ee5a949(*(*C.swig_type_137)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_138)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_139)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_140)(unsafe.Pointer(&_swig_i_3)), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_view_new_modes_omswig_4dd9cc0c387999f5(*(*C.swig_type_137)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_138)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_139)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_140)(unsafe.Pointer(&_swig_i_3)), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2342,14 +2342,14 @@ func Om_view_new_modes(arg1 []string, arg2 []int, arg3 []int, arg4 []int, arg5 i
 func Om_view_is_plain(arg1 *Handle) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := arg1
-	swig_r = (bool)(C._wrap_om_view_is_plain_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (bool)(C._wrap_om_view_is_plain_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
 func Om_view_offset(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_view_offset_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_offset_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2357,7 +2357,7 @@ func Om_view_mode_count(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_view_mode_count_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_view_mode_count_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2366,7 +2366,7 @@ func Om_view_modes(arg1 *Handle, arg2 int, arg3 []int) (_swig_ret error) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_view_modes_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_142)(unsafe.Pointer(&_swig_i_2)))
+	swig_r_p := C._wrap_om_view_modes_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_142)(unsafe.Pointer(&_swig_i_2)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg3
@@ -2379,14 +2379,14 @@ func Om_view_modes(arg1 *Handle, arg2 int, arg3 []int) (_swig_ret error) {
 func Om_view_instance_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_view_instance_count_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_instance_count_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
 func Om_view_instance_mode_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_view_instance_mode_count_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_instance_mode_count_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2394,7 +2394,7 @@ func Om_view_instance_modes(arg1 *Handle, arg2 []int) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_view_instance_modes_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_144)(unsafe.Pointer(&_swig_i_1)))
+	swig_r_p := C._wrap_om_view_instance_modes_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_144)(unsafe.Pointer(&_swig_i_1)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = arg2
@@ -2407,14 +2407,14 @@ func Om_view_instance_modes(arg1 *Handle, arg2 []int) (_swig_ret error) {
 func Om_view_rank_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_view_rank_count_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_rank_count_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
 func Om_view_extent(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_view_extent_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_extent_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2422,7 +2422,7 @@ func Om_view_holds(arg1 *Handle, arg2 int) (_swig_ret bool) {
 	var swig_r bool
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_view_holds_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_view_holds_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2435,7 +2435,7 @@ func Om_view_flatten(arg1 *Handle, arg2 []string, arg3 string, arg4 *Handle) (_s
  _swig_i_2 = cString(arg3) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_view_flatten_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_146)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_147)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_view_flatten_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_146)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_147)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2458,7 +2458,7 @@ func Om_view_unflatten(arg1 *Handle, arg2 string, arg3 []int, arg4 []string, arg
  _swig_i_3 = packNames(arg4) 
 	var _swig_i_4 *[2]uint64
  _swig_i_4 = &arg5.c; defer arg5.track() 
-	swig_r_p := C._wrap_om_view_unflatten_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_149)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_150)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_151)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_view_unflatten_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_149)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_150)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_151)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2481,7 +2481,7 @@ func Om_view_slice(arg1 *Handle, arg2 []string, arg3 *Handle) (_swig_ret error) 
  _swig_i_1 = packNames(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_view_slice_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_153)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_view_slice_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_153)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2495,7 +2495,7 @@ func Om_view_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_view_to_json_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_view_to_json_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -2513,7 +2513,7 @@ func Om_view_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_view_from_json_omswig_763ac2075ee5a949(*(*C.swig_type_156)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_view_from_json_omswig_4dd9cc0c387999f5(*(*C.swig_type_156)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2532,7 +2532,7 @@ func Om_world_new(arg1 int, arg2 []string, arg3 []*Handle, arg4 *Handle) (_swig_
  _swig_i_2 = ptrs(arg3); defer keepAlive(arg3) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_world_new_omswig_763ac2075ee5a949(C.swig_intgo(_swig_i_0), *(*C.swig_type_158)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_159)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_world_new_omswig_4dd9cc0c387999f5(C.swig_intgo(_swig_i_0), *(*C.swig_type_158)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_159)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2547,20 +2547,20 @@ func Om_world_new(arg1 int, arg2 []string, arg3 []*Handle, arg4 *Handle) (_swig_
 
 func Om_world_free(arg1 *Handle) {
 	_swig_i_0 := arg1
-	C._wrap_om_world_free_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	C._wrap_om_world_free_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 }
 
 func Om_world_size(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_world_size_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_world_size_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
 func Om_world_view_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_world_view_count_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_world_view_count_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2568,7 +2568,7 @@ func Om_world_view_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_world_view_name_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_world_view_name_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -2580,7 +2580,7 @@ func Om_world_view_index(arg1 *Handle, arg2 string) (_swig_ret int) {
 	_swig_i_0 := arg1
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r = (int)(C._wrap_om_world_view_index_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_161)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_world_view_index_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_161)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -2594,7 +2594,7 @@ func Om_world_view(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_ret error) {
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_world_view_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_163)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_world_view_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_163)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2609,7 +2609,7 @@ func Om_world_axis_view(arg1 *Handle, arg2 string) (_swig_ret string) {
 	_swig_i_0 := arg1
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r_p := C._wrap_om_world_axis_view_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_165)(unsafe.Pointer(&_swig_i_1)))
+	swig_r_p := C._wrap_om_world_axis_view_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_165)(unsafe.Pointer(&_swig_i_1)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2626,7 +2626,7 @@ func Om_world_slice(arg1 *Handle, arg2 []string, arg3 *Handle) (_swig_ret error)
  _swig_i_1 = packNames(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_world_slice_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), *(*C.swig_type_167)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_world_slice_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), *(*C.swig_type_167)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2640,7 +2640,7 @@ func Om_world_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 	var swig_r string
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_world_to_json_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_to_json_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg2) > 0 {
@@ -2658,7 +2658,7 @@ func Om_world_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_world_from_json_omswig_763ac2075ee5a949(*(*C.swig_type_170)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_from_json_omswig_4dd9cc0c387999f5(*(*C.swig_type_170)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2674,7 +2674,7 @@ func Om_world_load_json(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_world_load_json_omswig_763ac2075ee5a949(*(*C.swig_type_172)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_load_json_omswig_4dd9cc0c387999f5(*(*C.swig_type_172)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2687,35 +2687,35 @@ func Om_world_load_json(arg1 string, arg2 *Handle) (_swig_ret error) {
 type Enum_SS_om_diagnostic_kind int
 func _swig_getOM_DIAGNOSTIC_UNKNOWN_KEY() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_UNKNOWN_KEY Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_UNKNOWN_KEY()
 func _swig_getOM_DIAGNOSTIC_NO_ACCELERATOR() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_NO_ACCELERATOR Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_NO_ACCELERATOR()
 func _swig_getOM_DIAGNOSTIC_EMPTY_ACCELERATOR() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_EMPTY_ACCELERATOR Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_EMPTY_ACCELERATOR()
 func _swig_getOM_DIAGNOSTIC_EMPTY_CONFIG() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_EMPTY_CONFIG Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_EMPTY_CONFIG()
 func _swig_getOM_DIAGNOSTIC_MESH_JSON() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_763ac2075ee5a949())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_4dd9cc0c387999f5())
 	return swig_r
 }
 
@@ -2726,7 +2726,7 @@ func Om_diagnostics_new(arg1 *Handle) (_swig_ret error) {
 	var swig_r string
 	var _swig_i_0 *[2]uint64
  _swig_i_0 = &arg1.c; defer arg1.track() 
-	swig_r_p := C._wrap_om_diagnostics_new_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	swig_r_p := C._wrap_om_diagnostics_new_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -2735,13 +2735,13 @@ func Om_diagnostics_new(arg1 *Handle) (_swig_ret error) {
 
 func Om_diagnostics_free(arg1 *Handle) {
 	_swig_i_0 := arg1
-	C._wrap_om_diagnostics_free_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0))
+	C._wrap_om_diagnostics_free_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0))
 }
 
 func Om_diagnostics_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
-	swig_r = (int)(C._wrap_om_diagnostics_count_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_diagnostics_count_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2750,7 +2750,7 @@ func Om_diagnostics_message(arg1 *Handle, arg2 int, arg3 *string) (_swig_ret err
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_diagnostics_message_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_diagnostics_message_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*arg3) > 0 {
@@ -2766,7 +2766,7 @@ func Om_diagnostics_kind(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_diagnostics_kind_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_diagnostics_kind_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2774,7 +2774,7 @@ func Om_diagnostics_line(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var swig_r int
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_diagnostics_line_omswig_763ac2075ee5a949(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_diagnostics_line_omswig_4dd9cc0c387999f5(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2786,7 +2786,7 @@ func Om_dims_parse_yaml_checked(arg1 []byte, arg2 bool, arg3 *Handle, arg4 *Hand
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_dims_parse_yaml_checked_omswig_763ac2075ee5a949(*(*C.swig_type_176)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_dims_parse_yaml_checked_omswig_4dd9cc0c387999f5(*(*C.swig_type_176)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2804,7 +2804,7 @@ func Om_dims_read_yaml_checked(arg1 string, arg2 bool, arg3 *Handle, arg4 *Handl
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_dims_read_yaml_checked_omswig_763ac2075ee5a949(*(*C.swig_type_178)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_dims_read_yaml_checked_omswig_4dd9cc0c387999f5(*(*C.swig_type_178)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0

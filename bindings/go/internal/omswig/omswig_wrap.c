@@ -238,7 +238,7 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_763ac2075ee5a949(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_4dd9cc0c387999f5(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -248,7 +248,7 @@ void _wrap_Swig_free_omswig_763ac2075ee5a949(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_763ac2075ee5a949(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_4dd9cc0c387999f5(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -261,7 +261,7 @@ void *_wrap_Swig_malloc_omswig_763ac2075ee5a949(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_763ac2075ee5a949(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_4dd9cc0c387999f5(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -273,7 +273,7 @@ void _wrap_omgo_release_omswig_763ac2075ee5a949(long long _swig_go_0, long long 
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_763ac2075ee5a949() {
+_gostring_ _wrap_om_version_string_omswig_4dd9cc0c387999f5() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -284,7 +284,7 @@ _gostring_ _wrap_om_version_string_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_om_version_number_omswig_763ac2075ee5a949() {
+intgo _wrap_om_version_number_omswig_4dd9cc0c387999f5() {
   int result;
   intgo _swig_go_result;
   
@@ -295,7 +295,7 @@ intgo _wrap_om_version_number_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_OK_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_OK_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -307,7 +307,7 @@ intgo _wrap_OM_OK_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -319,7 +319,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -331,7 +331,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_PARSE_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -343,7 +343,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_IO_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -355,7 +355,7 @@ intgo _wrap_OM_ERR_IO_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -367,7 +367,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -379,7 +379,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -391,7 +391,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -403,7 +403,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -415,7 +415,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -427,7 +427,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -439,7 +439,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -451,7 +451,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -463,7 +463,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -475,7 +475,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -487,7 +487,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -499,7 +499,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -511,7 +511,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -523,7 +523,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -535,7 +535,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_4dd9cc0c387999f5() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -547,7 +547,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_763ac2075ee5a949() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_763ac2075ee5a949(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_4dd9cc0c387999f5(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -560,7 +560,7 @@ _gostring_ _wrap_om_status_string_omswig_763ac2075ee5a949(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_4dd9cc0c387999f5(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -573,7 +573,7 @@ _gostring_ _wrap_om_status_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -607,13 +607,17 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_763ac2075ee5a949(_gostring_ _swig_go
   
   result = (om_status)om_mesh_new_checked((char const *const *)arg1,arg2,(long const *)arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj5;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -622,7 +626,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_763ac2075ee5a949(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -632,7 +636,7 @@ void _wrap_om_mesh_free_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -645,7 +649,7 @@ intgo _wrap_om_mesh_ndim_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -660,7 +664,7 @@ _gostring_ _wrap_om_mesh_name_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -675,7 +679,7 @@ intgo _wrap_om_mesh_dim_size_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -688,7 +692,7 @@ intgo _wrap_om_mesh_size_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -708,7 +712,7 @@ intgo _wrap_om_mesh_size_of_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -728,7 +732,7 @@ intgo _wrap_om_mesh_index_of_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -749,13 +753,17 @@ _gostring_ _wrap_om_mesh_get_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostr
   
   result = (om_status)om_mesh_get((struct om_mesh const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -764,7 +772,7 @@ _gostring_ _wrap_om_mesh_get_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -779,7 +787,7 @@ bool _wrap_om_mesh_equal_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -792,7 +800,7 @@ long long _wrap_om_mesh_hash_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -818,7 +826,8 @@ _gostring_ _wrap_om_mesh_to_json_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -826,7 +835,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_4dd9cc0c387999f5(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -845,13 +854,17 @@ _gostring_ _wrap_om_mesh_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0,
   
   result = (om_status)om_mesh_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -859,7 +872,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -878,13 +891,17 @@ _gostring_ _wrap_om_mesh_load_json_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
   
   result = (om_status)om_mesh_load_json((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -893,7 +910,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -912,13 +929,17 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
   
   result = (om_status)om_mesh_from_spec((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -927,7 +948,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -953,7 +974,8 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -961,7 +983,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIM_DP_omswig_4dd9cc0c387999f5() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -973,7 +995,7 @@ intgo _wrap_OM_DIM_DP_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIM_TP_omswig_4dd9cc0c387999f5() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -985,7 +1007,7 @@ intgo _wrap_OM_DIM_TP_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIM_CP_omswig_4dd9cc0c387999f5() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -997,7 +1019,7 @@ intgo _wrap_OM_DIM_CP_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIM_EP_omswig_4dd9cc0c387999f5() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1009,7 +1031,7 @@ intgo _wrap_OM_DIM_EP_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIM_PP_omswig_4dd9cc0c387999f5() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1021,7 +1043,7 @@ intgo _wrap_OM_DIM_PP_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_4dd9cc0c387999f5() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1033,7 +1055,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_4dd9cc0c387999f5() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1045,7 +1067,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_4dd9cc0c387999f5() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1057,7 +1079,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_4dd9cc0c387999f5() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1069,7 +1091,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_4dd9cc0c387999f5() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1081,7 +1103,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_4dd9cc0c387999f5() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1093,7 +1115,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_4dd9cc0c387999f5() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1105,7 +1127,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_4dd9cc0c387999f5() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1117,7 +1139,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_4dd9cc0c387999f5() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1129,7 +1151,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_763ac2075ee5a949() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_763ac2075ee5a949(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_4dd9cc0c387999f5(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1142,13 +1164,17 @@ _gostring_ _wrap_om_dims_new_omswig_763ac2075ee5a949(om_dims **_swig_go_0) {
   
   result = (om_status)om_dims_new(arg1,arg2);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj1 != NULL) {
-    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(om_dims); 
-  } 
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1;
+    ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(om_dims);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e2.status != OM_OK ? (int)e2.status : (int)result, e2.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e2.status != OM_OK ? (int)e2.status : (int)result, e2.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1156,7 +1182,7 @@ _gostring_ _wrap_om_dims_new_omswig_763ac2075ee5a949(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1171,13 +1197,17 @@ _gostring_ _wrap_om_dims_copy_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_di
   
   result = (om_status)om_dims_copy((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1185,7 +1215,7 @@ _gostring_ _wrap_om_dims_copy_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_763ac2075ee5a949(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1195,7 +1225,7 @@ void _wrap_om_dims_free_omswig_763ac2075ee5a949(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_4dd9cc0c387999f5(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1208,7 +1238,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_4dd9cc0c387999f5(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1221,7 +1251,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_4dd9cc0c387999f5(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1234,7 +1264,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_763ac2075ee5a949(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1249,7 +1279,7 @@ intgo _wrap_om_dims_get_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1268,7 +1298,8 @@ _gostring_ _wrap_om_dims_set_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo 
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1276,7 +1307,7 @@ _gostring_ _wrap_om_dims_set_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1291,7 +1322,7 @@ bool _wrap_om_dims_get_flag_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1310,7 +1341,8 @@ _gostring_ _wrap_om_dims_set_flag_omswig_763ac2075ee5a949(om_dims *_swig_go_0, i
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1318,7 +1350,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_763ac2075ee5a949(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1333,7 +1365,7 @@ bool _wrap_om_dims_equal_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_763ac2075ee5a949(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1359,7 +1391,8 @@ _gostring_ _wrap_om_dims_to_json_omswig_763ac2075ee5a949(om_dims *_swig_go_0, _g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1367,7 +1400,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_763ac2075ee5a949(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1382,13 +1415,17 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_763ac2075ee5a949(om_dims *_swig_go_0, 
   
   result = (om_status)om_mesh_from_dims((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1396,7 +1433,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_763ac2075ee5a949(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_763ac2075ee5a949(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1417,13 +1454,17 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_763ac2075ee5a949(om_dims *_sw
   
   result = (om_status)om_mesh_from_dims_in_order((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1432,7 +1473,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_763ac2075ee5a949(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1462,7 +1503,8 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_763ac2075ee5a949(_gostring_ _swi
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1471,7 +1513,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_763ac2075ee5a949(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1486,13 +1528,17 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_763ac2075ee5a949(om_dims *_swig_go
   
   result = (om_status)om_build_offline_mesh((struct om_dims const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1500,7 +1546,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_763ac2075ee5a949(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_763ac2075ee5a949(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1521,13 +1567,17 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_763ac2075ee5a949(om_dims *_swig_go
   
   result = (om_status)om_build_runtime_mesh((struct om_dims const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1536,7 +1586,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_763ac2075ee5a949(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1566,7 +1616,8 @@ _gostring_ _wrap_om_order_normalize_omswig_763ac2075ee5a949(_gostring_ _swig_go_
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1575,7 +1626,7 @@ _gostring_ _wrap_om_order_normalize_omswig_763ac2075ee5a949(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_763ac2075ee5a949(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_4dd9cc0c387999f5(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1592,7 +1643,8 @@ _gostring_ _wrap_om_world_size_from_env_omswig_763ac2075ee5a949(intgo *_swig_go_
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1600,7 +1652,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_763ac2075ee5a949(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_4dd9cc0c387999f5(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1621,13 +1673,17 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_763ac2075ee5a949(_goslice_ _swig_go_0,
   
   result = (om_status)om_dims_from_yaml((char const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_dims); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_dims);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1635,7 +1691,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_763ac2075ee5a949(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1656,13 +1712,17 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
   
   result = (om_status)om_dims_load_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_dims); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_dims);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1671,7 +1731,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_763ac2075ee5a949(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_4dd9cc0c387999f5(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1684,7 +1744,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_763ac2075ee5a949(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_763ac2075ee5a949(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_4dd9cc0c387999f5(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1697,7 +1757,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_763ac2075ee5a949(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_763ac2075ee5a949(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_4dd9cc0c387999f5(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1718,7 +1778,8 @@ _gostring_ _wrap_om_world_size_resolve_omswig_763ac2075ee5a949(intgo _swig_go_0,
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1726,7 +1787,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_763ac2075ee5a949(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1745,7 +1806,8 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_763ac2075ee5a949(om_dims *_swig
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1753,7 +1815,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_763ac2075ee5a949(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1770,7 +1832,8 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_763ac2075ee5a949(om_dims *_sw
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1778,7 +1841,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_763ac2075ee5a949(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_763ac2075ee5a949(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1799,7 +1862,8 @@ _gostring_ _wrap_om_dims_world_size_omswig_763ac2075ee5a949(om_dims *_swig_go_0,
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1807,7 +1871,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_763ac2075ee5a949(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_763ac2075ee5a949(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1824,7 +1888,8 @@ _gostring_ _wrap_om_dims_dp_given_omswig_763ac2075ee5a949(om_dims *_swig_go_0, b
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1832,7 +1897,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_763ac2075ee5a949(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_4dd9cc0c387999f5(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1851,13 +1916,17 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_763ac2075ee5a949(_goslice_ _swig_go_0
   
   result = (om_status)om_dims_parse_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1865,7 +1934,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_763ac2075ee5a949(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1884,13 +1953,17 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
   
   result = (om_status)om_dims_read_yaml((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_dims);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1899,7 +1972,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -1922,7 +1995,8 @@ _gostring_ _wrap_om_mesh_rank_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gosl
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1930,7 +2004,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -1977,7 +2051,8 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_763ac2075ee5a949(om_mesh *_swig_go_
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -1986,7 +2061,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_763ac2075ee5a949(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2020,7 +2095,8 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_763ac2075ee5a949(om_mesh *_swig_go
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2028,7 +2104,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_763ac2075ee5a949(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2062,7 +2138,8 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_763ac2075ee5a949(om_mesh *_swi
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2071,7 +2148,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_763ac2075ee5a949(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2122,7 +2199,8 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e9.status != OM_OK ? (int)e9.status : (int)result, e9.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e9.status != OM_OK ? (int)e9.status : (int)result, e9.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2131,7 +2209,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2165,7 +2243,8 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_763ac2075ee5a949(om_mesh *_swi
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2174,7 +2253,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_763ac2075ee5a949(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2223,7 +2302,8 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_763ac2075ee5a949(om_mesh *_swig_g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2232,7 +2312,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_763ac2075ee5a949(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2270,7 +2350,8 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_763ac2075ee5a949(om_mesh *_swig_g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2279,7 +2360,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_763ac2075ee5a949(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2300,7 +2381,8 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_763ac2075ee5a949(om_mesh *_swig_go
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2308,7 +2390,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_763ac2075ee5a949(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2340,7 +2422,8 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, 
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2348,7 +2431,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2367,13 +2450,17 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_763ac2075ee5a949(om_mesh *_swig_
   
   result = (om_status)om_mesh_reslice_experts((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4;
+    ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2381,7 +2468,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_763ac2075ee5a949(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2402,7 +2489,8 @@ _gostring_ _wrap_om_validate_axes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, i
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2410,7 +2498,7 @@ _gostring_ _wrap_om_validate_axes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2442,7 +2530,8 @@ _gostring_ _wrap_om_plan_dim_names_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, 
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2450,7 +2539,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2469,13 +2558,17 @@ _gostring_ _wrap_om_expert_mesh_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, int
   
   result = (om_status)om_expert_mesh((struct om_mesh const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4;
+    ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2483,7 +2576,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2519,13 +2612,17 @@ _gostring_ _wrap_om_preset_new_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _g
   
   result = (om_status)om_preset_new((char const *)arg1,(char const *const *)arg2,arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_preset); 
-  } 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5;
+    ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_preset);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2535,7 +2632,7 @@ _gostring_ _wrap_om_preset_new_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2556,13 +2653,17 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go
   
   result = (om_status)om_preset_load_yaml((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_preset); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_preset);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2571,7 +2672,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2581,7 +2682,7 @@ void _wrap_om_preset_free_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2594,7 +2695,7 @@ _gostring_ _wrap_om_preset_name_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2607,7 +2708,7 @@ intgo _wrap_om_preset_world_size_omswig_763ac2075ee5a949(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2620,7 +2721,7 @@ intgo _wrap_om_preset_view_count_omswig_763ac2075ee5a949(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_763ac2075ee5a949(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2635,7 +2736,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_763ac2075ee5a949(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_763ac2075ee5a949(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2648,7 +2749,7 @@ intgo _wrap_om_preset_group_list_count_omswig_763ac2075ee5a949(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_763ac2075ee5a949(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2663,7 +2764,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_763ac2075ee5a949(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_763ac2075ee5a949(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2703,7 +2804,8 @@ _gostring_ _wrap_om_preset_group_list_omswig_763ac2075ee5a949(om_preset *_swig_g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2712,7 +2814,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_763ac2075ee5a949(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_763ac2075ee5a949(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2727,13 +2829,17 @@ _gostring_ _wrap_om_preset_world_omswig_763ac2075ee5a949(om_preset *_swig_go_0, 
   
   result = (om_status)om_preset_world((struct om_preset const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2741,7 +2847,7 @@ _gostring_ _wrap_om_preset_world_omswig_763ac2075ee5a949(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_763ac2075ee5a949(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2767,7 +2873,8 @@ _gostring_ _wrap_om_preset_to_json_omswig_763ac2075ee5a949(om_preset *_swig_go_0
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2775,7 +2882,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_763ac2075ee5a949(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_single_axes_json_omswig_763ac2075ee5a949(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_4dd9cc0c387999f5(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2801,7 +2908,8 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_763ac2075ee5a949(om_preset *_
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2809,7 +2917,7 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_763ac2075ee5a949(om_preset *_
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2856,7 +2964,8 @@ _gostring_ _wrap_om_preset_check_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, 
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2866,7 +2975,7 @@ _gostring_ _wrap_om_preset_check_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -2898,7 +3007,8 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2907,7 +3017,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_763ac2075ee5a949(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2926,13 +3036,17 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_763ac2075ee5a949(_gostring_ _swig
   
   result = (om_status)om_hierarchy_from_spec((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2941,7 +3055,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_763ac2075ee5a949(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_4dd9cc0c387999f5(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -2960,13 +3074,17 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_
   
   result = (om_status)om_hierarchy_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -2974,7 +3092,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_4dd9cc0c387999f5(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -2993,13 +3111,17 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_763ac2075ee5a949(_goslice_ _s
   
   result = (om_status)om_hierarchy_from_hostfile((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_hierarchy);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3007,7 +3129,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_763ac2075ee5a949(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3017,7 +3139,7 @@ void _wrap_om_hierarchy_free_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3030,7 +3152,7 @@ intgo _wrap_om_hierarchy_levels_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3045,7 +3167,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_763ac2075ee5a949(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3060,7 +3182,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_763ac2075ee5a949(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3073,7 +3195,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3096,7 +3218,8 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_763ac2075ee5a949(om_hierarchy *
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3105,7 +3228,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_763ac2075ee5a949(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3126,7 +3249,8 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_763ac2075ee5a949(om_hierarchy *_s
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3134,7 +3258,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_763ac2075ee5a949(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3164,7 +3288,8 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_763ac2075ee5a949(om_hierarchy 
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3172,7 +3297,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_763ac2075ee5a949(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_763ac2075ee5a949(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_4dd9cc0c387999f5(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3198,7 +3323,8 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_763ac2075ee5a949(om_hierarchy *_swi
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3206,7 +3332,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_763ac2075ee5a949(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_4dd9cc0c387999f5() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3218,7 +3344,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_4dd9cc0c387999f5() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3230,7 +3356,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_4dd9cc0c387999f5() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3242,7 +3368,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_4dd9cc0c387999f5() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3254,7 +3380,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_4dd9cc0c387999f5() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3266,7 +3392,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_4dd9cc0c387999f5() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3278,7 +3404,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_4dd9cc0c387999f5() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3290,7 +3416,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_4dd9cc0c387999f5() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3302,7 +3428,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_763ac2075ee5a949() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3334,13 +3460,17 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_763ac2075ee5a949(om_mesh *_swig_go
   
   result = (om_status)om_hierarchy_locality((struct om_mesh const *)arg1,(struct om_hierarchy const *)arg2,(char const *const *)arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_locality); 
-  } 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5;
+    ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_locality);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3349,7 +3479,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_763ac2075ee5a949(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_763ac2075ee5a949(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_4dd9cc0c387999f5(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3359,7 +3489,7 @@ void _wrap_om_locality_free_omswig_763ac2075ee5a949(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_763ac2075ee5a949(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_4dd9cc0c387999f5(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3372,7 +3502,7 @@ intgo _wrap_om_locality_groups_omswig_763ac2075ee5a949(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_763ac2075ee5a949(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_4dd9cc0c387999f5(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3385,7 +3515,7 @@ intgo _wrap_om_locality_levels_omswig_763ac2075ee5a949(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_763ac2075ee5a949(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_4dd9cc0c387999f5(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3406,7 +3536,8 @@ _gostring_ _wrap_om_locality_get_omswig_763ac2075ee5a949(om_locality *_swig_go_0
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3414,7 +3545,7 @@ _gostring_ _wrap_om_locality_get_omswig_763ac2075ee5a949(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3450,7 +3581,8 @@ _gostring_ _wrap_om_hierarchy_check_omswig_763ac2075ee5a949(om_mesh *_swig_go_0,
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3459,7 +3591,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_763ac2075ee5a949(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3505,7 +3637,8 @@ _gostring_ _wrap_om_order_advice_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3516,7 +3649,7 @@ _gostring_ _wrap_om_order_advice_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_4dd9cc0c387999f5(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3558,7 +3691,8 @@ _gostring_ _wrap_om_order_check_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3568,7 +3702,7 @@ _gostring_ _wrap_om_order_check_omswig_763ac2075ee5a949(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_4dd9cc0c387999f5() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3580,7 +3714,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_4dd9cc0c387999f5() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3592,7 +3726,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_4dd9cc0c387999f5() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3604,7 +3738,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_763ac2075ee5a949() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3627,7 +3761,8 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_763ac2075ee5a949(_gostring_ _
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3636,7 +3771,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_763ac2075ee5a949(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3691,7 +3826,8 @@ _gostring_ _wrap_om_launch_plan_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, int
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e10.status != OM_OK ? (int)e10.status : (int)result, e10.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e10.status != OM_OK ? (int)e10.status : (int)result, e10.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3701,7 +3837,7 @@ _gostring_ _wrap_om_launch_plan_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3741,7 +3877,8 @@ _gostring_ _wrap_om_launch_check_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3750,7 +3887,7 @@ _gostring_ _wrap_om_launch_check_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3792,13 +3929,17 @@ _gostring_ _wrap_om_view_new_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gos
   
   result = (om_status)om_view_new((char const *const *)arg1,arg2,(long const *)arg3,arg4,(long const *)arg5,arg6,arg7,arg8,arg9);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj8 != NULL) {
-    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj8; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj8;
+    ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e9.status != OM_OK ? (int)e9.status : (int)result, e9.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e9.status != OM_OK ? (int)e9.status : (int)result, e9.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3807,7 +3948,7 @@ _gostring_ _wrap_om_view_new_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3855,13 +3996,17 @@ _gostring_ _wrap_om_view_new_modes_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
   
   result = (om_status)om_view_new_modes((char const *const *)arg1,arg2,(long const *)arg3,arg4,(long const *)arg5,arg6,(long const *)arg7,arg8,arg9,arg10,arg11);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj10 != NULL) {
-    ((uint64_t *)_swig_go_5)[0] = (uint64_t)(uintptr_t)obj10; ((uint64_t *)_swig_go_5)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_5)[0] = (uint64_t)(uintptr_t)obj10;
+    ((uint64_t *)_swig_go_5)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e11.status != OM_OK ? (int)e11.status : (int)result, e11.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e11.status != OM_OK ? (int)e11.status : (int)result, e11.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3870,7 +4015,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_763ac2075ee5a949(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -3883,7 +4028,7 @@ bool _wrap_om_view_is_plain_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3896,7 +4041,7 @@ intgo _wrap_om_view_offset_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -3911,7 +4056,7 @@ intgo _wrap_om_view_mode_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3945,7 +4090,8 @@ _gostring_ _wrap_om_view_modes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intg
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -3953,7 +4099,7 @@ _gostring_ _wrap_om_view_modes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3966,7 +4112,7 @@ intgo _wrap_om_view_instance_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3979,7 +4125,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_763ac2075ee5a949(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4011,7 +4157,8 @@ _gostring_ _wrap_om_view_instance_modes_omswig_763ac2075ee5a949(om_mesh *_swig_g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4019,7 +4166,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_763ac2075ee5a949(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4032,7 +4179,7 @@ intgo _wrap_om_view_rank_count_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4045,7 +4192,7 @@ intgo _wrap_om_view_extent_omswig_763ac2075ee5a949(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4060,7 +4207,7 @@ bool _wrap_om_view_holds_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4096,13 +4243,17 @@ _gostring_ _wrap_om_view_flatten_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _g
   
   result = (om_status)om_view_flatten((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,(char const *)arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5;
+    ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4112,7 +4263,7 @@ _gostring_ _wrap_om_view_flatten_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4154,13 +4305,17 @@ _gostring_ _wrap_om_view_unflatten_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, 
   
   result = (om_status)om_view_unflatten((struct om_mesh const *)arg1,(char const *)arg2,(long const *)arg3,arg4,(char const *const *)arg5,arg6,arg7,arg8);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj7 != NULL) {
-    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj7; ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_4)[0] = (uint64_t)(uintptr_t)obj7;
+    ((uint64_t *)_swig_go_4)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e8.status != OM_OK ? (int)e8.status : (int)result, e8.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4170,7 +4325,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4200,13 +4355,17 @@ _gostring_ _wrap_om_view_slice_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gos
   
   result = (om_status)om_view_slice((struct om_mesh const *)arg1,(char const *const *)arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4215,7 +4374,7 @@ _gostring_ _wrap_om_view_slice_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_4dd9cc0c387999f5(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4241,7 +4400,8 @@ _gostring_ _wrap_om_view_to_json_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _g
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4249,7 +4409,7 @@ _gostring_ _wrap_om_view_to_json_omswig_763ac2075ee5a949(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_4dd9cc0c387999f5(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4268,13 +4428,17 @@ _gostring_ _wrap_om_view_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0,
   
   result = (om_status)om_view_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4282,7 +4446,7 @@ _gostring_ _wrap_om_view_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_763ac2075ee5a949(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_4dd9cc0c387999f5(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4318,13 +4482,17 @@ _gostring_ _wrap_om_world_new_omswig_763ac2075ee5a949(intgo _swig_go_0, _gostrin
   
   result = (om_status)om_world_new(arg1,(char const *const *)arg2,arg3,(struct om_mesh const *const *)arg4,arg5,arg6,arg7);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj6 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj6; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_world); 
-  } 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj6;
+    ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_world);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e7.status != OM_OK ? (int)e7.status : (int)result, e7.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4333,7 +4501,7 @@ _gostring_ _wrap_om_world_new_omswig_763ac2075ee5a949(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_4dd9cc0c387999f5(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4343,7 +4511,7 @@ void _wrap_om_world_free_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_4dd9cc0c387999f5(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4356,7 +4524,7 @@ intgo _wrap_om_world_size_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_4dd9cc0c387999f5(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4369,7 +4537,7 @@ intgo _wrap_om_world_view_count_omswig_763ac2075ee5a949(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_763ac2075ee5a949(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_4dd9cc0c387999f5(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4384,7 +4552,7 @@ _gostring_ _wrap_om_world_view_name_omswig_763ac2075ee5a949(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_4dd9cc0c387999f5(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4404,7 +4572,7 @@ intgo _wrap_om_world_view_index_omswig_763ac2075ee5a949(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_4dd9cc0c387999f5(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4425,13 +4593,17 @@ _gostring_ _wrap_om_world_view_omswig_763ac2075ee5a949(om_world *_swig_go_0, _go
   
   result = (om_status)om_world_view((struct om_world const *)arg1,(char const *)arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4440,7 +4612,7 @@ _gostring_ _wrap_om_world_view_omswig_763ac2075ee5a949(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_4dd9cc0c387999f5(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4460,7 +4632,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_763ac2075ee5a949(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_4dd9cc0c387999f5(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4490,13 +4662,17 @@ _gostring_ _wrap_om_world_slice_omswig_763ac2075ee5a949(om_world *_swig_go_0, _g
   
   result = (om_status)om_world_slice((struct om_world const *)arg1,(char const *const *)arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh); 
-  } 
+    ((uint64_t *)_swig_go_2)[0] = (uint64_t)(uintptr_t)obj4;
+    ((uint64_t *)_swig_go_2)[1] = OMGO_FREE_OF(om_mesh);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4505,7 +4681,7 @@ _gostring_ _wrap_om_world_slice_omswig_763ac2075ee5a949(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_763ac2075ee5a949(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_4dd9cc0c387999f5(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4531,7 +4707,8 @@ _gostring_ _wrap_om_world_to_json_omswig_763ac2075ee5a949(om_world *_swig_go_0, 
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4539,7 +4716,7 @@ _gostring_ _wrap_om_world_to_json_omswig_763ac2075ee5a949(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_4dd9cc0c387999f5(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4558,13 +4735,17 @@ _gostring_ _wrap_om_world_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0
   
   result = (om_status)om_world_from_json((char const *)arg1,arg2,arg3,arg4);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj3 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj3;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4572,7 +4753,7 @@ _gostring_ _wrap_om_world_from_json_omswig_763ac2075ee5a949(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4591,13 +4772,17 @@ _gostring_ _wrap_om_world_load_json_omswig_763ac2075ee5a949(_gostring_ _swig_go_
   
   result = (om_status)om_world_load_json((char const *)arg1,arg2,arg3);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj2 != NULL) {
-    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2; ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world); 
-  } 
+    ((uint64_t *)_swig_go_1)[0] = (uint64_t)(uintptr_t)obj2;
+    ((uint64_t *)_swig_go_1)[1] = OMGO_FREE_OF(om_world);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e3.status != OM_OK ? (int)e3.status : (int)result, e3.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4606,7 +4791,7 @@ _gostring_ _wrap_om_world_load_json_omswig_763ac2075ee5a949(_gostring_ _swig_go_
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_4dd9cc0c387999f5() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4618,7 +4803,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_4dd9cc0c387999f5() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4630,7 +4815,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_4dd9cc0c387999f5() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4642,7 +4827,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_4dd9cc0c387999f5() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4654,7 +4839,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_763ac2075ee5a949() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_763ac2075ee5a949() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_4dd9cc0c387999f5() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4666,7 +4851,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_763ac2075ee5a949() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_763ac2075ee5a949(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_4dd9cc0c387999f5(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4679,13 +4864,17 @@ _gostring_ _wrap_om_diagnostics_new_omswig_763ac2075ee5a949(om_diagnostics **_sw
   
   result = (om_status)om_diagnostics_new(arg1,arg2);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj1 != NULL) {
-    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1; ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(om_diagnostics); 
-  } 
+    ((uint64_t *)_swig_go_0)[0] = (uint64_t)(uintptr_t)obj1;
+    ((uint64_t *)_swig_go_0)[1] = OMGO_FREE_OF(om_diagnostics);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e2.status != OM_OK ? (int)e2.status : (int)result, e2.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e2.status != OM_OK ? (int)e2.status : (int)result, e2.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4693,7 +4882,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_763ac2075ee5a949(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_4dd9cc0c387999f5(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4703,7 +4892,7 @@ void _wrap_om_diagnostics_free_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_4dd9cc0c387999f5(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4716,7 +4905,7 @@ intgo _wrap_om_diagnostics_count_omswig_763ac2075ee5a949(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_4dd9cc0c387999f5(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4744,7 +4933,8 @@ _gostring_ _wrap_om_diagnostics_message_omswig_763ac2075ee5a949(om_diagnostics *
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e4.status != OM_OK ? (int)e4.status : (int)result, e4.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4752,7 +4942,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_763ac2075ee5a949(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_4dd9cc0c387999f5(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4767,7 +4957,7 @@ intgo _wrap_om_diagnostics_kind_omswig_763ac2075ee5a949(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_763ac2075ee5a949(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_4dd9cc0c387999f5(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4782,7 +4972,7 @@ intgo _wrap_om_diagnostics_line_omswig_763ac2075ee5a949(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_763ac2075ee5a949(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_4dd9cc0c387999f5(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -4805,13 +4995,17 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_763ac2075ee5a949(_goslice_ _s
   
   result = (om_status)om_dims_parse_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5,arg6);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj5 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_dims); 
-  } 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj5;
+    ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_dims);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e6.status != OM_OK ? (int)e6.status : (int)result, e6.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   
@@ -4819,7 +5013,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_763ac2075ee5a949(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_763ac2075ee5a949(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_4dd9cc0c387999f5(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;
@@ -4842,13 +5036,17 @@ _gostring_ _wrap_om_dims_read_yaml_checked_omswig_763ac2075ee5a949(_gostring_ _s
   
   result = (om_status)om_dims_read_yaml_checked((char const *)arg1,arg2,arg3,arg4,arg5);
   _swig_go_result.p = NULL; _swig_go_result.n = 0; 
+  
   if (obj4 != NULL) {
-    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4; ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_dims); 
-  } 
+    ((uint64_t *)_swig_go_3)[0] = (uint64_t)(uintptr_t)obj4;
+    ((uint64_t *)_swig_go_3)[1] = OMGO_FREE_OF(om_dims);
+  }
+  
   
   if (result != OM_OK) {
     char text[OM_ERROR_MESSAGE_SIZE + 16];
-    int n = snprintf(text, sizeof text, "%d %s", e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
+    int n = snprintf(text, sizeof text, "%d %s",
+      e5.status != OM_OK ? (int)e5.status : (int)result, e5.message);
     _swig_go_result = Swig_AllocateString(text, n > 0 ? (size_t)n : 0);
   }
   

@@ -40,12 +40,15 @@ final class Native {
             }
         } catch (UnsatisfiedLinkError | SecurityException | IOException e) {
             String file = System.mapLibraryName(NAME);
-            throw (UnsatisfiedLinkError) new UnsatisfiedLinkError("offline-mesh: cannot load the JNI library " + file
-                    + " (" + (explicit.isEmpty() ? "java.library.path=" + System.getProperty("java.library.path")
-                    : PATH_PROPERTY + "=" + explicit) + "): " + e.getMessage() + ". Install liboffline_mesh built"
-                    + " with its Java binding (meson setup build -Djava=enabled && ninja -C build install), then start"
-                    + " java with -Djava.library.path=<folder holding " + file + "> or -D" + PATH_PROPERTY + "=<path of "
-                    + file + ">; it also needs liboffline_mesh.so.1 where the dynamic linker finds it.").initCause(e);
+            String searched = explicit.isEmpty()
+                    ? "java.library.path=" + System.getProperty("java.library.path")
+                    : PATH_PROPERTY + "=" + explicit;
+            throw (UnsatisfiedLinkError) new UnsatisfiedLinkError("offline-mesh: cannot load the JNI library "
+                    + file + " (" + searched + "): " + e.getMessage() + ". Install liboffline_mesh built with"
+                    + " its Java binding (meson setup build -Djava=enabled && ninja -C build install), then"
+                    + " start java with -Djava.library.path=<folder holding " + file + "> or -D"
+                    + PATH_PROPERTY + "=<path of " + file + ">; it also needs liboffline_mesh.so.1 where the"
+                    + " dynamic linker finds it.").initCause(e);
         }
     }
 
@@ -101,7 +104,8 @@ final class Native {
                     .encode(java.nio.CharBuffer.wrap(value));
             return bytes == null ? null : Arrays.copyOf(bytes.array(), bytes.limit());
         } catch (java.nio.charset.CharacterCodingException e) {
-            throw new OfflineMeshException(Status.INVALID_ARGUMENT, "\"" + value + "\" is not valid Unicode (" + e + ")");
+            throw new OfflineMeshException(Status.INVALID_ARGUMENT,
+                    "\"" + value + "\" is not valid Unicode (" + e + ")");
         }
     }
 
