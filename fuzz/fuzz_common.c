@@ -142,3 +142,11 @@ void fuzz_check_mesh(const om_mesh *mesh)
     om_mesh_free(again);
     om_string_free(spec);
 }
+
+uint8_t fuzz_take(fuzz_input *in)
+{
+    if (in->n == 0)
+        return 0;
+    in->n--;
+    return *in->p++;
+}

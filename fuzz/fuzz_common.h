@@ -16,6 +16,15 @@
 #  define FUZZ_PRINTF(f, a)
 #endif
 
+/* The unread rest of a fuzz input. */
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+} fuzz_input;
+
+/* The next byte of the input, 0 once it is used up. */
+uint8_t fuzz_take(fuzz_input *in);
+
 /* Prints "invariant broken: <message>" and aborts. */
 _Noreturn void fuzz_fail(const char *fmt, ...) FUZZ_PRINTF(1, 2);
 

@@ -32,34 +32,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* ---- input decoding ---- */
 
-typedef struct {
-    const uint8_t *p;
-    size_t n;
-} input;
-
-static uint8_t take(input *in)
-{
-    if (in->n == 0)
-        return 0;
-    in->n--;
-    return *in->p++;
-}
-
 static const int64_t special_sizes[16] = {
     0, -1, 2147483647, INT64_C(2147483648), INT64_MAX, INT64_MIN, 65536, 65535,
     46341, 1024, 3, 5, 7, 31, 127, 4096,
 };
 
-static int64_t take_size(input *in)
+static int64_t take_size(fuzz_input *in)
 {
-    uint8_t sel = take(in);
+    uint8_t sel = fuzz_take(in);
     if (sel < 192)
         return 1 + sel % 8;
     if (sel < 240)
         return special_sizes[sel % 16];
     uint64_t raw = 0;
     for (int i = 0; i < 8; i++)
-        raw = raw << 8 | take(in);
+        raw = raw << 8 | fuzz_take(in);
     return (int64_t)raw;
 }
 
@@ -115,7 +102,7 @@ static int64_t ref_member(const ref_mesh *r, uint64_t mask, int64_t g, int64_t j
     return rank;
 }
 
-static void check_topology(const om_mesh *mesh, input *in)
+static void check_topology(const om_mesh *mesh, fuzz_input *in)
 {
     ref_mesh r;
     om_error err;
@@ -128,7 +115,7 @@ static void check_topology(const om_mesh *mesh, input *in)
      * of large ones). */
     int64_t probes[3] = {0, r.size - 1, 0};
     for (int b = 0; b < 4; b++)
-        probes[2] = probes[2] << 8 | take(in);
+        probes[2] = probes[2] << 8 | fuzz_take(in);
     probes[2] %= r.size;
     int64_t nprobe = r.size <= SMALL_MESH ? r.size : 3;
     int64_t coord[MAX_AXES];
@@ -150,7 +137,7 @@ static void check_topology(const om_mesh *mesh, input *in)
     /* An axis set: random bits over the axes. */
     uint64_t mask = 0;
     for (int b = 0; b < 8; b++)
-        mask = mask << 8 | take(in);
+        mask = mask << 8 | fuzz_take(in);
     if (r.ndim < 64)
         mask &= (UINT64_C(1) << r.ndim) - 1;
     int64_t count = -1, gsize = -1, expect_size = 1;
@@ -206,7 +193,7 @@ static void check_topology(const om_mesh *mesh, input *in)
     if (r.size > SMALL_MESH) {
         if (gsize > SMALL_MESH)
             return;
-        first = (int64_t)take(in) * 65537 % count;
+        first = (int64_t)fuzz_take(in) * 65537 % count;
         ngroups = SMALL_MESH / gsize;
         if (ngroups > count - first)
             ngroups = count - first;
@@ -246,7 +233,7 @@ static void check_topology(const om_mesh *mesh, input *in)
     /* Host locality (time O(size): small meshes only). */
     if (r.size > SMALL_MESH)
         return;
-    int64_t k = 1 + take(in) % 16;
+    int64_t k = 1 + fuzz_take(in) % 16;
     int64_t lcount = -1, local = -1, most = -1, want_local = 0, want_most = 0;
     FUZZ_CHECK(om_mesh_locality(mesh, mask, k, &lcount, &local, &most, &err) == OM_OK,
                "locality: %s", err.message);
@@ -269,11 +256,11 @@ static void check_topology(const om_mesh *mesh, input *in)
 
 /* ---- planner checks against their definitions ---- */
 
-static void check_planner(const om_mesh *mesh, input *in)
+static void check_planner(const om_mesh *mesh, fuzz_input *in)
 {
     om_error err;
-    int64_t tp = take(in) % 9, cp = take(in) % 9, ep = take(in) % 9;
-    int64_t experts = take(in) % 33;
+    int64_t tp = fuzz_take(in) % 9, cp = fuzz_take(in) % 9, ep = fuzz_take(in) % 9;
+    int64_t experts = fuzz_take(in) % 33;
     int tpi = om_mesh_index_of(mesh, "tp"), cpi = om_mesh_index_of(mesh, "cp");
     int epi = om_mesh_index_of(mesh, "ep"), ppi = om_mesh_index_of(mesh, "pp");
 
@@ -339,7 +326,7 @@ static void check_planner(const om_mesh *mesh, input *in)
     om_mesh_free(experts_mesh);
 }
 
-static void check_built_mesh(const om_mesh *mesh, input *in)
+static void check_built_mesh(const om_mesh *mesh, fuzz_input *in)
 {
     fuzz_check_mesh(mesh);
     check_topology(mesh, in);
@@ -369,21 +356,21 @@ static void check_built_mesh(const om_mesh *mesh, input *in)
 
 #define MAX_NEW 40
 
-static void mode_new(input *in)
+static void mode_new(fuzz_input *in)
 {
     char storage[MAX_NEW][32];
     const char *names[MAX_NEW];
     int64_t sizes[MAX_NEW];
-    uint8_t flags = take(in);
-    size_t ndim = take(in) % (MAX_NEW + 1);
+    uint8_t flags = fuzz_take(in);
+    size_t ndim = fuzz_take(in) % (MAX_NEW + 1);
     for (size_t i = 0; i < ndim; i++) {
-        uint8_t len = take(in);
+        uint8_t len = fuzz_take(in);
         if (len == 255) {
             names[i] = NULL;
         } else {
             len %= 24;
             for (uint8_t k = 0; k < len; k++)
-                storage[i][k] = (char)take(in);
+                storage[i][k] = (char)fuzz_take(in);
             storage[i][len] = '\0';
             names[i] = storage[i];
         }
@@ -477,7 +464,7 @@ static void mode_new(input *in)
 
 /* ---- mode 1: the text form ---- */
 
-static void mode_spec(input *in)
+static void mode_spec(fuzz_input *in)
 {
     char text[2048];
     size_t len = in->n < sizeof text - 1 ? in->n : sizeof text - 1;
@@ -515,7 +502,7 @@ static const int64_t dim_values[16] = {
     0, 1, 2, 3, 4, 8, 1, 2, 2147483647, 65536, 46341, 16, 1, 2, 5, 6,
 };
 
-static void mode_order(input *in)
+static void mode_order(fuzz_input *in)
 {
     om_error err;
     om_dims *dims = NULL;
@@ -523,7 +510,7 @@ static void mode_order(input *in)
     static const om_dim all[5] = {OM_DIM_DP, OM_DIM_TP, OM_DIM_CP, OM_DIM_EP,
                                   OM_DIM_PP};
     for (size_t i = 0; i < 5; i++)
-        FUZZ_CHECK(om_dims_set(dims, all[i], dim_values[take(in) % 16], &err) == OM_OK,
+        FUZZ_CHECK(om_dims_set(dims, all[i], dim_values[fuzz_take(in) % 16], &err) == OM_OK,
                    "dims_set");
     char order[256];
     size_t len = in->n < sizeof order - 1 ? in->n : sizeof order - 1;
@@ -606,8 +593,8 @@ done:
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    input in = {data, size};
-    switch (take(&in) % 3) {
+    fuzz_input in = {data, size};
+    switch (fuzz_take(&in) % 3) {
     case 0: mode_new(&in); break;
     case 1: mode_spec(&in); break;
     default: mode_order(&in); break;

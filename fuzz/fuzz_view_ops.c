@@ -30,19 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_AXES 16
 #define MAX_FLAT 8
 
-typedef struct {
-    const uint8_t *p;
-    size_t n;
-} input;
-
-static uint8_t take(input *in)
-{
-    if (in->n == 0)
-        return 0;
-    in->n--;
-    return *in->p++;
-}
-
 /* Names the input picks by index: the ones frameworks use, a flattened
  * default, an empty and a non-UTF-8 name (refused), and fresh ones. */
 static const char *const pool[] = {
@@ -50,18 +37,18 @@ static const char *const pool[] = {
 };
 #define POOL (sizeof pool / sizeof pool[0])
 
-static const char *take_name(input *in)
+static const char *take_name(fuzz_input *in)
 {
-    return pool[take(in) % POOL];
+    return pool[fuzz_take(in) % POOL];
 }
 
 /* `n` (1 + b % ndim) axis names of `v`: in view order from a bit set, or
  * shuffled, or with a name the view lacks. *in_order: distinct names in
  * view order. */
-static size_t take_axes(input *in, const om_mesh *v, const char **axes, bool *in_order)
+static size_t take_axes(fuzz_input *in, const om_mesh *v, const char **axes, bool *in_order)
 {
     size_t ndim = om_mesh_ndim(v), n = 0;
-    uint8_t how = take(in), bits = take(in);
+    uint8_t how = fuzz_take(in), bits = fuzz_take(in);
     *in_order = how % 4 != 0 && ndim > 0;
     if (ndim == 0)
         return 0;
@@ -72,7 +59,7 @@ static size_t take_axes(input *in, const om_mesh *v, const char **axes, bool *in
         axes[n++] = om_mesh_name(v, bits % ndim);
     if (how % 4 == 0) { /* a permutation, a repeat or an absent name */
         for (size_t k = n; k-- > 1;) {
-            size_t j = take(in) % (k + 1);
+            size_t j = fuzz_take(in) % (k + 1);
             const char *t = axes[k];
             axes[k] = axes[j];
             axes[j] = t;
@@ -162,7 +149,7 @@ static int cmp_first(const void *a, const void *b)
 }
 
 /* Every rank the view holds, its coordinates, and the groups over `axes`. */
-static void check_view(const om_mesh *v, input *in)
+static void check_view(const om_mesh *v, fuzz_input *in)
 {
     om_error err;
     size_t ndim = om_mesh_ndim(v);
@@ -208,7 +195,7 @@ static void check_view(const om_mesh *v, input *in)
         FUZZ_CHECK(seen[r] == om_view_holds(v, r), "holds(%lld)", (long long)r);
 
     /* Groups over an axis subset: key = instance and the other coordinates. */
-    uint8_t bits = take(in);
+    uint8_t bits = fuzz_take(in);
     const char *axes[MAX_AXES];
     bool in_set[MAX_AXES];
     size_t naxes = 0;
@@ -253,7 +240,7 @@ static void check_view(const om_mesh *v, input *in)
     for (int64_t g = 0; g < ngroups; g++) {
         FUZZ_CHECK(memcmp(table + g * gsize, want + g * gsize, (size_t)gsize * sizeof *want) == 0,
                    "group %lld differs from the definition", (long long)g);
-        int64_t index = -1, r = table[g * gsize + take(in) % gsize];
+        int64_t index = -1, r = table[g * gsize + fuzz_take(in) % gsize];
         FUZZ_CHECK(om_mesh_group_index_named(v, axes, naxes, r, &index, &err) == OM_OK &&
                        index == g,
                    "group_index(%lld) = %lld, want %lld", (long long)r, (long long)index,
@@ -292,12 +279,12 @@ typedef struct {
     size_t nflat;
 } state;
 
-static om_status op_flatten(state *s, input *in, om_mesh **next, om_error *err)
+static om_status op_flatten(state *s, fuzz_input *in, om_mesh **next, om_error *err)
 {
     const char *axes[MAX_AXES];
     bool in_order;
     size_t n = take_axes(in, s->current, axes, &in_order);
-    uint8_t pick = take(in);
+    uint8_t pick = fuzz_take(in);
     const char *name = pick % 3 == 0 ? NULL : pool[pick % POOL];
     om_status st = om_view_flatten(s->current, axes, n, name, next, err);
     bool fresh = name && name[0] && name[0] != '\xff' && om_mesh_index_of(s->current, name) < 0;
@@ -315,18 +302,18 @@ static om_status op_flatten(state *s, input *in, om_mesh **next, om_error *err)
     return st;
 }
 
-static om_status op_unflatten(state *s, input *in, om_mesh **next, om_error *err)
+static om_status op_unflatten(state *s, fuzz_input *in, om_mesh **next, om_error *err)
 {
     size_t ndim = om_mesh_ndim(s->current);
     if (ndim == 0)
         return om_view_unflatten(s->current, "x", (int64_t[]){1}, 1, (const char *[]){"y"}, 1,
                                  next, err);
-    size_t axis = take(in) % ndim, nsizes = 1 + take(in) % 3;
+    size_t axis = fuzz_take(in) % ndim, nsizes = 1 + fuzz_take(in) % 3;
     int64_t left = om_mesh_dim_size(s->current, axis), sizes[3];
     const char *names[3];
     for (size_t i = 0; i < nsizes; i++) {
         /* Mostly a factorisation of the axis size, else any size 0..6. */
-        uint8_t b = take(in);
+        uint8_t b = fuzz_take(in);
         if (b % 8 == 0) {
             sizes[i] = b / 8 % 7;
         } else if (i + 1 == nsizes) {
@@ -344,7 +331,7 @@ static om_status op_unflatten(state *s, input *in, om_mesh **next, om_error *err
                              nsizes, next, err);
 }
 
-static om_status op_slice(state *s, input *in, om_mesh **next, om_error *err)
+static om_status op_slice(state *s, fuzz_input *in, om_mesh **next, om_error *err)
 {
     const char *axes[MAX_AXES];
     bool in_order;
@@ -356,7 +343,7 @@ static om_status op_slice(state *s, input *in, om_mesh **next, om_error *err)
 }
 
 /* Slices the world of the root and its flattened views by their names. */
-static om_status op_world_slice(state *s, input *in, om_mesh **next, om_error *err)
+static om_status op_world_slice(state *s, fuzz_input *in, om_mesh **next, om_error *err)
 {
     const char *names[MAX_FLAT + 1] = {"root"};
     const om_mesh *views[MAX_FLAT + 1] = {s->root};
@@ -370,9 +357,9 @@ static om_status op_world_slice(state *s, input *in, om_mesh **next, om_error *e
     if (st != OM_OK)
         return *next = NULL, st;
     const char *axes[4];
-    size_t n = 1 + take(in) % 3;
+    size_t n = 1 + fuzz_take(in) % 3;
     for (size_t k = 0; k < n; k++) {
-        uint8_t b = take(in);
+        uint8_t b = fuzz_take(in);
         const om_mesh *from = views[b % (s->nflat + 1)];
         axes[k] = om_mesh_ndim(from) ? om_mesh_name(from, b / 16 % om_mesh_ndim(from)) : "x";
     }
@@ -383,13 +370,13 @@ static om_status op_world_slice(state *s, input *in, om_mesh **next, om_error *e
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    input in = {data, size};
+    fuzz_input in = {data, size};
     const char *names[6];
     int64_t sizes[6];
-    size_t ndim = 1 + take(&in) % 6;
+    size_t ndim = 1 + fuzz_take(&in) % 6;
     for (size_t i = 0; i < ndim; i++) {
         names[i] = take_name(&in);
-        sizes[i] = 1 + take(&in) % 6;
+        sizes[i] = 1 + fuzz_take(&in) % 6;
     }
     state s = {0};
     om_error err;
@@ -400,7 +387,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int k = 0; k < 8 && in.n > 0; k++) {
         om_mesh *next = (om_mesh *)(uintptr_t)1;
         om_status st;
-        switch (take(&in) % 4) {
+        switch (fuzz_take(&in) % 4) {
         case 0: st = op_flatten(&s, &in, &next, &err); break;
         case 1: st = op_unflatten(&s, &in, &next, &err); break;
         case 2: st = op_slice(&s, &in, &next, &err); break;

@@ -104,27 +104,13 @@ def stage_mesh(pp, names, sizes):
     return root[names]
 
 
-def modes(axis_layout):
-    """An axis's (size, stride) modes in normal form: size-1 modes dropped,
-    neighbours that continue each other merged."""
-    out = []
-    for size, stride in axis_layout.sizes_and_strides:
-        if size == 1:
-            continue
-        if out and out[-1][1] == size * stride:
-            out[-1] = [out[-1][0] * size, stride]
-        else:
-            out.append([size, stride])
-    return out
-
-
 def describe(mesh):
     """What every rank sees of a mesh, and what only this rank sees."""
     layout, names = mesh._layout, list(mesh.mesh_dim_names)
     whole = {
         "dim_names": names,
         "shape": [mesh.size(i) for i in range(len(names))],
-        "layout": [modes(layout[i]) for i in range(len(names))],
+        "layout": [recording.normal_form(layout[i]) for i in range(len(names))],
         "instances": [t.flatten().tolist() for t in
                       layout.remap_to_tensor(mesh._rank_map).reshape(-1, mesh.size())],
         "groups": {n: [g.flatten().tolist() for g in

@@ -59,6 +59,8 @@ import torch.distributed as dist  # noqa: E402
 from torch.distributed.device_mesh import DeviceMesh  # noqa: E402
 from torch.testing._internal.distributed.fake_pg import FakeStore, _create_fake_pg  # noqa: E402
 
+from recording import normal_form  # noqa: E402
+
 SEED = 20261202
 CASES = 200
 MAX_WORLD = 72
@@ -99,19 +101,6 @@ def _recording_getitem(self, names):
 
 
 DeviceMesh.__getitem__ = _recording_getitem
-
-
-def normal_form(flat_layout):
-    """An axis's (size, stride) modes without size-1 modes, neighbours merged."""
-    modes = []
-    for size, stride in flat_layout.sizes_and_strides:
-        if size == 1:
-            continue
-        if modes and modes[-1][1] == size * stride:
-            modes[-1] = [modes[-1][0] * size, stride]
-        else:
-            modes.append([size, stride])
-    return modes
 
 
 def axis_groups(mesh, i):

@@ -6,11 +6,27 @@
 A generator gives its stem, seed, number of cases, `draw(rng)` (a case's
 params, or None for a draw to skip), `record(params)` (the case, in the
 vectors' format) and the versions it ran; duplicate draws are skipped.
+normal_form() is the vectors' "layout" of one axis of a torch mesh (used by
+tests/torch_layout/generate.py too).
 """
 import json
 import platform
 import random
 import sys
+
+
+def normal_form(flat_layout):
+    """An axis's (size, stride) modes (a torch _FlatLayout) in normal form:
+    size-1 modes dropped, neighbours that continue each other merged."""
+    modes = []
+    for size, stride in flat_layout.sizes_and_strides:
+        if size == 1:
+            continue
+        if modes and modes[-1][1] == size * stride:
+            modes[-1] = [modes[-1][0] * size, stride]
+        else:
+            modes.append([size, stride])
+    return modes
 
 
 def check_shared(path, record, answer):

@@ -32,6 +32,7 @@ fresh), and flatten names the two check differently (see same_rule).
 """
 import json
 import math
+import os
 import platform
 import random
 import sys
@@ -41,6 +42,9 @@ import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import init_device_mesh
 from torch.testing._internal.distributed.fake_pg import FakeStore
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "frameworks"))
+from recording import normal_form  # noqa: E402  (the vectors' layout of an axis)
 
 SEED = 20261201
 CASES = int(sys.argv[1]) if len(sys.argv) > 1 else 800
@@ -129,19 +133,6 @@ def apply(root, op, mesh):
     if op["kind"] == "unflatten":
         return mesh._unflatten(op["axis"], tuple(op["sizes"]), tuple(op["names"]))
     return (root if op["kind"] == "slice_root" else mesh)[tuple(op["axes"])]
-
-
-def normal_form(flat_layout):
-    """An axis's (size, stride) modes without size-1 modes, neighbours merged."""
-    modes = []
-    for size, stride in flat_layout.sizes_and_strides:
-        if size == 1:
-            continue
-        if modes and modes[-1][1] == size * stride:
-            modes[-1] = [modes[-1][0] * size, stride]
-        else:
-            modes.append([size, stride])
-    return modes
 
 
 def repeats_ranks(source, root, axes):
