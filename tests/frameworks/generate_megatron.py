@@ -53,7 +53,6 @@ create_all_gather_group (a copy of dp_cp) and hybrid_context_parallel
 """
 import json
 import math
-import platform
 import random
 import sys
 import warnings
@@ -66,6 +65,8 @@ from torch.testing._internal.distributed.fake_pg import FakeStore
 import megatron.core
 from megatron.core import parallel_state
 from megatron.core.process_groups_config import ProcessGroupCollection
+
+import recording
 
 SEED = 20261201
 CASES = 280
@@ -343,13 +344,8 @@ def main():
     errors = sum("error" in c for c in cases)
     print(f"{len(cases)} cases ({len(cases) - errors} results, {errors} errors), "
           f"{skipped} draws left out", file=sys.stderr)
-    json.dump({"preset": "megatron",
-               "versions": {"torch": torch.__version__,
-                            "megatron_core": megatron.core.__version__,
-                            "python": platform.python_version()},
-               "generator": f"tests/frameworks/generate_megatron.py, seed {SEED}",
-               "cases": cases}, sys.stdout, separators=(",", ":"))
-    sys.stdout.write("\n")
+    recording.write_cases("megatron", SEED, {"torch": torch.__version__,
+                                              "megatron_core": megatron.core.__version__}, cases)
 
 
 if __name__ == "__main__":

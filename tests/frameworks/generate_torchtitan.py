@@ -46,7 +46,6 @@ import importlib.util
 import json
 import math
 import os
-import platform
 import random
 import sys
 import types
@@ -59,7 +58,7 @@ import torch.distributed as dist  # noqa: E402
 from torch.distributed.device_mesh import DeviceMesh  # noqa: E402
 from torch.testing._internal.distributed.fake_pg import FakeStore, _create_fake_pg  # noqa: E402
 
-from recording import normal_form  # noqa: E402
+from recording import normal_form, write_cases  # noqa: E402
 
 SEED = 20261202
 CASES = 200
@@ -264,12 +263,8 @@ def main():
     rng = random.Random(SEED)
     cases = [record(*draw(rng)) for _ in range(CASES)]
     import torchtitan
-    json.dump({"preset": "torchtitan",
-               "versions": {"torch": torch.__version__, "torchtitan": torchtitan.__version__,
-                            "python": platform.python_version()},
-               "generator": f"tests/frameworks/generate_torchtitan.py, seed {SEED}",
-               "cases": cases}, sys.stdout, separators=(",", ":"))
-    sys.stdout.write("\n")
+    write_cases("torchtitan", SEED, {"torch": torch.__version__,
+                                     "torchtitan": torchtitan.__version__}, cases)
 
 
 if __name__ == "__main__":

@@ -61,9 +61,15 @@ def main(stem, seed, count, draw, record, versions, answer):
             continue
         seen.add(json.dumps(params))
         cases.append(record(params))
+    write_cases(stem, seed, versions, cases)
+    return 0
+
+
+def write_cases(stem, seed, versions, cases):
+    """Prints the recorded document: the versions that ran (and Python's),
+    the generator with its seed, the cases."""
     json.dump({"preset": stem,
                "versions": dict(versions, python=platform.python_version()),
                "generator": f"tests/frameworks/generate_{stem}.py, seed {seed}",
                "cases": cases}, sys.stdout, separators=(",", ":"))
     sys.stdout.write("\n")
-    return 0
