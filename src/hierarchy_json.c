@@ -91,7 +91,12 @@ static om_status read_entry(const om_hierarchy *h, json_t *entry, size_t i,
                             "(not in \"levels\")", i, quoted);
         }
         size_t slot = (size_t)l * t->nranks + (size_t)r;
-        if (json_is_string(value)) {
+        if (json_is_string(value) && json_string_length(value) == 0) {
+            /* An empty id is probably a field left blank (the hostfile
+             * reader refuses it too). */
+            return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                            "hierarchy JSON ranks[%zu].%.40s is an empty id", i, key);
+        } else if (json_is_string(value)) {
             t->labels[slot] = json_string_value(value);
             t->lens[slot] = json_string_length(value);
         } else if (json_is_integer(value)) {

@@ -157,6 +157,10 @@ static void test_json_errors(void)
                       OM_ERR_INVALID_ARGUMENT,
                       "levels do not nest: host \"a\" is in nvl \"0\" (rank 0) "
                       "and in nvl \"1\" (rank 1)", __LINE__);
+    /* An empty id (found by fuzz_hierarchy: it was accepted, labelled ""). */
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,\"host\":\"n0\"},"
+                      "{\"rank\":1,\"host\":\"\"}]}",
+                      OM_ERR_INVALID_ARGUMENT, "ranks[1].host is an empty id", __LINE__);
     expect_json_error("{\"levels\":[],\"ranks\":[{\"rank\":0}]}",
                       OM_ERR_INVALID_ARGUMENT, "\"levels\" is empty", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[]}",

@@ -64,8 +64,8 @@ OM_API OM_NODISCARD om_status om_hierarchy_from_spec(const char *spec,
  * exactly once and names a domain at every level, nothing else.
  * Errors: OM_ERR_PARSE (malformed JSON, wrong types, an unknown key: a
  * level not in "levels"), OM_ERR_INVALID_ARGUMENT (a rank missing or
- * doubled, a level missing in an entry, domains that do not nest, no
- * levels or no ranks), OM_ERR_NO_MEMORY. Messages name the entry.
+ * doubled, a level missing in an entry, an empty id, domains that do not
+ * nest, no levels or no ranks), OM_ERR_NO_MEMORY. Messages name the entry.
  */
 OM_API OM_NODISCARD om_status om_hierarchy_from_json(const char *text,
                                                      size_t length,
