@@ -82,7 +82,8 @@ static void add_views(om_preset *preset, backend spmd, int64_t pp, int64_t dr,
 }
 
 static void single(om_preset *preset, const char *name, const char *mesh_dim,
-                   const char *view, int64_t size, bool fake_backed, bool optional_none)
+                   const char *view, int64_t size, bool fake_backed,
+                   bool optional_none)
 {
     omi_single_axis *a = &preset->single[preset->nsingle++];
     snprintf(a->name, sizeof a->name, "%s", name);

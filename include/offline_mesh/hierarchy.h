@@ -79,8 +79,9 @@ OM_API OM_NODISCARD om_status om_hierarchy_from_json(const char *text,
  * same levels on every line). '#' starts a comment. Ranks fill the hosts in
  * file order, N per host, so level 0 is "host".
  * Errors: OM_ERR_PARSE (a line without a slot count, a bad field, levels
- * differing between lines, a NUL byte or invalid UTF-8), OM_ERR_INVALID_ARGUMENT (a host listed twice,
- * no hosts, domains that do not nest), OM_ERR_OUT_OF_RANGE (slots < 1 or
+ * differing between lines, a NUL byte or invalid UTF-8),
+ * OM_ERR_INVALID_ARGUMENT (a host listed twice, no hosts, domains that do
+ * not nest), OM_ERR_OUT_OF_RANGE (slots < 1 or
  * more than 2^31-1 ranks in all), OM_ERR_NO_MEMORY. Messages give the line.
  */
 OM_API OM_NODISCARD om_status om_hierarchy_from_hostfile(const char *text,

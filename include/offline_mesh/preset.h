@@ -176,7 +176,8 @@ OM_API OM_NODISCARD om_status om_preset_write_json(const om_preset *preset,
  * communicator) are exactly those, except loss, which torchtitan flattens
  * with the default backend (real even of size 1); one_dimensional_active
  * (get_all_one_dimensional_meshes) lists the axes of size > 1 for which
- * get_optional_mesh is not None, in torchtitan's order. Caller frees `*out` with om_string_free(). Since 1.2.
+ * get_optional_mesh is not None, in torchtitan's order. Caller frees
+ * `*out` with om_string_free(). Since 1.2.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL; a preset other than torchtitan,
  * named), OM_ERR_NO_MEMORY.
  */

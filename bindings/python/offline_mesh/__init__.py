@@ -338,7 +338,7 @@ class OfflineMesh(metaclass=_Meta):
 
     def flatten(self, axes: Dims, name: Optional[str] = None) -> OfflineMesh:
         """One axis over `axes` (in view order; size-1 axes anywhere); name
-        defaults to a_b; one axis into its own name is self[axis]."""
+        defaults to a_b; one axis into its own name is self.slice(axis)."""
         return _core.om_view_flatten(self, _axes(axes), name)
 
     def unflatten(self, axis: str, sizes: Sequence[int], names: Sequence[str]) -> OfflineMesh:
