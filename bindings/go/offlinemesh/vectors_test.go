@@ -47,8 +47,13 @@ type vecView struct {
 }
 
 func loadVectors(t *testing.T, stem string) []json.RawMessage {
+	return loadCases(t, filepath.Join("tests", "vectors", stem+".json"), 10)
+}
+
+// loadCases reads the cases of a vector file (a path in the repository).
+func loadCases(t *testing.T, path string, atLeast int) []json.RawMessage {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "tests", "vectors", stem+".json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +61,8 @@ func loadVectors(t *testing.T, stem string) []json.RawMessage {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Cases) < 10 {
-		t.Fatalf("%s: only %d cases", stem, len(doc.Cases))
+	if len(doc.Cases) < atLeast {
+		t.Fatalf("%s: only %d cases", path, len(doc.Cases))
 	}
 	return doc.Cases
 }
@@ -158,10 +163,17 @@ func sortedGroups(g [][]int) [][]int {
 	return out
 }
 
-func TestLayoutVectors(t *testing.T) {
-	for i, raw := range loadVectors(t, "layout") {
+func TestLayoutVectors(t *testing.T) { runLayoutCases(t, loadVectors(t, "layout"), "layout") }
+
+// The random chains recorded from torch's DeviceMesh (tests/torch_layout).
+func TestTorchLayoutVectors(t *testing.T) {
+	runLayoutCases(t, loadCases(t, filepath.Join("tests", "torch_layout", "layout.json"), 500), "torch layout")
+}
+
+func runLayoutCases(t *testing.T, cases []json.RawMessage, what string) {
+	for i, raw := range cases {
 		c := decodeCase(t, raw)
-		label := fmt.Sprintf("layout case %d", i)
+		label := fmt.Sprintf("%s case %d", what, i)
 		root := mustMesh(t, c.Base.DimNames, c.Base.Shape)
 		if root.Size() != c.WorldSize {
 			t.Fatalf("%s: base of %d ranks, world %d", label, root.Size(), c.WorldSize)
@@ -172,7 +184,10 @@ func TestLayoutVectors(t *testing.T) {
 			var next *View
 			switch op.Kind {
 			case "flatten":
-				if next, err = cur.Flatten(op.Name, op.Axes...); err == nil {
+				// The root knows a flattened view by a new name only (torch
+				// returns mesh["x"] for one axis into its own name, keeps the first).
+				if next, err = cur.Flatten(op.Name, op.Axes...); err == nil &&
+					cur.Index(next.Names()[0]) < 0 && !slices.Contains(names, next.Names()[0]) {
 					names, flats = append(names, next.Names()[0]), append(flats, next)
 				}
 			case "unflatten":

@@ -37,6 +37,17 @@ def test_flatten_unflatten_slice_values():
     assert BASE.flatten("dp,cp", "dp_cp").groups("dp_cp") == [(0, 2, 4, 6), (1, 3, 5, 7)]
 
 
+def test_flatten_as_torch():
+    # One axis into its own name: the axis's family, as torch's mesh["cp"]._flatten().
+    cp = BASE.flatten(("cp",))
+    assert cp == BASE.slice("cp") and cp.instance_count == 4 and cp != BASE["cp"]
+    assert cp.groups("cp") == [(0, 2), (1, 3), (4, 6), (5, 7)]
+    # Size-1 axes may stand anywhere; growing strides stay an error.
+    mesh = OfflineMesh(("dp", "ep", "tp"), (2, 1, 2))
+    assert mesh.flatten(("ep", "dp", "tp")).layout == (((4, 1),),)
+    raises(Status.AXIS_ORDER, mesh.flatten, ("tp", "ep", "dp"), match="not in view order")
+
+
 def test_strided_and_layout_constructors():
     v = OfflineMesh.strided(("a", "b"), (2, 2), (1, 4), offset=8)
     assert v.offset == 8 and v.extent == 14 and v.holds(13) and not v.holds(10)
