@@ -38,6 +38,12 @@ om_status omi_level_name_check(const char *name, size_t len, om_error *err)
             return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                             "level name %s contains '%c'", quoted,
                             name[i] ? name[i] : '0');
+        else if ((unsigned char)name[i] < 0x20 || name[i] == 0x7F)
+            /* A newline or another control byte would break the one-line
+             * reports that name the level (rule violations, advice). */
+            return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                            "level name %s contains a control character (0x%02x)",
+                            quoted, (unsigned)(unsigned char)name[i]);
     return OM_OK;
 }
 

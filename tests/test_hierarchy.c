@@ -84,6 +84,13 @@ static void test_spec_errors(void)
                   OM_ERR_PARSE, "\"\" is not level=ranks_per_domain");
     OM_EXPECT_ERR(om_hierarchy_from_spec("a:b=8", &h, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "contains ':'");
+    /* A newline in a level name (found by fuzz_launch: it split the
+     * admission check's one-line violations). */
+    OM_EXPECT_ERR(om_hierarchy_from_spec("host=4,n\nvl=8", &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "contains a control character (0x0a)");
+    static const char tab[] = "{\"levels\":[\"h\\tx\"],\"ranks\":[{\"rank\":0,\"h\\tx\":0}]}";
+    OM_EXPECT_ERR(om_hierarchy_from_json(tab, sizeof tab - 1, &h, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "contains a control character (0x09)");
     OM_EXPECT_ERR(om_hierarchy_from_spec("h\xff=8", &h, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "not valid UTF-8");
     OM_EXPECT_ERR(om_hierarchy_from_spec(NULL, &h, &err), &err,

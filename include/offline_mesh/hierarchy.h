@@ -46,7 +46,7 @@ typedef struct om_hierarchy om_hierarchy;
 /**
  * Parses a uniform hierarchy "name=ranks_per_domain,..." fastest level
  * first, e.g. "host=8,nvl=72,rack=576". Names are non-empty, distinct UTF-8
- * without '=', ',' or ':'; sizes are integers 1..2^31-1 that strictly
+ * without '=', ',', ':', '+' or control characters; sizes are integers 1..2^31-1 that strictly
  * increase. Errors: OM_ERR_INVALID_ARGUMENT (NULL, sizes not increasing,
  * a repeated or empty name, an empty spec), OM_ERR_PARSE (an item that is
  * not name=size), OM_ERR_OUT_OF_RANGE (size < 1 or > 2^31-1),
