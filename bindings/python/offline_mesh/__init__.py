@@ -789,6 +789,8 @@ def check_preset_yaml(path: PathLike, world_size: int = 0) -> Dict[str, Any]:
 
 
 def _hierarchy(hierarchy: Optional[Hierarchy]) -> Any:
+    if hierarchy is not None and not isinstance(hierarchy, Hierarchy):
+        raise TypeError(f"hierarchy must be a Hierarchy or None, not {type(hierarchy).__name__}")
     return hierarchy._handle if hierarchy is not None else None
 
 

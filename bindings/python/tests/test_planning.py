@@ -91,3 +91,13 @@ def test_launch_plan_and_check():
         om.launch_plan(MESH, 2, 8, "pbs")
     with pytest.raises(om.OfflineMeshError):
         om.launch_plan(MESH, 3, 8)
+
+
+def test_hierarchy_arguments_must_be_hierarchies():
+    spec = om.ParallelDimsSpec(dp_size=2, tp_size=4)
+    for wrong in ("host=4", MESH, 4):
+        for call in (lambda: om.launch_check(MESH, 2, 8, wrong),
+                     lambda: om.order_check(spec, "dp,tp", wrong),
+                     lambda: om.order_advice(spec, wrong)):
+            with pytest.raises(TypeError, match=f"hierarchy must be a Hierarchy or None, not {type(wrong).__name__}"):
+                call()
