@@ -688,7 +688,7 @@ class Hierarchy(_Handle):
             return self.level_index(level)
         index, count = _index(level, "level"), _core.om_hierarchy_levels(self._handle)
         if not -count <= index < count:
-            raise error(Status.OUT_OF_RANGE, f"level {index} is outside the {count} levels of the hierarchy")
+            raise error(_core.OM_ERR_OUT_OF_RANGE, f"level {index} is outside the {count} levels of the hierarchy")
         return index % count
 
     def ranks_per_domain(self, level: Union[str, int]) -> int:
