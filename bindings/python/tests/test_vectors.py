@@ -101,34 +101,48 @@ def world_views_of(preset):
     return preset.world()
 
 
-def apply(mesh, base, op, world_size):
+def apply(mesh, op, known, world_size):
+    """One op of a chain; `known` is the root's views by name (the base, and
+    each view flattened under a new name: torch's root knows those only)."""
     kind = op["kind"]
     if kind == "flatten":
-        return mesh.flatten(op["axes"], op.get("name"))
+        view = mesh.flatten(op["axes"], op.get("name"))
+        name = view.mesh_dim_names[0]
+        if name not in mesh.mesh_dim_names and name not in known:
+            known[name] = view
+        return view
     if kind == "unflatten":
         return mesh.unflatten(mesh.mesh_dim_names[op["axis"]], op["sizes"], op["names"])
     if kind == "slice":  # (mesh[...] of a plain mesh is the original's sub-mesh)
         return mesh.slice(op["axes"]) if mesh.is_plain else mesh[tuple(op["axes"])]
     assert kind == "slice_root"  # axes of the base mesh and of what it flattened
-    return World(world_size, {"base": base, "current": mesh}).slice(op["axes"])
+    return World(world_size, known).slice(op["axes"])
 
 
-@pytest.mark.parametrize("case", cases("layout"))
+TORCH_LAYOUT = VECTORS.parent / "torch_layout" / "layout.json"
+TORCH_CASES = [pytest.param(case, id=f"torch-layout-{i}")
+               for i, case in enumerate(json.loads(TORCH_LAYOUT.read_text())["cases"])]
+
+
+@pytest.mark.parametrize("case", cases("layout") + TORCH_CASES)
 def test_layout_case(case):
+    """The shared layout vectors and the 800 chains recorded from torch's
+    DeviceMesh (tests/torch_layout/), op by op through the Python views."""
     base = OfflineMesh(case["base"]["dim_names"], case["base"]["shape"])
     world = case["world_size"]
 
     def run():
-        mesh = base
+        mesh, known = base, {"root": base}
         for op in case["ops"]:
-            mesh = apply(mesh, base, op, world)
+            mesh = apply(mesh, op, known, world)
         return mesh
 
     if expect_error(case):
         with pytest.raises(om.OfflineMeshError) as info:
             run()
-        assert info.value.status in (Status.RANK_COLLISION, Status.SIZE_MISMATCH,
-                                     Status.DUPLICATE_NAME, Status.AXIS_ORDER)
+        assert info.value.status in (Status.RANK_COLLISION, Status.SIZE_MISMATCH, Status.DUPLICATE_NAME,
+                                     Status.AXIS_ORDER, Status.UNKNOWN_AXIS, Status.UNALIGNED,
+                                     Status.INVALID_ARGUMENT, Status.EMPTY_NAME), info.value
         return
     mesh = run()
     if "result" not in case:  # accepted where the framework refuses (VIEWS.md 4)
