@@ -245,9 +245,16 @@ func paramTexts(p map[string]json.RawMessage) []string {
 }
 
 func runPresetVectors(t *testing.T, stem, preset string, exactOrder bool) {
-	for i, raw := range loadVectors(t, stem) {
+	// the shared vectors, then the random configurations recorded from the
+	// frameworks (tests/frameworks)
+	shared := loadVectors(t, stem)
+	recorded := loadCases(t, filepath.Join("tests", "frameworks", stem+".json"), 100)
+	for i, raw := range append(shared, recorded...) {
 		c := decodeCase(t, raw)
 		label := fmt.Sprintf("%s case %d", stem, i)
+		if i >= len(shared) {
+			label = fmt.Sprintf("tests/frameworks/%s case %d", stem, i-len(shared))
+		}
 		p, err := NewPreset(preset, paramTexts(c.Params), c.WorldSize)
 		if c.expectsError() {
 			wantErr(t, err, ErrInvalidArgument)

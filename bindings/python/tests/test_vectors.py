@@ -21,8 +21,8 @@ RENAMED = {("megatron", "expert"): {"expt_dp": "dp", "expt_tp": "tp"}}
 WORLD_VARS = ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS")
 
 
-def cases(stem):
-    doc = json.loads((VECTORS / f"{stem}.json").read_text())
+def cases(stem, folder=VECTORS):
+    doc = json.loads((folder / f"{stem}.json").read_text())
     return [pytest.param(case, id=f"{stem}-{i}") for i, case in enumerate(doc["cases"])]
 
 
@@ -57,9 +57,14 @@ def check_view(view, record, world_size, rename=None):
             assert view.coordinate(rank) == tuple(expected[i] for i in kept), rank
 
 
+# the random configurations recorded from the frameworks (tests/frameworks/)
+RECORDED = VECTORS.parent / "frameworks"
+
+
+@pytest.mark.parametrize("folder", [VECTORS, RECORDED], ids=["shared", "recorded"])
 @pytest.mark.parametrize("stem", list(PRESETS))
-def test_preset_cases(stem):
-    for param in cases(stem):
+def test_preset_cases(stem, folder):
+    for param in cases(stem, folder):
         case = param.values[0]
         params, world = case["params"], case["world_size"]
         if expect_error(case):

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every case of the golden vectors (tests/vectors, a copy of the steering
  * team's shared/vectors: computed by running torch, torchtitan, Megatron and
- * DeepSpeed) through the Java API: layout operations on views, and each
+ * DeepSpeed; the random chains of tests/torch_layout and configurations of
+ * tests/frameworks, recorded from the same frameworks) through the Java API: layout operations on views, and each
  * preset through its document (groups and coordinates in the framework's
  * order, exactly), its named group lists, and its world's views.
  */
@@ -171,12 +172,15 @@ class VectorsTest {
     @TestFactory
     Stream<DynamicTest> presets() throws Exception {
         List<DynamicTest> tests = new ArrayList<>();
-        for (String[] p : new String[][] {{"torchtitan", "torchtitan"}, {"megatron", "megatron"},
-                {"deepspeed", "deepspeed"}, {"hyper_parallel", "hyper-parallel"}}) {
-            JsonArray cases = cases(p[0]);
-            for (int i = 0; i < cases.size(); i++) {
-                JsonObject c = cases.get(i).getAsJsonObject();
-                tests.add(DynamicTest.dynamicTest(p[0] + " case " + i, () -> presetCase(p[1], c)));
+        // the shared vectors, and the random configurations recorded from the frameworks
+        for (String folder : new String[] {"tests/vectors/", "tests/frameworks/"}) {
+            for (String[] p : new String[][] {{"torchtitan", "torchtitan"}, {"megatron", "megatron"},
+                    {"deepspeed", "deepspeed"}, {"hyper_parallel", "hyper-parallel"}}) {
+                JsonArray cases = casesOf(folder + p[0] + ".json");
+                for (int i = 0; i < cases.size(); i++) {
+                    JsonObject c = cases.get(i).getAsJsonObject();
+                    tests.add(DynamicTest.dynamicTest(folder + p[0] + " case " + i, () -> presetCase(p[1], c)));
+                }
             }
         }
         return tests.stream();
