@@ -46,7 +46,8 @@
  * rankfile ("rank R=HOST slot=L"; without hosts "rank R=+nK slot=L", which
  * needs a resource manager's allocation: plain mpirun refuses "+nK") and
  * OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK, _LOCAL_SIZE, _NODE_RANK (the
- * local rank: one app context), OMPI_UNIVERSE_SIZE (N*P),
+ * local rank: one app context), OMPI_UNIVERSE_SIZE (N*P, with mpirun on
+ * one of the job's nodes; from a login node, its cores are added),
  * OMPI_APP_CTX_NUM_PROCS (N*P), OMPI_NUM_APP_CTX ("1"), OMPI_FIRST_RANKS
  * ("0"), PMIX_RANK, OMPI_MCA_ess_base_vpid (the rank),
  * OMPI_MCA_orte_ess_node_rank (the local rank), OMPI_MCA_orte_ess_num_procs
