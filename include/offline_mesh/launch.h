@@ -40,7 +40,9 @@
  * Slurm: SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID, SLURM_NTASKS,
  * SLURM_NNODES (+ SLURMD_NODENAME with hosts) and, with hosts, the
  * SLURM_HOSTFILE text for `srun --distribution=arbitrary` (one line per
- * rank); not checked against a real Slurm.
+ * rank); checked against Slurm 22.05's srun by tests/slurm/. SLURM_NODEID
+ * is the node rank, which srun gives only when the hosts follow the
+ * slurm.conf order (Slurm numbers a step's nodes in that order).
  * Open MPI (`mpirun --rankfile FILE -np N*P PROGRAM`, no --mca options;
  * checked for every process against Open MPI 4.1.4 by tests/openmpi/): a
  * rankfile ("rank R=HOST slot=L"; without hosts "rank R=+nK slot=L", which
