@@ -331,8 +331,9 @@ static void plan_scalar_key(composer *c, frame *f, const char *text,
     uint8_t r = f->roles;
     if (f->node == NONE || !(r & (ROLE_ROOT | ROLE_SECTION)))
         return;
-    bool merge = length == 2 && memcmp(text, "<<", 2) == 0 &&
-                 ((plain && !tag) || (tag && strcmp(tag, "tag:yaml.org,2002:merge") == 0));
+    /* As omi_yaml_is_merge_key(): the !!merge tag, or a plain "<<". */
+    bool merge = tag ? strcmp(tag, "tag:yaml.org,2002:merge") == 0
+                     : plain && length == 2 && memcmp(text, "<<", 2) == 0;
     uint8_t v = 0;
     if (merge) {
         v = (uint8_t)(((r & ROLE_ROOT) ? ROLE_MERGE_ROOT : 0) |
