@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "launch_internal.h"
 #include "offline_mesh/launch.h"
 
 om_status om_launch_format_from_name(const char *name, om_launch_format *format,
@@ -100,7 +101,7 @@ typedef struct {
 } env_var;
 
 typedef struct {
-    env_var vars[24];
+    env_var vars[32];
     size_t n;
 } env_list;
 
@@ -132,6 +133,26 @@ typedef struct {
     const char *const *hosts;
     bool master_port_given;
 } plan_args;
+
+/* What Open MPI 4.1's mpirun sets alike for every process. */
+static const char *const openmpi_constants[][2] = {
+    {"HFI_NO_BACKTRACE", "1"},
+    {"IPATH_NO_BACKTRACE", "1"},
+    {"OMPI_FIRST_RANKS", "0"},
+    {"OMPI_MCA_ess", "^singleton"},
+    {"OMPI_MCA_mpi_oversubscribe", "0"},
+    {"OMPI_MCA_orte_app_num", "0"},
+    {"OMPI_MCA_orte_bound_at_launch", "1"},
+    {"OMPI_MCA_orte_launch", "1"},
+    {"OMPI_MCA_pmix", "^s1,s2,cray,isolated"},
+    {"OMPI_MCA_shmem_RUNTIME_QUERY_hint", "mmap"},
+    {"OMPI_NUM_APP_CTX", "1"},
+    {"PMIX_BFROP_BUFFER_TYPE", "PMIX_BFROP_BUFFER_NON_DESC"},
+    {"PMIX_GDS_MODULE", "ds21,ds12,hash"},
+    {"PMIX_MCA_mca_base_component_show_load_errors", "1"},
+    {"PMIX_SECURITY_MODE", "native"},
+};
+#define OPENMPI_NCONSTANTS (sizeof openmpi_constants / sizeof openmpi_constants[0])
 
 static void process_env(const plan_args *a, int64_t node, int64_t local,
                         env_list *e)
@@ -172,11 +193,23 @@ static void process_env(const plan_args *a, int64_t node, int64_t local,
             env_str(e, "SLURMD_NODENAME", a->hosts[node]);
         break;
     case OM_LAUNCH_OPENMPI:
+        /* mpirun --rankfile of Open MPI 4.1 (one app context, the
+         * rankfile's N*P slots as the allocation). */
         env_int(e, "OMPI_COMM_WORLD_RANK", rank);
         env_int(e, "OMPI_COMM_WORLD_SIZE", world);
         env_int(e, "OMPI_COMM_WORLD_LOCAL_RANK", local);
         env_int(e, "OMPI_COMM_WORLD_LOCAL_SIZE", a->nproc);
+        /* Rank among the node's processes of all app contexts: with one
+         * app context, the local rank. */
         env_int(e, "OMPI_COMM_WORLD_NODE_RANK", local);
+        env_int(e, "OMPI_UNIVERSE_SIZE", world);
+        env_int(e, "OMPI_APP_CTX_NUM_PROCS", world);
+        env_int(e, "OMPI_MCA_ess_base_vpid", rank);
+        env_int(e, "OMPI_MCA_orte_ess_node_rank", local);
+        env_int(e, "OMPI_MCA_orte_ess_num_procs", world);
+        env_int(e, "PMIX_RANK", rank);
+        for (size_t i = 0; i < OPENMPI_NCONSTANTS; i++)
+            env_str(e, openmpi_constants[i][0], openmpi_constants[i][1]);
         break;
     }
     qsort(e->vars, e->n, sizeof e->vars[0], compare_names);
@@ -300,6 +333,8 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
     omi_buf_puts(&b, "]");
     if (format == OM_LAUNCH_TORCHRUN)
         write_not_reproduced(&b, &a);
+    if (format == OM_LAUNCH_OPENMPI)
+        omi_launch_openmpi_not_reproduced(&b);
     if (format == OM_LAUNCH_OPENMPI) {
         omi_buf_puts(&b, ",\"rankfile\":");
         write_file(&b, &a);

@@ -84,11 +84,19 @@ static void test_slurm_and_openmpi(void)
     json = plan("dp=2,tp=2", 2, 2, OM_LAUNCH_OPENMPI, NULL, 0, NULL, 0);
     OM_EXPECT(strstr(json, ",\"rankfile\":\"rank 0=+n0 slot=0\\nrank 1=+n0 slot=1\\n"
                            "rank 2=+n1 slot=0\\nrank 3=+n1 slot=1\\n\"}") != NULL);
-    OM_EXPECT(strstr(json, "{\"env\":{\"OMPI_COMM_WORLD_LOCAL_RANK\":\"1\","
+    /* Every variable is checked against mpirun by test_launch_openmpi. */
+    OM_EXPECT(strstr(json, "\"OMPI_APP_CTX_NUM_PROCS\":\"4\","
+                           "\"OMPI_COMM_WORLD_LOCAL_RANK\":\"1\","
                            "\"OMPI_COMM_WORLD_LOCAL_SIZE\":\"2\","
                            "\"OMPI_COMM_WORLD_NODE_RANK\":\"1\","
                            "\"OMPI_COMM_WORLD_RANK\":\"3\","
-                           "\"OMPI_COMM_WORLD_SIZE\":\"4\"}") != NULL);
+                           "\"OMPI_COMM_WORLD_SIZE\":\"4\",") != NULL);
+    OM_EXPECT(strstr(json, "\"OMPI_UNIVERSE_SIZE\":\"4\","
+                           "\"PMIX_BFROP_BUFFER_TYPE\":\"PMIX_BFROP_BUFFER_NON_DESC\","
+                           "\"PMIX_GDS_MODULE\":\"ds21,ds12,hash\","
+                           "\"PMIX_MCA_mca_base_component_show_load_errors\":\"1\","
+                           "\"PMIX_RANK\":\"3\"") != NULL);
+    OM_EXPECT(strstr(json, "\"not_reproduced\":{\"OMPI_ARGV\":\"{args}\",") != NULL);
     om_string_free(json);
     json = plan("dp=2,tp=2", 2, 2, OM_LAUNCH_OPENMPI, NULL, 0, hosts, 2);
     OM_EXPECT(strstr(json, "rank 3=a slot=1\\n") != NULL);

@@ -8,28 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch_vectors.h"
 #include "om_test.h"
 
 static json_t *load_vectors(void)
 {
-    const char *path = getenv("OM_TORCHRUN_VECTORS");
-    json_error_t error;
-    json_t *doc = json_load_file(path ? path : "tests/torchrun/torchrun.json", 0,
-                                 &error);
-    OM_EXPECT(doc != NULL);
-    return doc;
-}
-
-/* Appends `s` to `out` with the regex metacharacters escaped. */
-static void append_literal(char *out, size_t cap, const char *s, size_t n)
-{
-    size_t len = strlen(out);
-    for (size_t i = 0; i < n && len + 2 < cap; i++) {
-        if (strchr(".[]()*+?^$|\\{}", s[i]))
-            out[len++] = '\\';
-        out[len++] = s[i];
-    }
-    out[len] = '\0';
+    return launch_vectors_load("OM_TORCHRUN_VECTORS", "tests/torchrun/torchrun.json");
 }
 
 /* The plan's rule for a variable it does not reproduce, as an anchored
@@ -48,12 +32,12 @@ static void rule_regex(const char *rule, const char *tmpdir, int64_t local_rank,
         char number[24];
         snprintf(number, sizeof number, "%lld", (long long)local_rank);
         if (strncmp(p, "{tmpdir}", 8) == 0) {
-            append_literal(out, cap, tmpdir, strlen(tmpdir));
+            launch_vectors_append_literal(out, cap, tmpdir, strlen(tmpdir));
             p += 8;
             continue;
         }
         if (strncmp(p, "{local_rank}", 12) == 0) {
-            append_literal(out, cap, number, strlen(number));
+            launch_vectors_append_literal(out, cap, number, strlen(number));
             p += 12;
             continue;
         }
@@ -64,7 +48,7 @@ static void rule_regex(const char *rule, const char *tmpdir, int64_t local_rank,
                 done = true;
             }
         if (!done)
-            append_literal(out, cap, p++, 1);
+            launch_vectors_append_literal(out, cap, p++, 1);
     }
     strncat(out, "$", cap - strlen(out) - 1);
 }

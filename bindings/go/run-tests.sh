@@ -8,7 +8,8 @@
 #    package;
 # 2. `go test -race` of the whole module (table tests, the pure-Go
 #    cross-checks, runnable examples), then the tests once more under
-#    GOEXPERIMENT=cgocheck2, which checks every pointer passed to C;
+#    GOEXPERIMENT=cgocheck2, which checks every pointer passed to C, and
+#    FuzzViews (fuzz_test.go) fuzzing for OM_GO_FUZZ_SECONDS (10);
 # 3. builds a separate program outside the repository that imports the
 #    module through a `replace` and builds a mesh from a YAML file (checked
 #    against testdata/consumer/expected.txt and the CLI's answer).
@@ -126,6 +127,9 @@ say "gofmt and go vet ./offlinemesh: clean"
 "$GO" test -race -count=1 ./...
 say "again with GOEXPERIMENT=cgocheck2:"
 GOEXPERIMENT=cgocheck2 "$GO" test -count=1 -run '^Test' ./offlinemesh
+# FuzzViews' seeds ran above; new inputs for a few seconds (a finding is
+# written to offlinemesh/testdata/fuzz/FuzzViews/ and fails the suite).
+"$GO" test -run '^$' -fuzz '^FuzzViews$' -fuzztime "${OM_GO_FUZZ_SECONDS:-10}s" ./offlinemesh
 
 # ---- 3. a program outside the repository -------------------------------------------
 tmp=$(mktemp -d)

@@ -40,8 +40,38 @@
  * Slurm: SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID, SLURM_NTASKS,
  * SLURM_NNODES (+ SLURMD_NODENAME with hosts) and, with hosts, the
  * SLURM_HOSTFILE text for `srun --distribution=arbitrary` (one line per
- * rank). Open MPI: OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK, _LOCAL_SIZE,
- * _NODE_RANK and a rankfile ("rank R=HOST slot=L", "+nK" without hosts).
+ * rank); not checked against a real Slurm.
+ * Open MPI (`mpirun --rankfile FILE -np N*P PROGRAM`, no --mca options;
+ * checked for every process against Open MPI 4.1.4 by tests/openmpi/): a
+ * rankfile ("rank R=HOST slot=L"; without hosts "rank R=+nK slot=L", which
+ * needs a resource manager's allocation: plain mpirun refuses "+nK") and
+ * OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK, _LOCAL_SIZE, _NODE_RANK (the
+ * local rank: one app context), OMPI_UNIVERSE_SIZE (N*P),
+ * OMPI_APP_CTX_NUM_PROCS (N*P), OMPI_NUM_APP_CTX ("1"), OMPI_FIRST_RANKS
+ * ("0"), PMIX_RANK, OMPI_MCA_ess_base_vpid (the rank),
+ * OMPI_MCA_orte_ess_node_rank (the local rank), OMPI_MCA_orte_ess_num_procs
+ * (N*P), OMPI_MCA_orte_app_num ("0"), OMPI_MCA_orte_bound_at_launch ("1"),
+ * OMPI_MCA_mpi_oversubscribe ("0") and the constants HFI_NO_BACKTRACE and
+ * IPATH_NO_BACKTRACE ("1"), OMPI_MCA_ess ("^singleton"),
+ * OMPI_MCA_orte_launch ("1"), OMPI_MCA_pmix ("^s1,s2,cray,isolated"),
+ * OMPI_MCA_shmem_RUNTIME_QUERY_hint ("mmap"), PMIX_BFROP_BUFFER_TYPE
+ * ("PMIX_BFROP_BUFFER_NON_DESC"), PMIX_GDS_MODULE ("ds21,ds12,hash"),
+ * PMIX_MCA_mca_base_component_show_load_errors ("1") and
+ * PMIX_SECURITY_MODE ("native"). Its "not_reproduced" names the variables
+ * only the run knows, with rules in which {jobid} and {int} are decimal
+ * numbers, {uri} an Open MPI contact ("JOB.VPID;tcp://ADDR:PORT..."),
+ * {hex16} 16 hex digits, {tmpdir} $TMPDIR else /tmp, {hostname} the
+ * node's host name (gethostname(), domain dropped), {uid} the user's id,
+ * {session_dir} "{tmpdir}/ompi.{hostname}.{uid}/pid.N" on mpirun's node
+ * and ".../jf.N" elsewhere, {rank} the process's rank, {cwd} mpirun's
+ * working directory, {rankfile} the path given to --rankfile, {program}
+ * and {args} the program and its arguments, {node_regex} Open MPI's
+ * compressed list of the job's node names and {pmix_version} the PMIx
+ * library's version. Each --mca NAME VALUE given to mpirun adds
+ * OMPI_MCA_NAME to every process; five variables (OMPI_MCA_plm,
+ * OMPI_MCA_routed, OMPI_MCA_ess_base_num_procs, OMPI_MCA_orte_node_regex,
+ * OMPI_MCA_orte_parent_uri) reach only the nodes whose daemon mpirun
+ * started over ssh.
  *
  * Ownership: strings through `char **out` are freed with om_string_free().
  * Thread safety: pure functions of their arguments.
@@ -79,7 +109,7 @@ OM_API OM_NODISCARD om_status om_launch_format_from_name(
  *   "local_rank":L,"rank":R},...]},...]}
  * (keys sorted; every environment value is a string), plus "host" per node
  * when `hosts` are given, "hostfile" (Slurm, with hosts), "rankfile"
- * (Open MPI) or "not_reproduced" (torchrun, see above) at the top. `master_addr` NULL or "" means "127.0.0.1",
+ * (Open MPI) and "not_reproduced" (torchrun and Open MPI, see above) at the top. `master_addr` NULL or "" means "127.0.0.1",
  * `master_port` 0 means 29500 (torchrun's defaults; used by torchrun
  * only). `nhosts` is 0 (no hosts; `hosts` ignored), or exactly `nnodes` distinct
  * names in node-rank order. Validate the job first with om_launch_check():

@@ -48,7 +48,8 @@ func (h Hierarchy) LevelIndex(name string) (int, error) {
 	return get(nil, func(i *int) error { return omswig.Om_hierarchy_level_index(h.h, name, i) })
 }
 
-// RanksPerDomain is the domain size of a uniform level (0 when explicit).
+// RanksPerDomain is the domain size of a uniform level (0 when explicit or
+// when level is out of range, as in C).
 func (h Hierarchy) RanksPerDomain(level int) int {
 	return omswig.Om_hierarchy_ranks_per_domain(h.h, level)
 }

@@ -24,7 +24,8 @@ type Mesh struct {
 	h     *omswig.Handle
 	names []string
 	shape []int
-	ranks int // RankCount, so bulk calls need no second cgo call (0: the zero Mesh)
+	ranks int  // RankCount, so bulk calls need no second cgo call (0: the zero Mesh)
+	view  bool // not plain (strides, instances or an offset): Equal compares layouts
 }
 
 // emptyMesh is the C mesh of every zero Mesh (the empty mesh), never freed.
@@ -62,7 +63,8 @@ func newMesh(pre error, f func(out *omswig.Handle) error) (*Mesh, error) {
 		return nil, pre
 	}
 	n := omswig.Om_mesh_ndim(h)
-	m := &Mesh{h: h, names: make([]string, n), shape: make([]int, n), ranks: omswig.Om_view_rank_count(h)}
+	m := &Mesh{h: h, names: make([]string, n), shape: make([]int, n), ranks: omswig.Om_view_rank_count(h),
+		view: !omswig.Om_view_is_plain(h)}
 	for i := range n {
 		m.names[i], m.shape[i] = omswig.Om_mesh_name(h, i), omswig.Om_mesh_dim_size(h, i)
 	}
@@ -186,12 +188,15 @@ func (m *Mesh) Sub(dims ...string) *Mesh {
 }
 
 // Equal reports whether both meshes have the same names and sizes in the
-// same order. Two nil meshes are equal; nil and a mesh are not.
+// same order and, when either is a view, the same layout (modes, instances
+// and offset), as the library's om_mesh_equal. Two nil meshes are equal;
+// nil and a mesh are not.
 func (m *Mesh) Equal(o *Mesh) bool {
 	if m == nil || o == nil {
 		return m == o
 	}
-	return slices.Equal(m.names, o.names) && slices.Equal(m.shape, o.shape)
+	return slices.Equal(m.names, o.names) && slices.Equal(m.shape, o.shape) &&
+		(!m.view && !o.view || omswig.Om_mesh_equal(m.c(), o.c()))
 }
 
 // Hash is the library's hash of (names, shape), consistent with Equal and

@@ -67,6 +67,39 @@ func TestViewBasics(t *testing.T) {
 	}
 }
 
+// TestViewEquality checks that Equal compares layouts as the library does:
+// the dp slice of (dp=2, tp=2) (ranks {0, 2}) is not the plain mesh dp=2
+// (ranks {0, 1}), though both have names [dp] and shape [2].
+func TestViewEquality(t *testing.T) {
+	m := mustMesh(t, []string{"dp", "tp"}, []int{2, 2})
+	slice, err := m.Slice("dp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := m.Slice("dp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := slice.ViewJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseView([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := mustMesh(t, []string{"dp"}, []int{2})
+	if slice.Equal(plain) || plain.Equal(slice) {
+		t.Fatalf("the dp slice %s equals the plain mesh %s", slice, plain)
+	}
+	if !slice.Equal(again) || !slice.Equal(back) || !plain.Equal(mustMesh(t, []string{"dp"}, []int{2})) {
+		t.Fatal("equal layouts compare unequal")
+	}
+	if slice.Hash() != plain.Hash() { // the hash covers names and shape only: equal values hash alike
+		t.Fatalf("hash %x != %x", slice.Hash(), plain.Hash())
+	}
+}
+
 func TestViewErrors(t *testing.T) {
 	_, err := NewView([]string{"a", "b"}, []int{2, 2}, []int{1, 1}, 0)
 	wantErr(t, err, ErrRankCollision, "appears twice")

@@ -682,7 +682,14 @@ class Hierarchy(_Handle):
         return _core.om_hierarchy_level_index(self._handle, name)
 
     def _level(self, level: Union[str, int]) -> int:
-        return self.level_index(level) if isinstance(level, str) else level
+        """A level by name or by index (negative from the slowest, as in ``levels``);
+        out of range is an error here too, where the C getters answer 0."""
+        if isinstance(level, str):
+            return self.level_index(level)
+        index, count = _index(level, "level"), _core.om_hierarchy_levels(self._handle)
+        if not -count <= index < count:
+            raise error(_core.OM_ERR_OUT_OF_RANGE, f"level {index} is outside the {count} levels of the hierarchy")
+        return index % count
 
     def ranks_per_domain(self, level: Union[str, int]) -> int:
         return _core.om_hierarchy_ranks_per_domain(self._handle, self._level(level))
@@ -782,6 +789,8 @@ def check_preset_yaml(path: PathLike, world_size: int = 0) -> Dict[str, Any]:
 
 
 def _hierarchy(hierarchy: Optional[Hierarchy]) -> Any:
+    if hierarchy is not None and not isinstance(hierarchy, Hierarchy):
+        raise TypeError(f"hierarchy must be a Hierarchy or None, not {type(hierarchy).__name__}")
     return hierarchy._handle if hierarchy is not None else None
 
 

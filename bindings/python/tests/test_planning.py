@@ -27,6 +27,22 @@ def test_uniform_hierarchy():
     assert len(broken) == 1 and broken[0].startswith("dp:rack broken: dp group 0")
 
 
+def test_hierarchy_levels_by_index():
+    h = Hierarchy.from_spec("host=4,rack=8")
+    # negative indices count from the slowest level, as in h.levels
+    assert h.ranks_per_domain(-1) == 8 and h.domain_of(-2, 9) == 2
+    assert h.domain_label(-1, 1) == h.domain_label(1, 1)
+    for call in (lambda level: h.ranks_per_domain(level), lambda level: h.domain_of(level, 0),
+                 lambda level: h.domain_label(level, 0)):
+        for level in (2, -3, 2**70):
+            with pytest.raises(om.OfflineMeshError, match=f"level {level} is outside the 2 levels") as info:
+                call(level)
+            assert info.value.status is Status.OUT_OF_RANGE
+        for level in (None, 1.0, True):
+            with pytest.raises(TypeError, match="level must be an int"):
+                call(level)
+
+
 def test_hierarchy_errors_carry_the_status():
     with pytest.raises(om.OfflineMeshError) as info:
         Hierarchy.from_spec("host=8,rack=4")
@@ -75,3 +91,13 @@ def test_launch_plan_and_check():
         om.launch_plan(MESH, 2, 8, "pbs")
     with pytest.raises(om.OfflineMeshError):
         om.launch_plan(MESH, 3, 8)
+
+
+def test_hierarchy_arguments_must_be_hierarchies():
+    spec = om.ParallelDimsSpec(dp_size=2, tp_size=4)
+    for wrong in ("host=4", MESH, 4):
+        for call in (lambda: om.launch_check(MESH, 2, 8, wrong),
+                     lambda: om.order_check(spec, "dp,tp", wrong),
+                     lambda: om.order_advice(spec, wrong)):
+            with pytest.raises(TypeError, match=f"hierarchy must be a Hierarchy or None, not {type(wrong).__name__}"):
+                call()
