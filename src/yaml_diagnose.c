@@ -14,6 +14,24 @@
 /* Deepest merge chain walked (the projection allows as much). */
 #define MAX_WALK_DEPTH 64
 
+/* Mappings walked already: a mapping merged twice is looked at once. */
+typedef struct {
+    const omi_node *items[MAX_VISITED];
+    size_t count;
+} visited_set;
+
+/* False when `map` was seen already (or too many were). */
+static bool first_visit(visited_set *seen, const omi_node *map)
+{
+    for (size_t i = 0; i < seen->count; i++)
+        if (seen->items[i] == map)
+            return false;
+    if (seen->count == MAX_VISITED)
+        return false;
+    seen->items[seen->count++] = map;
+    return true;
+}
+
 typedef struct {
     const omi_tree *tree;
     om_diagnostics *list;
@@ -22,8 +40,7 @@ typedef struct {
     size_t unreported; /* and those only counted */
     unsigned long first_unreported_line;
     long budget;    /* pairs left to look at */
-    const omi_node *visited[MAX_VISITED];
-    size_t nvisited;
+    visited_set visited;
 } walk;
 
 static const omi_node *node_at(const omi_tree *tree, size_t index)
@@ -80,18 +97,6 @@ static void report_unknown(walk *w, const omi_node *key)
                             "sequence_parallel, loss_parallel)", key->line, quoted);
 }
 
-/* False when the mapping was walked already (or too many were). */
-static bool first_visit(walk *w, const omi_node *map)
-{
-    for (size_t i = 0; i < w->nvisited; i++)
-        if (w->visited[i] == map)
-            return false;
-    if (w->nvisited == MAX_VISITED)
-        return false;
-    w->visited[w->nvisited++] = map;
-    return true;
-}
-
 static void walk_keys(walk *w, const omi_node *map, int depth);
 
 /* The mappings a merge key brings in; anything else the projection would
@@ -117,7 +122,7 @@ static void walk_merge(walk *w, const omi_node *value, int depth)
  * mapping in a merge key keeps its field keys only, and says nothing. */
 static void walk_keys(walk *w, const omi_node *map, int depth)
 {
-    if (depth > MAX_WALK_DEPTH || !first_visit(w, map))
+    if (depth > MAX_WALK_DEPTH || !first_visit(&w->visited, map))
         return;
     size_t pairs = map->count / 2;
     for (size_t p = 0; p < pairs && w->budget-- > 0; p++) {
@@ -181,27 +186,15 @@ typedef struct {
     const omi_duplicate *found[OMI_MAX_DUPLICATES];
     const char *where[OMI_MAX_DUPLICATES];
     size_t count;
-    const omi_node *visited[MAX_VISITED];
-    size_t nvisited;
+    visited_set visited;
 } repeats;
-
-static bool visit_once(repeats *r, const omi_node *map)
-{
-    for (size_t i = 0; i < r->nvisited; i++)
-        if (r->visited[i] == map)
-            return false;
-    if (r->nvisited == MAX_VISITED)
-        return false;
-    r->visited[r->nvisited++] = map;
-    return true;
-}
 
 /* The repeated keys of `map` and of every mapping it merges; `where`
  * says which mapping that is in messages. */
 static void collect_repeats(repeats *r, const omi_node *map, const char *where,
                             const char *merged_where, int depth)
 {
-    if (map->kind != OMI_NODE_MAPPING || depth > MAX_WALK_DEPTH || !visit_once(r, map))
+    if (map->kind != OMI_NODE_MAPPING || depth > MAX_WALK_DEPTH || !first_visit(&r->visited, map))
         return;
     for (size_t i = 0; i < r->tree->nduplicates; i++) {
         const omi_duplicate *d = &r->tree->duplicates[i];
@@ -287,7 +280,7 @@ static void report_repeats(const omi_tree *tree, const omi_node *root,
                     0);
     size_t at_top = r.count;
     if (accel) {
-        r.nvisited = 0;
+        r.visited.count = 0;
         collect_repeats(&r, accel, "in accelerator", "in a mapping accelerator merges",
                         0);
     }
