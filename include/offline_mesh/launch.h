@@ -40,13 +40,16 @@
  * Slurm: SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID, SLURM_NTASKS,
  * SLURM_NNODES (+ SLURMD_NODENAME with hosts) and, with hosts, the
  * SLURM_HOSTFILE text for `srun --distribution=arbitrary` (one line per
- * rank); not checked against a real Slurm.
+ * rank); checked against Slurm 22.05's srun by tests/slurm/. SLURM_NODEID
+ * is the node rank, which srun gives only when the hosts follow the
+ * slurm.conf order (Slurm numbers a step's nodes in that order).
  * Open MPI (`mpirun --rankfile FILE -np N*P PROGRAM`, no --mca options;
  * checked for every process against Open MPI 4.1.4 by tests/openmpi/): a
  * rankfile ("rank R=HOST slot=L"; without hosts "rank R=+nK slot=L", which
  * needs a resource manager's allocation: plain mpirun refuses "+nK") and
  * OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK, _LOCAL_SIZE, _NODE_RANK (the
- * local rank: one app context), OMPI_UNIVERSE_SIZE (N*P),
+ * local rank: one app context), OMPI_UNIVERSE_SIZE (N*P, with mpirun on
+ * one of the job's nodes; from a login node, its cores are added),
  * OMPI_APP_CTX_NUM_PROCS (N*P), OMPI_NUM_APP_CTX ("1"), OMPI_FIRST_RANKS
  * ("0"), PMIX_RANK, OMPI_MCA_ess_base_vpid (the rank),
  * OMPI_MCA_orte_ess_node_rank (the local rank), OMPI_MCA_orte_ess_num_procs

@@ -75,8 +75,10 @@ def test_vectors_name_their_openmpi():
 
 
 def ids(case):
-    return "{}x{}-{}".format(case["nnodes"], case["nproc_per_node"],
-                             "hosts" if case["hosts"] else "allocation")
+    return "{}x{}-{}{}".format(case["nnodes"], case["nproc_per_node"],
+                               "hosts" if case["hosts"] else "allocation",
+                               "-from-" + case["mpirun_host"]
+                               if case["mpirun_host"] else "")
 
 
 @pytest.mark.parametrize("case", DOC["cases"], ids=ids)
@@ -104,6 +106,9 @@ def test_every_process_equals_mpirun(case):
             for name, value in want["set"].items():
                 if name in mca:  # the recording's own --mca options
                     assert value == mca[name]
+                elif name == "OMPI_UNIVERSE_SIZE" and case["mpirun_host"]:
+                    # mpirun's own host is in the allocation, with its cores.
+                    assert int(value) == int(got["env"][name]) + DOC["cpu_count"]
                 elif name in rules:
                     assert rule_regex(rules[name], want).match(value), \
                         (name, value, rules[name])

@@ -27,7 +27,9 @@ whose JOB MAP gives the host and core Open MPI assigned every rank (that
 run's environment is not recorded: --display-map reaches the remote
 processes as OMPI_MCA_rmaps_base_display_map). When a node needs more
 cores than this machine has, HWLOC_SYNTHETIC gives every node a synthetic
-topology of P cores: processes are then mapped but not bound.
+topology of P cores: processes are then mapped but not bound. One case
+starts mpirun on a host outside the job ("mpirun_host", a login node; null
+means node 0): its cores then count in OMPI_UNIVERSE_SIZE.
 """
 import json
 import os
@@ -64,6 +66,9 @@ CASES = [
     (2, 5, ["left", "right"]), (5, 1, ["e", "d", "c", "b", "a"]),
     (1, 3, None), (2, 2, None), (3, 2, None),
 ]
+# mpirun started on a host outside the job (a login node), not on node 0.
+LOGIN_CASES = [(2, 2, ["hz", "hy"])]
+LOGIN_HOST = "login"
 
 
 def cli_plan(nnodes, nproc, hosts):
@@ -98,8 +103,8 @@ def mca_options(hosts, workdir):
     return mca
 
 
-def command(nnodes, nproc, hosts, workdir, extra):
-    first = hosts[0] if hosts else "node0"
+def command(nnodes, nproc, hosts, workdir, extra, login=None):
+    first = login or (hosts[0] if hosts else "node0")
     mpirun = ["mpirun"]
     for name, value in mca_options(hosts, workdir).items():
         mpirun += ["--mca", name, value]
@@ -110,9 +115,9 @@ def command(nnodes, nproc, hosts, workdir, extra):
             f'hostname {first} && exec "$@"', "sh"] + mpirun
 
 
-def run(nnodes, nproc, hosts, workdir, extra=()):
+def run(nnodes, nproc, hosts, workdir, extra=(), login=None):
     out = tempfile.mkdtemp(dir=workdir)
-    cmd = command(nnodes, nproc, hosts, workdir, list(extra)) + [out]
+    cmd = command(nnodes, nproc, hosts, workdir, list(extra), login) + [out]
     r = subprocess.run(cmd, env=launcher_env(nnodes, nproc, hosts),
                        capture_output=True, text=True, timeout=300,
                        cwd=workdir)
@@ -169,14 +174,14 @@ def diff(env, launcher):
             sorted(k for k in launcher if k not in env))
 
 
-def record_case(nnodes, nproc, hosts, workdir):
+def record_case(nnodes, nproc, hosts, workdir, login=None):
     plan = cli_plan(nnodes, nproc, hosts)
     with open(os.path.join(workdir, "rankfile"), "w") as f:
         f.write(plan["rankfile"])
     launcher = launcher_env(nnodes, nproc, hosts)
-    first, _ = run(nnodes, nproc, hosts, workdir)
-    second, _ = run(nnodes, nproc, hosts, workdir)
-    _, shown = run(nnodes, nproc, hosts, workdir, ["--display-map"])
+    first, _ = run(nnodes, nproc, hosts, workdir, login=login)
+    second, _ = run(nnodes, nproc, hosts, workdir, login=login)
+    _, shown = run(nnodes, nproc, hosts, workdir, ["--display-map"], login)
     placed = job_map(shown)
     procs = []
     for rank in range(nnodes * nproc):
@@ -194,6 +199,7 @@ def record_case(nnodes, nproc, hosts, workdir):
             if hosts is None else None,
             "launcher_env": launcher, "rankfile": plan["rankfile"],
             "mca": mca_options(hosts, workdir),
+            "mpirun_host": login,
             "command": " ".join(command(nnodes, nproc, hosts, "WORKDIR", [])[6:])
             .replace("WORKDIR/", ""),
             "processes": procs}
@@ -209,6 +215,8 @@ def main():
             f.write(AGENT)
         os.chmod(os.path.join(workdir, "agent.sh"), 0o755)
         cases = [record_case(n, p, h, workdir) for n, p, h in CASES]
+        cases += [record_case(n, p, h, workdir, LOGIN_HOST)
+                  for n, p, h in LOGIN_CASES]
         refused = refused_relative_hosts(workdir)
         json.dump({"generator": "tests/openmpi/generate.py",
                    "openmpi_version": version, "tmpdir": tempfile.gettempdir(),
