@@ -14,8 +14,9 @@ typedef struct {
 } omi_diagnostic;
 
 /* A config has at most one document-level diagnostic, the unknown keys
- * reported one by one and the one that counts the rest. */
-#define OMI_DIAGNOSTICS_CAP (OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS + 2)
+ * reported one by one and the one that counts the rest, and as many for
+ * repeated keys (8 and one that counts the rest). */
+#define OMI_DIAGNOSTICS_CAP (OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS + 2 + 9)
 
 struct om_diagnostics {
     omi_diagnostic items[OMI_DIAGNOSTICS_CAP];

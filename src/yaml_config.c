@@ -30,15 +30,20 @@ static bool scalar_is(const omi_node *node, const char *text)
 
 bool omi_yaml_is_merge_key(const omi_node *node)
 {
-    return scalar_is(node, "<<") &&
-           ((node->plain && !node->tag) ||
-            (node->tag && strcmp(node->tag, "tag:yaml.org,2002:merge") == 0));
+    /* PyYAML merges on the tag: a plain "<<" resolves to it, and any key
+     * tagged !!merge has it whatever its text. */
+    if (node->kind != OMI_NODE_SCALAR)
+        return false;
+    if (node->tag)
+        return strcmp(node->tag, "tag:yaml.org,2002:merge") == 0;
+    return node->plain && scalar_is(node, "<<");
 }
 
 /* Value node of `key` in `map`, merges included: explicit keys win (the
  * last one when repeated, as PyYAML does), then later `<<` keys before
  * earlier ones, and within a merge list earlier mappings first.
- * Returns NULL when absent or on error (ctx->status set). */
+ * Returns NULL when absent or on error (ctx->status set). A NULL `key`
+ * matches nothing, so every merge is followed and checked. */
 const omi_node *omi_yaml_lookup(omi_lookup *ctx, const omi_node *map,
                                 const char *key, int depth)
 {
@@ -53,7 +58,7 @@ const omi_node *omi_yaml_lookup(omi_lookup *ctx, const omi_node *map,
     ctx->budget -= (long)pairs;
     for (size_t p = 0; p < pairs; p++) {
         const omi_node *k = node_at(ctx, map->items[2 * p]);
-        if (!omi_yaml_is_merge_key(k) && scalar_is(k, key))
+        if (key && !omi_yaml_is_merge_key(k) && scalar_is(k, key))
             found = node_at(ctx, map->items[2 * p + 1]);
     }
     if (found)
@@ -210,12 +215,20 @@ om_status omi_yaml_find_section(omi_lookup *ctx, const char *section,
                         "line %lu: the top level of the config must be a "
                         "mapping", root->line);
     }
-    const omi_node *node = omi_yaml_lookup(ctx, root, section, 0);
+    /* PyYAML refuses a bad merge key (<<: 5) of any mapping it builds:
+     * those of the top level and of the section are checked even when
+     * an explicit key makes the lookup stop before them. */
+    omi_yaml_lookup(ctx, root, NULL, 0);
+    ctx->budget = OMI_MERGE_BUDGET;
+    const omi_node *node = ctx->status == OM_OK ? omi_yaml_lookup(ctx, root, section, 0)
+                                                : NULL;
     if (ctx->status != OM_OK || !node)
         return ctx->status;
     if (node->kind == OMI_NODE_MAPPING) {
-        *accel = node;
-        return OM_OK;
+        ctx->budget = OMI_MERGE_BUDGET;
+        omi_yaml_lookup(ctx, node, NULL, 0);
+        *accel = ctx->status == OM_OK ? node : NULL;
+        return ctx->status;
     }
     omi_yaml_value value = omi_yaml_node_value(node);
     if (node->kind == OMI_NODE_SCALAR && value.kind == OMI_YAML_NULL)

@@ -14,6 +14,24 @@
 /* Deepest merge chain walked (the projection allows as much). */
 #define MAX_WALK_DEPTH 64
 
+/* Mappings walked already: a mapping merged twice is looked at once. */
+typedef struct {
+    const omi_node *items[MAX_VISITED];
+    size_t count;
+} visited_set;
+
+/* False when `map` was seen already (or too many were). */
+static bool first_visit(visited_set *seen, const omi_node *map)
+{
+    for (size_t i = 0; i < seen->count; i++)
+        if (seen->items[i] == map)
+            return false;
+    if (seen->count == MAX_VISITED)
+        return false;
+    seen->items[seen->count++] = map;
+    return true;
+}
+
 typedef struct {
     const omi_tree *tree;
     om_diagnostics *list;
@@ -22,8 +40,7 @@ typedef struct {
     size_t unreported; /* and those only counted */
     unsigned long first_unreported_line;
     long budget;    /* pairs left to look at */
-    const omi_node *visited[MAX_VISITED];
-    size_t nvisited;
+    visited_set visited;
 } walk;
 
 static const omi_node *node_at(const omi_tree *tree, size_t index)
@@ -80,18 +97,6 @@ static void report_unknown(walk *w, const omi_node *key)
                             "sequence_parallel, loss_parallel)", key->line, quoted);
 }
 
-/* False when the mapping was walked already (or too many were). */
-static bool first_visit(walk *w, const omi_node *map)
-{
-    for (size_t i = 0; i < w->nvisited; i++)
-        if (w->visited[i] == map)
-            return false;
-    if (w->nvisited == MAX_VISITED)
-        return false;
-    w->visited[w->nvisited++] = map;
-    return true;
-}
-
 static void walk_keys(walk *w, const omi_node *map, int depth);
 
 /* The mappings a merge key brings in; anything else the projection would
@@ -117,7 +122,7 @@ static void walk_merge(walk *w, const omi_node *value, int depth)
  * mapping in a merge key keeps its field keys only, and says nothing. */
 static void walk_keys(walk *w, const omi_node *map, int depth)
 {
-    if (depth > MAX_WALK_DEPTH || !first_visit(w, map))
+    if (depth > MAX_WALK_DEPTH || !first_visit(&w->visited, map))
         return;
     size_t pairs = map->count / 2;
     for (size_t p = 0; p < pairs && w->budget-- > 0; p++) {
@@ -171,7 +176,149 @@ static void missing_section(const omi_tree *tree, const omi_node *root,
                         "no accelerator section: every size takes its default");
 }
 
-void omi_yaml_diagnose(const omi_tree *tree, om_diagnostics *list)
+/* ---- keys given twice (PyYAML keeps the last without a word) ---- */
+
+/* Duplicates reported one by one; one more diagnostic counts the rest. */
+#define MAX_DUPLICATE_REPORTS 8
+
+typedef struct {
+    const omi_tree *tree;
+    const omi_duplicate *found[OMI_MAX_DUPLICATES];
+    const char *where[OMI_MAX_DUPLICATES];
+    size_t count;
+    visited_set visited;
+} repeats;
+
+/* The repeated keys of `map` and of every mapping it merges; `where`
+ * says which mapping that is in messages. */
+static void collect_repeats(repeats *r, const omi_node *map, const char *where,
+                            const char *merged_where, int depth)
+{
+    if (map->kind != OMI_NODE_MAPPING || depth > MAX_WALK_DEPTH || !first_visit(&r->visited, map))
+        return;
+    for (size_t i = 0; i < r->tree->nduplicates; i++) {
+        const omi_duplicate *d = &r->tree->duplicates[i];
+        if (node_at(r->tree, d->map) == map && r->count < OMI_MAX_DUPLICATES) {
+            r->where[r->count] = where;
+            r->found[r->count++] = d;
+        }
+    }
+    for (size_t p = 0; p < map->count / 2; p++) {
+        if (!omi_yaml_is_merge_key(node_at(r->tree, map->items[2 * p])))
+            continue;
+        const omi_node *value = node_at(r->tree, map->items[2 * p + 1]);
+        if (value->kind == OMI_NODE_MAPPING)
+            collect_repeats(r, value, merged_where, merged_where, depth + 1);
+        for (size_t k = 0; value->kind == OMI_NODE_SEQUENCE && k < value->count; k++)
+            collect_repeats(r, node_at(r->tree, value->items[k]), merged_where,
+                            merged_where, depth + 1);
+    }
+}
+
+/* A value in a message: a scalar as written (quoted unless plain), or
+ * what kind of collection it is. */
+static void shown_value(const omi_node *node, char *buf, size_t size)
+{
+    if (node->kind == OMI_NODE_MAPPING)
+        snprintf(buf, size, "a mapping");
+    else if (node->kind == OMI_NODE_SEQUENCE)
+        snprintf(buf, size, "a list");
+    else if (node->plain && node->length == 0)
+        snprintf(buf, size, "null (empty)");
+    else if (node->plain)
+        snprintf(buf, size, "%.40s", node->value);
+    else
+        omi_quote(buf, size, node->value, node->length);
+}
+
+static void report_repeat(const omi_tree *tree, const omi_duplicate *d,
+                          const char *where, om_diagnostics *list)
+{
+    const omi_node *map = node_at(tree, d->map);
+    const omi_node *key = node_at(tree, map->items[2 * d->pair]);
+    const omi_node *value = node_at(tree, map->items[2 * d->pair + 1]);
+    const omi_node *earlier = NULL;
+    for (size_t p = d->pair; p-- > 0 && !earlier;) {
+        const omi_node *k = node_at(tree, map->items[2 * p]);
+        if (!omi_yaml_is_merge_key(k) && k->kind == OMI_NODE_SCALAR &&
+            k->length == key->length && memcmp(k->value, key->value, key->length) == 0)
+            earlier = node_at(tree, map->items[2 * p + 1]);
+    }
+    if (scalar_is(key, "accelerator")) {
+        omi_diagnostics_add(list, OM_DIAGNOSTIC_DUPLICATE_KEY, (int64_t)d->line,
+                            "line %lu: section \"accelerator\" appears again %s: "
+                            "it replaces the one at line %lu", (unsigned long)d->line,
+                            where, (unsigned long)d->earlier_line);
+        return;
+    }
+    char now[64], before[64];
+    shown_value(value, now, sizeof now);
+    if (earlier)
+        shown_value(earlier, before, sizeof before);
+    else
+        snprintf(before, sizeof before, "?");
+    omi_diagnostics_add(list, OM_DIAGNOSTIC_DUPLICATE_KEY, (int64_t)d->line,
+                        "line %lu: key \"%s\" appears again %s (line %lu's value "
+                        "%s is replaced by %s)", (unsigned long)d->line, key->value,
+                        where, (unsigned long)d->earlier_line, before, now);
+}
+
+static int by_line(const void *a, const void *b)
+{
+    const omi_duplicate *x = *(const omi_duplicate *const *)a;
+    const omi_duplicate *y = *(const omi_duplicate *const *)b;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+/* "accelerator" repeated at the top level, fields repeated in the
+ * section, in the mappings either merges too; in document order. */
+static void report_repeats(const omi_tree *tree, const omi_node *root,
+                           const omi_node *accel, om_diagnostics *list)
+{
+    repeats r = {.tree = tree};
+    collect_repeats(&r, root, "at the top level", "in a mapping the top level merges",
+                    0);
+    size_t at_top = r.count;
+    if (accel) {
+        r.visited.count = 0;
+        collect_repeats(&r, accel, "in accelerator", "in a mapping accelerator merges",
+                        0);
+    }
+    /* A top-level mapping also read as the section (an alias of itself)
+     * counts once; fields only count in the section, the section key only
+     * at the top. */
+    size_t kept = 0;
+    for (size_t i = 0; i < r.count; i++) {
+        const omi_node *map = node_at(tree, r.found[i]->map);
+        const omi_node *key = node_at(tree, map->items[2 * r.found[i]->pair]);
+        bool section_key = scalar_is(key, "accelerator");
+        if (section_key != (i < at_top))
+            continue;
+        r.where[kept] = r.where[i];
+        r.found[kept++] = r.found[i];
+    }
+    /* Sort the pairs (duplicate, where) by line: insertion sort, a few. */
+    for (size_t i = 1; i < kept; i++)
+        for (size_t j = i; j > 0 && by_line(&r.found[j - 1], &r.found[j]) > 0; j--) {
+            const omi_duplicate *d = r.found[j];
+            const char *w = r.where[j];
+            r.found[j] = r.found[j - 1];
+            r.where[j] = r.where[j - 1];
+            r.found[j - 1] = d;
+            r.where[j - 1] = w;
+        }
+    for (size_t i = 0; i < kept && i < MAX_DUPLICATE_REPORTS; i++)
+        report_repeat(tree, r.found[i], r.where[i], list);
+    if (kept > MAX_DUPLICATE_REPORTS)
+        omi_diagnostics_add(list, OM_DIAGNOSTIC_DUPLICATE_KEY,
+                            (int64_t)r.found[MAX_DUPLICATE_REPORTS]->line,
+                            "line %lu: %zu more keys appear again",
+                            (unsigned long)r.found[MAX_DUPLICATE_REPORTS]->line,
+                            kept - MAX_DUPLICATE_REPORTS);
+}
+
+/* The diagnostics about the document and its section. */
+static void diagnose_sections(const omi_tree *tree, om_diagnostics *list)
 {
     const omi_node *root = tree->has_root ? node_at(tree, tree->root) : NULL;
     if (!root || root->kind != OMI_NODE_MAPPING) {
@@ -208,6 +355,19 @@ void omi_yaml_diagnose(const omi_tree *tree, om_diagnostics *list)
                             (int64_t)w.first_unreported_line,
                             "line %lu: %zu more unknown keys in accelerator",
                             w.first_unreported_line, w.unreported);
+}
+
+void omi_yaml_diagnose(const omi_tree *tree, om_diagnostics *list)
+{
+    diagnose_sections(tree, list);
+    const omi_node *root = tree->has_root ? node_at(tree, tree->root) : NULL;
+    if (!root || root->kind != OMI_NODE_MAPPING || tree->nduplicates == 0)
+        return;
+    om_error ignored;
+    omi_lookup ctx = {tree, OMI_MERGE_BUDGET, &ignored, OM_OK};
+    const omi_node *accel = omi_yaml_lookup(&ctx, root, "accelerator", 0);
+    report_repeats(tree, root, accel && accel->kind == OMI_NODE_MAPPING ? accel : NULL,
+                   list);
 }
 
 /* Strict mode: the first diagnostic becomes the error. */

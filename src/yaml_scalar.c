@@ -20,6 +20,18 @@ static bool is_null(const char *text, size_t len)
     return len == 0 || equals_any(text, len, words);
 }
 
+/* Lower-case ASCII copy of a short text for the tagged spellings; false
+ * when it is too long to be one. */
+static bool lower_copy(const char *text, size_t len, char *out, size_t size)
+{
+    if (len >= size)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        out[i] = text[i] >= 'A' && text[i] <= 'Z' ? (char)(text[i] - 'A' + 'a') : text[i];
+    out[len] = '\0';
+    return true;
+}
+
 static bool parse_bool(const char *text, size_t len, bool *value)
 {
     static const char *const yes[] = {"yes", "Yes", "YES", "true", "True",
@@ -35,6 +47,15 @@ static bool parse_bool(const char *text, size_t len, bool *value)
         return true;
     }
     return false;
+}
+
+/* An explicit !!bool: PyYAML lower-cases the text first, so "tRue" and
+ * "yEs" count there (never untagged). */
+static bool parse_tagged_bool(const char *text, size_t len, bool *value)
+{
+    char lower[8];
+    return lower_copy(text, len, lower, sizeof lower) &&
+           parse_bool(lower, len, value);
 }
 
 static int digit_value(char c)
@@ -68,6 +89,14 @@ static bool accumulate(const char *s, size_t len, int base, uint64_t *out)
     }
     *out = value;
     return any;
+}
+
+static bool only_underscores(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != '_')
+            return false;
+    return true;
 }
 
 /* Sexagesimal "1:30:00" = 5400 (YAML 1.1): first part [1-9][0-9_]*, then
@@ -122,7 +151,9 @@ static bool parse_int(const char *text, size_t len, int64_t *value)
     else if (len >= 2 && s[0] == '0' && s[1] == 'x')
         ok = accumulate(s + 2, len - 2, 16, &magnitude);
     else if (s[0] == '0')
-        ok = len == 1 ? (magnitude = 0, true) : accumulate(s + 1, len - 1, 8, &magnitude);
+        /* 0[0-7_]*: PyYAML reads "0_" (underscores, no digit) as 0 too. */
+        ok = (magnitude = 0, len == 1) || accumulate(s + 1, len - 1, 8, &magnitude) ||
+             only_underscores(s + 1, len - 1);
     else if (memchr(s, ':', len))
         ok = parse_sexagesimal(s, len, &magnitude);
     else
@@ -205,7 +236,8 @@ omi_yaml_value omi_yaml_resolve(const char *text, size_t len, const char *tag,
     }
     if (strcmp(tag, TAG_PREFIX "int") == 0 && parse_int(text, len, &v.integer))
         v.kind = OMI_YAML_INT;
-    else if (strcmp(tag, TAG_PREFIX "bool") == 0 && parse_bool(text, len, &v.boolean))
+    else if (strcmp(tag, TAG_PREFIX "bool") == 0 &&
+             parse_tagged_bool(text, len, &v.boolean))
         v.kind = OMI_YAML_BOOL;
     else if (strcmp(tag, TAG_PREFIX "null") == 0 && is_null(text, len))
         v.kind = OMI_YAML_NULL;

@@ -92,7 +92,9 @@ typedef struct {
     int canonical;       /* mapping: the shared key node the pair in
                             progress may use (-1: none) */
     uint8_t seen;        /* ROOT mapping: diagnostic keys kept (bits) */
+    uint8_t repeatable;  /* keys seen of those duplicates name (bits) */
     uint32_t unknown_kept;
+    uint32_t last_line[OM_DIM_COUNT + OM_FLAG_COUNT + 1]; /* of each such key */
     size_t scratch_start; /* its children so far: scratch[start..] */
 } frame;
 
@@ -319,6 +321,23 @@ static bool note_unknown(composer *c, frame *f, unsigned long line)
     return false;
 }
 
+/* Remembers a field key in a section, or "accelerator" at the top level
+ * (`which`: its bit), given again in the mapping of `f`. */
+static void note_repeat(composer *c, frame *f, int which, unsigned long line)
+{
+    uint8_t bit = (uint8_t)(1u << which);
+    omi_tree *tree = c->tree;
+    if ((f->repeatable & bit) && tree->nduplicates < OMI_MAX_DUPLICATES) {
+        omi_duplicate *d = &tree->duplicates[tree->nduplicates++];
+        d->map = f->node;
+        d->pair = (uint32_t)((c->scratch_count - f->scratch_start) / 2);
+        d->line = (uint32_t)line;
+        d->earlier_line = f->last_line[which];
+    }
+    f->repeatable |= bit;
+    f->last_line[which] = (uint32_t)line;
+}
+
 /* Decides the pair a scalar key opens (the text of an alias key counts as
  * written at the anchor): whether it is kept, and its value's roles. */
 static void plan_scalar_key(composer *c, frame *f, const char *text,
@@ -331,8 +350,9 @@ static void plan_scalar_key(composer *c, frame *f, const char *text,
     uint8_t r = f->roles;
     if (f->node == NONE || !(r & (ROLE_ROOT | ROLE_SECTION)))
         return;
-    bool merge = length == 2 && memcmp(text, "<<", 2) == 0 &&
-                 ((plain && !tag) || (tag && strcmp(tag, "tag:yaml.org,2002:merge") == 0));
+    /* As omi_yaml_is_merge_key(): the !!merge tag, or a plain "<<". */
+    bool merge = tag ? strcmp(tag, "tag:yaml.org,2002:merge") == 0
+                     : plain && length == 2 && memcmp(text, "<<", 2) == 0;
     uint8_t v = 0;
     if (merge) {
         v = (uint8_t)(((r & ROLE_ROOT) ? ROLE_MERGE_ROOT : 0) |
@@ -342,6 +362,13 @@ static void plan_scalar_key(composer *c, frame *f, const char *text,
             v |= ROLE_SECTION | ((r & ROLE_REPORT) ? ROLE_REPORT : 0);
         if ((r & ROLE_SECTION) && text_in(text, length, field_keys, COUNT(field_keys)))
             v |= ROLE_VALUE;
+    }
+    if (v && !merge) {
+        for (int i = 0; i < OM_DIM_COUNT + OM_FLAG_COUNT; i++)
+            if ((r & ROLE_SECTION) && text_in(text, length, &field_keys[i], 1))
+                note_repeat(c, f, i, line);
+        if ((r & ROLE_ROOT) && text_in(text, length, section_keys, 1))
+            note_repeat(c, f, OM_DIM_COUNT + OM_FLAG_COUNT, line);
     }
     if (v) {
         f->pair_kept = true;

@@ -56,6 +56,19 @@ typedef struct {
 
 typedef struct omi_arena_block omi_arena_block;
 
+/* A key of a kept mapping given again in that mapping: an om_dims field
+ * in a section, or "accelerator" at the top level (the diagnostics report
+ * those of the mappings the projection reads). */
+typedef struct {
+    uint32_t map;          /* node index of the mapping */
+    uint32_t pair;         /* the repeated pair: items[2 * pair] is its key */
+    uint32_t line;         /* line of the repeated key */
+    uint32_t earlier_line; /* line of the occurrence before it */
+} omi_duplicate;
+
+/* Repeated keys remembered per document (a real config has a few). */
+#define OMI_MAX_DUPLICATES 64
+
 /* Nodes live in blocks of OMI_NODE_BLOCK that never move: the tree grows
  * without a copy (and without holding two copies at once). */
 #define OMI_NODE_BLOCK 1024
@@ -68,11 +81,13 @@ typedef struct {
     bool has_root; /* false for an empty stream */
     size_t root;
     omi_arena_block *arena;
+    omi_duplicate duplicates[OMI_MAX_DUPLICATES];
+    size_t nduplicates; /* kept; later ones are not remembered */
     omi_yaml_stats stats;
 } omi_tree;
 
 /* Composes the one document of `text`, keeping only what the projection
- * can reach: the top-level mapping; its `accelerator` and `fsdp_config`
+ * can reach (and the first OMI_MAX_DUPLICATES repeated keys, above): the top-level mapping; its `accelerator` and `fsdp_config`
  * values and their field keys (the omi_yaml_read_int() sections); merge
  * keys (<<) at either level and what they merge; every anchored node
  * (an alias may bring it anywhere later) with what it could be asked for;

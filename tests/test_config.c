@@ -252,6 +252,135 @@ static void test_strict(void)
     om_diagnostics_free(list);
 }
 
+/* The dims of a lenient read of `text` (the last of repeated keys). */
+static int64_t lenient_size(const char *text, om_dim dim)
+{
+    om_error err;
+    om_dims *dims = NULL;
+    OM_EXPECT_OK(om_dims_parse_yaml_checked(text, strlen(text), false, NULL, &dims,
+                                            &err), &err);
+    int64_t size = om_dims_get(dims, dim);
+    om_dims_free(dims);
+    return size;
+}
+
+static void test_duplicate_keys(void)
+{
+    const char *twice = "accelerator:\n  tp_size: 2\n  tp_size: 4\n";
+    EXPECT_DIAGNOSTICS(twice,
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 3,
+                        "line 3: key \"tp_size\" appears again in accelerator (line "
+                        "2's value 2 is replaced by 4)"});
+    /* The last one counts, as in PyYAML. */
+    OM_EXPECT_INT(lenient_size(twice, OM_DIM_TP), 4);
+    /* Flow style, quoted values, three times, a flag; with an unknown key,
+     * which comes first. */
+    EXPECT_DIAGNOSTICS("accelerator: {tp_size: 2, tpsize: 1, tp_size: \"x\", tp_size: 8,\n"
+                       "  sequence_parallel: on, sequence_parallel: off}\n",
+                       {OM_DIAGNOSTIC_UNKNOWN_KEY, 1,
+                        "line 1: unknown key \"tpsize\" in accelerator (did you mean "
+                        "\"tp_size\"?)"},
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 1,
+                        "line 1: key \"tp_size\" appears again in accelerator (line "
+                        "1's value 2 is replaced by \"x\")"},
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 1,
+                        "line 1: key \"tp_size\" appears again in accelerator (line "
+                        "1's value \"x\" is replaced by 8)"},
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 2,
+                        "line 2: key \"sequence_parallel\" appears again in accelerator "
+                        "(line 2's value on is replaced by off)"});
+    /* Null, empty and collection values are named as such. */
+    EXPECT_DIAGNOSTICS("accelerator:\n  pp_size:\n  pp_size: [1]\n  pp_size: 2\n",
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 3,
+                        "line 3: key \"pp_size\" appears again in accelerator (line "
+                        "2's value null (empty) is replaced by a list)"},
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 4,
+                        "line 4: key \"pp_size\" appears again in accelerator (line "
+                        "3's value a list is replaced by 2)"});
+    /* An explicit key beside a merge overrides it: not a duplicate. */
+    EXPECT_CLEAN("base: &b {tp_size: 2, cp_size: 2}\n"
+                 "accelerator:\n  <<: *b\n  tp_size: 4\n");
+    EXPECT_CLEAN("a: &a {tp_size: 2}\nb: &b {tp_size: 4}\n"
+                 "accelerator: {<<: [*a, *b], tp_size: 8}\n");
+    /* A key repeated inside a merged mapping is one, nested merges too,
+     * reported once however often the mapping is merged. */
+    EXPECT_DIAGNOSTICS("base: &b {cp_size: 2, cp_size: 4}\n"
+                       "mid: &m {<<: *b}\n"
+                       "accelerator:\n  <<: [*m, *b]\n  tp_size: 4\n",
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 1,
+                        "line 1: key \"cp_size\" appears again in a mapping accelerator "
+                        "merges (line 1's value 2 is replaced by 4)"});
+    /* Keys other than fields, and mappings the projection never reads,
+     * are not examined. */
+    EXPECT_CLEAN("model: {layers: 1, layers: 2}\n"
+                 "unused: &u {tp_size: 1, tp_size: 2}\n"
+                 "accelerator: {tp_size: 2}\n");
+    /* The section given twice: the last one counts, even when empty. */
+    const char *sections = "accelerator: {tp_size: 2}\nmodel: {}\naccelerator: {pp_size: 2}\n";
+    EXPECT_DIAGNOSTICS(sections,
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 3,
+                        "line 3: section \"accelerator\" appears again at the top "
+                        "level: it replaces the one at line 1"});
+    OM_EXPECT_INT(lenient_size(sections, OM_DIM_TP), 1);
+    OM_EXPECT_INT(lenient_size(sections, OM_DIM_PP), 2);
+    EXPECT_DIAGNOSTICS("accelerator: {tp_size: 2}\naccelerator:\n",
+                       {OM_DIAGNOSTIC_EMPTY_ACCELERATOR, 2,
+                        "line 2: the accelerator section is empty: every size takes "
+                        "its default"},
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 2,
+                        "line 2: section \"accelerator\" appears again at the top "
+                        "level: it replaces the one at line 1"});
+    EXPECT_DIAGNOSTICS("r: &r {accelerator: {tp_size: 2}, accelerator: {tp_size: 4}}\n"
+                       "<<: *r\n",
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 1,
+                        "line 1: section \"accelerator\" appears again in a mapping the "
+                        "top level merges: it replaces the one at line 1"});
+    /* Strict mode fails on it. */
+    om_error err;
+    om_dims *dims = NULL;
+    OM_EXPECT_ERR(om_dims_parse_yaml_checked(twice, strlen(twice), true, NULL, &dims,
+                                             &err),
+                  &err, OM_ERR_PARSE, "line 3: key \"tp_size\" appears again");
+    OM_EXPECT(dims == NULL);
+}
+
+static void test_many_duplicate_keys(void)
+{
+    /* 8 reported one by one, then one counts the rest. */
+    char text[1024];
+    size_t o = (size_t)snprintf(text, sizeof text, "accelerator:\n");
+    for (int i = 0; i < 12; i++)
+        o += (size_t)snprintf(text + o, sizeof text - o, "  ep_size: %d\n", i + 1);
+    om_error err;
+    om_diagnostics *list = NULL;
+    om_dims *dims = NULL;
+    OM_EXPECT_OK(om_diagnostics_new(&list, &err), &err);
+    OM_EXPECT_OK(om_dims_parse_yaml_checked(text, o, false, list, &dims, &err), &err);
+    OM_EXPECT_INT(om_dims_get(dims, OM_DIM_EP), 12);
+    OM_EXPECT_INT(om_diagnostics_count(list), 9);
+    char *message = NULL;
+    OM_EXPECT_OK(om_diagnostics_message(list, 7, &message, &err), &err);
+    OM_EXPECT_STR(message, "line 10: key \"ep_size\" appears again in accelerator (line "
+                           "9's value 8 is replaced by 9)");
+    om_string_free(message);
+    OM_EXPECT_OK(om_diagnostics_message(list, 8, &message, &err), &err);
+    OM_EXPECT_STR(message, "line 11: 3 more keys appear again");
+    om_string_free(message);
+    OM_EXPECT_INT(om_diagnostics_kind(list, 8), OM_DIAGNOSTIC_DUPLICATE_KEY);
+    OM_EXPECT_INT(om_diagnostics_line(list, 8), 11);
+    /* With the most unknown keys too, every diagnostic fits the list. */
+    o = (size_t)snprintf(text, sizeof text, "accelerator:\n");
+    for (int i = 0; i < OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS + 2; i++)
+        o += (size_t)snprintf(text + o, sizeof text - o, "  zz%02d: 1\n  dp_size: 1\n", i);
+    om_dims_free(dims);
+    OM_EXPECT_OK(om_dims_parse_yaml_checked(text, o, false, list, &dims, &err), &err);
+    OM_EXPECT_INT(om_diagnostics_count(list), OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS + 1 + 9);
+    OM_EXPECT_INT(om_diagnostics_kind(list, om_diagnostics_count(list) - 1),
+                  OM_DIAGNOSTIC_DUPLICATE_KEY);
+    om_dims_free(dims);
+    om_diagnostics_free(list);
+}
+
 static void test_accessors(void)
 {
     om_error err;
@@ -377,6 +506,8 @@ static const om_test_case config_tests[] = {
     {"empty config", test_empty_config},
     {"mesh JSON given as a config", test_mesh_json},
     {"strict mode", test_strict},
+    {"duplicate keys: the last counts, reported", test_duplicate_keys},
+    {"many duplicate keys: counted past the limit", test_many_duplicate_keys},
     {"diagnostics accessors and NULL arguments", test_accessors},
     {"file variant: path in every message", test_file},
     {"string API: 64 MiB limit", test_string_limit},

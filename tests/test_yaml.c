@@ -159,6 +159,8 @@ static void expect_text_error(const char *text, size_t len, int64_t world,
     expect_text_error((text), strlen(text), 1024, (want), (n1), (n2), __LINE__)
 
 static const fields DEFAULTS = {1, 1, 1, 1, 1, false, false};
+/* The defaults at world size 8. */
+static const fields DEFAULTS_8 = {8, 1, 1, 1, 1, false, false};
 
 /* ---- features real configs use ---- */
 
@@ -224,6 +226,29 @@ static void test_merge_errors(void)
     TEXT_ERROR("a: &a {tp_size: 2}\naccelerator:\n  <<: [*a, 3]\n", OM_ERR_PARSE,
                "line 3", "<<");
     TEXT_ERROR("a: &a [1]\naccelerator:\n  <<: *a\n", OM_ERR_PARSE, NULL, "<<");
+    /* PyYAML refuses a bad merge even when every field is given beside it
+     * (found by tests/yaml_reference): so must the projection, before it
+     * looks at any field. */
+    TEXT_ERROR("accelerator: {<<: 5, dp_size: 1, tp_size: 1, cp_size: 1, ep_size: 1,\n"
+               "  pp_size: 1, sequence_parallel: on, loss_parallel: on}\n",
+               OM_ERR_PARSE, "line 1", "a merge key (<<) must refer to a mapping");
+    TEXT_ERROR("accelerator: {dp_size: 0, <<: [{tp_size: 2}, 3]}\n", OM_ERR_PARSE,
+               "a merge key (<<) list may only hold mappings", NULL);
+    /* The top level's merges too, beside an explicit accelerator. */
+    TEXT_ERROR("<<: foo\naccelerator: {tp_size: 2}\n", OM_ERR_PARSE, "line 1", "<<");
+}
+
+static void test_merge_tag(void)
+{
+    /* PyYAML merges on the tag: any key tagged !!merge merges, whatever its
+     * text (found by tests/yaml_reference); a quoted "<<" does not. */
+    expect_text("b: &b {tp_size: 4}\naccelerator: {!!merge x: *b}\n", 8,
+                (fields){2, 4, 1, 1, 1, false, false}, __LINE__);
+    expect_text("b: &b {tp_size: 4}\naccelerator: {!!merge \"<<\": *b, pp_size: 2}\n", 8,
+                (fields){1, 4, 1, 1, 2, false, false}, __LINE__);
+    expect_text("b: &b {tp_size: 4}\naccelerator: {\"<<\": *b}\n", 8, DEFAULTS_8,
+                __LINE__);
+    TEXT_ERROR("accelerator: {!!merge x: 5}\n", OM_ERR_PARSE, "line 1", "<<");
 }
 
 static void test_crlf(void)
@@ -286,6 +311,19 @@ static void test_integer_spellings(void)
                 (fields){2, 4, 1, 1, 1, false, false}, __LINE__);
     expect_text("accelerator: {tp_size: 2147483647}\n", 2147483647,
                 (fields){1, 2147483647, 1, 1, 1, false, false}, __LINE__);
+    /* 0[0-7_]+: "0_" is 0 in PyYAML (found by tests/yaml_reference), so a
+     * size written so is refused as 0, not as a string. */
+    TEXT_ERROR("accelerator: {tp_size: 0_}\n", OM_ERR_INVALID_ARGUMENT,
+               "tp_size must be >= 1", "0_");
+    TEXT_ERROR("accelerator: {tp_size: -0__}\n", OM_ERR_INVALID_ARGUMENT,
+               "tp_size must be >= 1", NULL);
+    TEXT_ERROR("accelerator: {tp_size: !!int 0_}\n", OM_ERR_INVALID_ARGUMENT,
+               "tp_size must be >= 1", NULL);
+    expect_text("accelerator: {tp_size: 0_4}\n", 8, (fields){2, 4, 1, 1, 1, false, false},
+                __LINE__);
+    /* 0x and 0b need a digit (PyYAML fails with a ValueError). */
+    TEXT_ERROR("accelerator: {tp_size: 0x_}\n", OM_ERR_PARSE, "got string", NULL);
+    TEXT_ERROR("accelerator: {tp_size: 0b_}\n", OM_ERR_PARSE, "got string", NULL);
 }
 
 static void test_boolean_spellings(void)
@@ -305,6 +343,22 @@ static void test_boolean_spellings(void)
                  no[i], yes[i]);
         expect_text(text, 1, (fields){1, 1, 1, 1, 1, false, true}, __LINE__);
     }
+}
+
+static void test_tagged_boolean_any_case(void)
+{
+    /* An explicit !!bool is read lower-cased, as PyYAML does (found by
+     * tests/yaml_reference); untagged, only the three cases count. */
+    expect_text("accelerator: {sequence_parallel: !!bool tRue, loss_parallel: !!bool yEs}\n",
+                1, (fields){1, 1, 1, 1, 1, true, true}, __LINE__);
+    expect_text("accelerator: {sequence_parallel: !!bool oN, loss_parallel: !!bool OfF}\n",
+                1, (fields){1, 1, 1, 1, 1, true, false}, __LINE__);
+    TEXT_ERROR("accelerator: {sequence_parallel: tRue}\n", OM_ERR_PARSE,
+               "sequence_parallel must be a boolean", "\"tRue\"");
+    TEXT_ERROR("accelerator: {sequence_parallel: !!bool y}\n", OM_ERR_PARSE,
+               "sequence_parallel must be a boolean", NULL);
+    TEXT_ERROR("accelerator: {sequence_parallel: !!bool truetrue}\n", OM_ERR_PARSE,
+               "sequence_parallel must be a boolean", NULL);
 }
 
 static void test_duplicate_key_last_wins(void)
@@ -767,12 +821,14 @@ static const om_test_case yaml_tests[] = {
     {"anchors and aliases", test_anchors_aliases},
     {"merge keys", test_merge_keys},
     {"merge key errors", test_merge_errors},
+    {"merge by the !!merge tag", test_merge_tag},
     {"CRLF", test_crlf},
     {"UTF-8 comments and BOM", test_utf8_bom},
     {"null or missing accelerator", test_null_or_missing_accelerator},
     {"null fields", test_null_fields},
     {"YAML 1.1 integer spellings", test_integer_spellings},
     {"YAML 1.1 boolean spellings", test_boolean_spellings},
+    {"!!bool in any case", test_tagged_boolean_any_case},
     {"duplicate key: last wins", test_duplicate_key_last_wins},
     {"bad size types", test_bad_size_types},
     {"explicit !!str tag", test_explicit_str_tag},

@@ -20,9 +20,19 @@
  *     is not examined), with "did you mean" naming the nearest known key when one
  *     is close (edit distance, case and '-' ignored; `tp` suggests
  *     `tp_size`)                                                (UNKNOWN_KEY)
+ * and, since 1.3 (the calls below are 1.2's; from 1.3 on they also report
+ * this, so strict mode fails on it):
+ *   - a field key given again in accelerator: or in a mapping it merges,
+ *     or `accelerator:` given again at the top level (PyYAML keeps
+ *     the last value without a word, and so does the projection). A key
+ *     beside a merge (`<<: *base` then `tp_size: 4`) overrides the merged
+ *     one: that is no duplicate. Mappings the projection does not read
+ *     (another section, an accelerator replaced by a later one) are not
+ *     examined.                                              (DUPLICATE_KEY)
  * Unknown top-level sections are never reported: training YAMLs hold many.
  * At most OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS unknown keys are reported one by
- * one; one more UNKNOWN_KEY diagnostic then counts the rest.
+ * one; one more UNKNOWN_KEY diagnostic then counts the rest. Likewise at
+ * most 8 repeated keys, then one DUPLICATE_KEY diagnostic counts the rest.
  *
  * Messages (one line, at most OM_ERROR_MESSAGE_SIZE - 1 bytes, values
  * quoted and escaped), e.g.
@@ -31,6 +41,10 @@
  *     is no accelerator section, so every size takes its default
  *   line 1: this is a mesh JSON (it has "mesh_dim_names"), not a training
  *     config: read it as a mesh (CLI: --mesh FILE)
+ *   line 3: key "tp_size" appears again in accelerator (line 2's value 2
+ *     is replaced by 4)
+ *   line 5: section "accelerator" appears again at the top level: it
+ *     replaces the one at line 1
  *
  * Ownership: an om_diagnostics belongs to its creator (om_diagnostics_new,
  * freed with om_diagnostics_free); strings through `char **out` are freed
@@ -59,11 +73,13 @@ typedef enum om_diagnostic_kind {
     OM_DIAGNOSTIC_NO_ACCELERATOR = 1,    /* no accelerator: section */
     OM_DIAGNOSTIC_EMPTY_ACCELERATOR = 2, /* accelerator: null or {} */
     OM_DIAGNOSTIC_EMPTY_CONFIG = 3,      /* nothing but comments or a null */
-    OM_DIAGNOSTIC_MESH_JSON = 4          /* a mesh JSON, not a config */
+    OM_DIAGNOSTIC_MESH_JSON = 4,         /* a mesh JSON, not a config */
+    OM_DIAGNOSTIC_DUPLICATE_KEY = 5      /* a key given twice (since 1.3) */
 } om_diagnostic_kind;
 
-/* Number of kinds: every value 0 .. OM_DIAGNOSTIC_KIND_COUNT-1 is a kind. */
-#define OM_DIAGNOSTIC_KIND_COUNT 5
+/* Number of kinds: every value 0 .. OM_DIAGNOSTIC_KIND_COUNT-1 is a kind
+ * (6 since 1.3; it was 5). */
+#define OM_DIAGNOSTIC_KIND_COUNT 6
 
 /* Unknown keys reported one by one; one more diagnostic counts the rest. */
 #define OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS 16
@@ -82,7 +98,8 @@ OM_API void om_diagnostics_free(om_diagnostics *diagnostics);
 /* Number of diagnostics in the list; 0 for NULL. */
 OM_API OM_PURE size_t om_diagnostics_count(const om_diagnostics *diagnostics);
 
-/* The message of diagnostic `index` (0-based, in document order), e.g.
+/* The message of diagnostic `index` (0-based: the document-level one and
+ * unknown keys in document order, then repeated keys in document order), e.g.
  * "line 3: unknown key \"tpsize\" in accelerator (did you mean
  * \"tp_size\"?)". Caller frees `*out` (om_string_free). Errors:
  * OM_ERR_INVALID_ARGUMENT (NULL list or `out`), OM_ERR_OUT_OF_RANGE

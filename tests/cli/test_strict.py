@@ -50,6 +50,19 @@ CASES = {
         '{"mesh_dim_names":["dp","tp"],"mesh_shape":[2,2]}\n',
         ['line 1: this is a mesh JSON (it has "mesh_dim_names"), not a training '
          "config: read it as a mesh (CLI: --mesh FILE)"]),
+    # Since 1.3: the last value counts (as in PyYAML), with a word.
+    "duplicate key": (
+        "accelerator:\n  tp_size: 2\n  tp_size: 1\n",
+        ['line 3: key "tp_size" appears again in accelerator (line 2\'s value 2 is '
+         "replaced by 1)"]),
+    "duplicate section": (
+        "accelerator: {tp_size: 2, tp_size: 4}\naccelerator: {cp_size: 1}\n",
+        ['line 2: section "accelerator" appears again at the top level: it replaces '
+         "the one at line 1"]),
+    "override beside a merge and a duplicate in the merged mapping": (
+        "base: &b {tp_size: 2, tp_size: 4}\naccelerator:\n  <<: *b\n  tp_size: 1\n",
+        ['line 1: key "tp_size" appears again in a mapping accelerator merges (line 1\'s '
+         "value 2 is replaced by 4)"]),
 }
 
 

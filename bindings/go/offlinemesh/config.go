@@ -29,11 +29,13 @@ const (
 	EmptyAccelerator                       // accelerator: null or {}
 	EmptyConfig                            // nothing but comments or a null
 	MeshJSON                               // a mesh JSON, not a config
+	DuplicateKey                           // a key given twice (since 1.3)
 )
 
 // String is e.g. "UnknownKey".
 func (k DiagnosticKind) String() string {
-	names := []string{"UnknownKey", "NoAccelerator", "EmptyAccelerator", "EmptyConfig", "MeshJSON"}
+	names := []string{"UnknownKey", "NoAccelerator", "EmptyAccelerator", "EmptyConfig", "MeshJSON",
+		"DuplicateKey"}
 	if k >= 0 && int(k) < len(names) {
 		return names[k]
 	}

@@ -21,6 +21,8 @@ func TestCheckConfig(t *testing.T) {
 		{"empty section", []byte("accelerator: {}\n"), EmptyAccelerator, 1, "accelerator"},
 		{"empty file", []byte("# nothing\n"), EmptyConfig, 0, "empty"},
 		{"mesh JSON", []byte(`{"mesh_dim_names":["dp"],"mesh_shape":[2]}`), MeshJSON, 1, "mesh JSON"},
+		{"duplicate key", []byte("accelerator:\n  tp_size: 4\n  tp_size: 2\n"), DuplicateKey, 3,
+			`key "tp_size" appears again in accelerator (line 2's value 4 is replaced by 2)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,5 +69,13 @@ func TestCheckConfig(t *testing.T) {
 	wantErr(t, err, ErrIO)
 	if s := DiagnosticKind(9).String(); s != "DiagnosticKind(9)" || MeshJSON.String() != "MeshJSON" {
 		t.Fatalf("kind names %q %q", s, MeshJSON)
+	}
+	if DuplicateKey != 5 || DuplicateKey.String() != "DuplicateKey" || DiagnosticKind(6).String() != "DiagnosticKind(6)" {
+		t.Fatalf("DuplicateKey %d %q", int(DuplicateKey), DuplicateKey)
+	}
+	// The last of a repeated key counts, as in PyYAML.
+	d, diags, err = CheckConfig([]byte("accelerator: {tp_size: 4, tp_size: 2}\n"), false)
+	if err != nil || d.TP != 2 || len(diags) != 1 || diags[0].Kind != DuplicateKey {
+		t.Fatalf("duplicate key: %+v %v %v", d, diags, err)
 	}
 }

@@ -37,7 +37,8 @@ WorldSizeSource.variable = property(_core.om_world_size_source_variable)  # type
 DiagnosticKind = enum.IntEnum("DiagnosticKind", _members("OM_DIAGNOSTIC_"),  # type: ignore[misc]
                               module="offline_mesh")
 DiagnosticKind.__doc__ = """What a config diagnostic is about (om_diagnostic_kind):
-UNKNOWN_KEY, NO_ACCELERATOR, EMPTY_ACCELERATOR, EMPTY_CONFIG, MESH_JSON."""
+UNKNOWN_KEY, NO_ACCELERATOR, EMPTY_ACCELERATOR, EMPTY_CONFIG, MESH_JSON,
+DUPLICATE_KEY (since 1.3)."""
 
 
 class ConfigWarning(UserWarning):

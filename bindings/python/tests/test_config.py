@@ -18,7 +18,26 @@ CASES = [
     ("# nothing\n", DiagnosticKind.EMPTY_CONFIG, 0, "empty"),
     ('{"mesh_dim_names":["dp"],"mesh_shape":[2]}', DiagnosticKind.MESH_JSON, 1,
      "this is a mesh JSON"),
+    ("accelerator:\n  tp_size: 4\n  tp_size: 2\n", DiagnosticKind.DUPLICATE_KEY, 3,
+     'line 3: key "tp_size" appears again in accelerator (line 2\'s value 4 is replaced by 2)'),
 ]
+
+
+def test_diagnostic_kind_has_every_kind_of_the_library():
+    assert [k.name for k in DiagnosticKind] == [
+        "UNKNOWN_KEY", "NO_ACCELERATOR", "EMPTY_ACCELERATOR", "EMPTY_CONFIG", "MESH_JSON",
+        "DUPLICATE_KEY"]
+    assert DiagnosticKind.DUPLICATE_KEY == 5
+
+
+def test_duplicate_key_keeps_the_last_value():
+    text = "accelerator: {tp_size: 2, tp_size: 4}\naccelerator: {tp_size: 8, pp_size: 2}\n"
+    with pytest.warns(ConfigWarning) as caught:
+        spec = om.parse_parallel_dims(text, 16)
+    assert (spec.tp_size, spec.pp_size, spec.dp_size) == (8, 2, 1)
+    assert [(w.message.kind, w.message.line) for w in caught] == [
+        (DiagnosticKind.DUPLICATE_KEY, 2)]
+    assert 'section "accelerator" appears again' in str(caught[0].message)
 
 
 @pytest.mark.parametrize("text,kind,line,fragment", CASES)

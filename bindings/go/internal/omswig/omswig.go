@@ -390,6 +390,7 @@ extern swig_intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_4dd9cc0c387999f5(voi
 extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_4dd9cc0c387999f5(void);
 extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_4dd9cc0c387999f5(void);
 extern swig_intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_4dd9cc0c387999f5(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_4dd9cc0c387999f5(void);
 extern swig_type_173 _wrap_om_diagnostics_new_omswig_4dd9cc0c387999f5(swig_voidp arg1);
 extern void _wrap_om_diagnostics_free_omswig_4dd9cc0c387999f5(swig_voidp arg1);
 extern swig_intgo _wrap_om_diagnostics_count_omswig_4dd9cc0c387999f5(swig_voidp arg1);
@@ -2720,7 +2721,14 @@ func _swig_getOM_DIAGNOSTIC_MESH_JSON() (_swig_ret Enum_SS_om_diagnostic_kind) {
 }
 
 var OM_DIAGNOSTIC_MESH_JSON Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_MESH_JSON()
-const OM_DIAGNOSTIC_KIND_COUNT int = 5
+func _swig_getOM_DIAGNOSTIC_DUPLICATE_KEY() (_swig_ret Enum_SS_om_diagnostic_kind) {
+	var swig_r Enum_SS_om_diagnostic_kind
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_4dd9cc0c387999f5())
+	return swig_r
+}
+
+var OM_DIAGNOSTIC_DUPLICATE_KEY Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_DUPLICATE_KEY()
+const OM_DIAGNOSTIC_KIND_COUNT int = 6
 const OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS int = 16
 func Om_diagnostics_new(arg1 *Handle) (_swig_ret error) {
 	var swig_r string

@@ -4851,6 +4851,18 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_4dd9cc0c387999f5() {
 }
 
 
+intgo _wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_4dd9cc0c387999f5() {
+  enum om_diagnostic_kind result;
+  intgo _swig_go_result;
+  
+  
+  result = OM_DIAGNOSTIC_DUPLICATE_KEY;
+  
+  _swig_go_result = (intgo)result; 
+  return _swig_go_result;
+}
+
+
 _gostring_ _wrap_om_diagnostics_new_omswig_4dd9cc0c387999f5(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;

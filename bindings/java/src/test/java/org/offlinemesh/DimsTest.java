@@ -117,6 +117,20 @@ class DimsTest {
             assertEquals(DiagnosticKind.EMPTY_CONFIG, empty.kindOf(0));
             assertEquals(0, empty.line(0));
         }
+        String twice = "accelerator:\n  tp_size: 4\n  tp_size: 2\n";
+        try (Diagnostics repeated = new Diagnostics();
+                ParallelDims d = ParallelDims.parseYamlChecked(twice, false, repeated)) {
+            assertEquals(2, d.get(Dim.TP), "the last of a repeated key counts");
+            assertEquals(1, repeated.count());
+            assertEquals(DiagnosticKind.DUPLICATE_KEY, repeated.kindOf(0));
+            assertEquals(5, DiagnosticKind.DUPLICATE_KEY.swigValue());
+            assertEquals(3, repeated.line(0));
+            assertTrue(repeated.message(0).contains(
+                    "key \"tp_size\" appears again in accelerator (line 2's value 4 is replaced by 2)"),
+                    repeated.message(0));
+        }
+        assertRejected(Status.PARSE, () -> ParallelDims.parseYamlChecked(twice, true, null),
+                "appears again");
         Path file = dir.resolve("mesh.json");
         Files.writeString(file, "{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[8]}\n");
         try (Diagnostics w = new Diagnostics(); ParallelDims d = ParallelDims.readYamlChecked(file.toString(), false, w)) {
