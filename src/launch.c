@@ -333,9 +333,8 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
     omi_buf_puts(&b, "]");
     if (format == OM_LAUNCH_TORCHRUN)
         write_not_reproduced(&b, &a);
-    if (format == OM_LAUNCH_OPENMPI)
-        omi_launch_openmpi_not_reproduced(&b);
     if (format == OM_LAUNCH_OPENMPI) {
+        omi_launch_openmpi_not_reproduced(&b);
         omi_buf_puts(&b, ",\"rankfile\":");
         write_file(&b, &a);
     }
