@@ -72,10 +72,15 @@ om_status om_launch_check(const om_mesh *mesh, const om_hierarchy *hierarchy,
     char line[256];
     int64_t size = om_mesh_size(mesh);
     if (st == OM_OK && (nnodes > size || nnodes * nproc != size)) {
+        /* nnodes has no upper bound: a product beyond 2^31-1 is not computed
+         * (it could overflow int64), only said. */
+        char product[32] = "> 2^31-1";
+        if (nnodes <= OMI_MAX_INT32 / nproc)
+            snprintf(product, sizeof product, "= %lld", (long long)(nnodes * nproc));
         snprintf(line, sizeof line,
                  "world size %lld (the mesh) is not nnodes*nproc_per_node = "
-                 "%lld*%lld = %lld", (long long)size, (long long)nnodes,
-                 (long long)nproc, (long long)(nnodes * nproc));
+                 "%lld*%lld %s", (long long)size, (long long)nnodes,
+                 (long long)nproc, product);
         violation(&out, &n, line);
     }
     if (st == OM_OK)
