@@ -19,12 +19,29 @@ signature, by the conventions of bindings/offline_mesh.i:
   (a bulk output: a size query, then exactly that length) and returns
   them, as offline_mesh_java.i's header lists;
 - an axis set or a coordinate that is the last input becomes Java varargs;
-- a `path` parameter makes the method declare IOException.
+- a `path` parameter makes the method declare IOException;
+- an index (`size_t index` or `level`) is checked first against its count
+  (INDEX_COUNTS): the C getters answer 0 or NULL beyond it, and a negative
+  Java long would reach C wrapped to a huge size_t.
 """
 
 import re
 import sys
 from pathlib import Path
+
+
+# The count an index is checked against, by the prefix of the function's name:
+# (count function, what an index names, what the count counts).
+INDEX_COUNTS = {
+    "om_mesh_": ("om_mesh_ndim", "axis", "axes of the mesh"),
+    "om_view_": ("om_mesh_ndim", "axis", "axes of the mesh"),
+    "om_hierarchy_": ("om_hierarchy_levels", "level", "levels of the hierarchy"),
+    "om_locality_": ("om_locality_levels", "level", "levels of the report"),
+    "om_diagnostics_": ("om_diagnostics_count", "diagnostic", "diagnostics of the list"),
+    "om_world_view_": ("om_world_view_count", "view", "views of the world"),
+    "om_preset_view_": ("om_preset_view_count", "view", "views of the preset"),
+    "om_preset_group_list_": ("om_preset_group_list_count", "group list", "group lists of the preset"),
+}
 
 
 def declarations(headers):
@@ -141,6 +158,15 @@ def main(parity, *paths):
             ret, code = body(ret, f"{cname}({args})", outputs, bulk)
             if ret is None:
                 sys.exit(f"methods.py: no Java return kind for the outputs of {cname}")
+            index = next((n for t, n in params if t == "size_t" and n in ("index", "level")), None)
+            if index:
+                count = this and next((c for prefix, c in INDEX_COUNTS.items() if cname.startswith(prefix)), None)
+                if not count:
+                    sys.exit(f"methods.py: no count for the {index} of {cname} (INDEX_COUNTS)")
+                code = (f'if (!om_java_index({index}, {count[0]}($self), "{count[1]}", "{count[2]}", err)) '
+                        f'return {"r" if ret.startswith("om_java_") else "0"}; {code}')
+                if "om_error *err" not in decl:
+                    decl.append("om_error *err")  # hidden, as every om_error: a failed check throws
             target = f"{struct}::{cname}" if struct else "omj_" + cname[3:]  # OfflineMeshes: the module's
             out.append(f"%rename({member}) {target};")
             if "const char *path" in decl:

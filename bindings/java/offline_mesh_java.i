@@ -140,6 +140,16 @@ static bool om_java_room(om_java_array *a, size_t elem, om_status status, om_err
     snprintf(err->message, sizeof err->message, "no memory for %zu results", a->n);
   return err->status == OM_OK;
 }
+/* methods.py checks every index input first: below `count`, else
+ * OM_ERR_OUT_OF_RANGE naming it as Java passed it (a negative long arrives
+ * wrapped to size_t; the C getters answer 0 or NULL out of range). */
+static bool om_java_index(size_t index, size_t count, const char *what, const char *counted, om_error *err) {
+  if (index < count)
+    return true;
+  err->status = OM_ERR_OUT_OF_RANGE;
+  snprintf(err->message, sizeof err->message, "%s %lld is outside the %zu %s", what, (long long)index, count, counted);
+  return false;
+}
 %}
 
 /* ---- results: methods.py returns the outputs (a handle or a string is

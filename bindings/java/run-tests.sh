@@ -152,6 +152,8 @@ gen_fails "no Java return kind for the outputs of om_mesh_twice" \
 gen_fails "no Java return kind for the outputs of om_mesh_thrice" \
   "$(printf 'om_mesh_thrice\tx\tx\tOfflineMesh.thrice')" \
   "OM_API om_status om_mesh_thrice(const om_mesh *mesh, int64_t *out, size_t out_len, size_t *needed, int64_t *extra, om_error *err);"
+gen_fails "no count for the index of om_frob_name" "$(printf 'om_frob_name\tx\tx\tOfflineMeshes.frobName')" \
+  "OM_API const char *om_frob_name(size_t index);"
 # and what it derives for one function of each shape
 for line in '%rename(groupOfNamed) om_mesh::om_mesh_group_of_named;' \
     '%newobject om_hierarchy::om_hierarchy_locality;' \
@@ -161,6 +163,7 @@ for line in '%rename(groupOfNamed) om_mesh::om_mesh_group_of_named;' \
     'char *om_hierarchy_check(const om_mesh *mesh, const char *rules, om_error *err) const { char *violations = 0; size_t count = 0; return om_hierarchy_check(mesh, $self, rules, &violations, &count, err) == OM_OK ? violations : 0; }' \
     'static om_java_size omj_world_size_resolve(om_java_array *r, int64_t explicit_size, om_error *err) { int64_t world_size = 0; om_world_size_source source = 0; if (om_world_size_resolve(explicit_size, &world_size, &source, err) == OM_OK) { r->n = 2; r->stack[0] = world_size; r->stack[1] = source; } return r; } %}' \
     'size_t om_diagnostics_count(void) const { return om_diagnostics_count($self); }' \
+    'const char *om_mesh_name(size_t index, om_error *err) const { if (!om_java_index(index, om_mesh_ndim($self), "axis", "axes of the mesh", err)) return 0; return om_mesh_name($self, index); }' \
     'om_java_groups om_preset_group_list(om_java_array *r, const char *name, om_error *err) const { if (om_java_room(r, sizeof(int32_t), om_preset_group_list($self, name, 0, 0, &r->n, &r->group_size, err), err) && om_preset_group_list($self, name, r->values, r->n, &r->n, &r->group_size, err) != OM_OK) r->n = 0; return r; }' \
     'static om_java_longs omj_world_size_from_env(om_java_array *r, om_error *err) { int64_t world_size = 0; bool found = 0; if (om_world_size_from_env(&world_size, &found, err) == OM_OK) { r->n = 2; r->stack[0] = world_size; r->stack[1] = found; } return r; } %}' \
     'bool om_dims_dp_given(om_error *err) const { bool given = 0; return om_dims_dp_given($self, &given, err) == OM_OK ? given : 0; }' \
