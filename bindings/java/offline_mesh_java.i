@@ -140,6 +140,7 @@ static bool om_java_room(om_java_array *a, size_t elem, om_status status, om_err
     snprintf(err->message, sizeof err->message, "no memory for %zu results", a->n);
   return err->status == OM_OK;
 }
+
 /* methods.py checks every index input first: below `count`, else
  * OM_ERR_OUT_OF_RANGE naming it as Java passed it (a negative long arrives
  * wrapped to size_t; the C getters answer 0 or NULL out of range). */
@@ -204,6 +205,8 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
 
 /* ---- inputs ------------------------------------------------------------------ */
 %apply long long { int64_t, uint64_t };   /* a uint64_t hash or mask: the same bits */
+/* A null enum is refused as the library refuses a NULL argument. */
+%typemap(javain) enum SWIGTYPE "($javainput == null ? Native.isNull(\"$1_name\") : $javainput.swigValue())"
 
 /* Strings: checked UTF-8 in Java (Native.cstr refuses NUL and unpaired
  * surrogates and appends the NUL C reads up to), read in place here; null
@@ -268,7 +271,7 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
               JNI_ABORT)
 %typemap(javain, post="      java.lang.ref.Reference.reachabilityFence($javainput);")
     (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
-    "java.util.Arrays.stream($javainput).mapToLong(OfflineMesh::getCPtr).toArray()"
+    "($javainput == null ? null : java.util.Arrays.stream($javainput).mapToLong(OfflineMesh::getCPtr).toArray())"
 /* An axis set or coordinate as the last input: Java varargs (methods.py
  * names them vaxes, vcoord). */
 %apply (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN) { (const char *const *vaxes, size_t nvaxes) };
@@ -280,7 +283,7 @@ OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[]
 %typemap(javacode) struct om_mesh %{
   /** A mesh of these axis names and sizes (row-major). */
   public static OfflineMesh of(java.util.List<String> names, long... sizes) {
-    return new OfflineMesh(names.toArray(new String[0]), sizes);
+    return new OfflineMesh(names == null ? null : names.toArray(new String[0]), sizes);
   }
   /** The axis names in mesh order. */
   public java.util.List<String> dimNames() {
