@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * What the generated classes share: loading {@code liboffline_mesh_jni.so}
@@ -78,8 +79,7 @@ final class Native {
     /** NUL-terminated UTF-8 of a string for C: a NUL inside would cut it, so it is refused. */
     static byte[] cstr(String value) {
         if (value != null && value.indexOf('\0') >= 0) {
-            throw new OfflineMeshException(Status.INVALID_ARGUMENT,
-                    '"' + value.replace("\0", "\\0") + "\" contains a NUL character");
+            throw refused(value, "contains a NUL character at index " + value.indexOf('\0'));
         }
         byte[] bytes = utf8(value);
         return bytes == null ? null : Arrays.copyOf(bytes, bytes.length + 1);
@@ -99,14 +99,27 @@ final class Native {
 
     /** UTF-8 of a string; an unpaired surrogate has none (getBytes would write '?'), so it is refused. */
     static byte[] utf8(String value) {
-        try {
-            java.nio.ByteBuffer bytes = value == null ? null : StandardCharsets.UTF_8.newEncoder()
-                    .encode(java.nio.CharBuffer.wrap(value));
-            return bytes == null ? null : Arrays.copyOf(bytes.array(), bytes.limit());
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new OfflineMeshException(Status.INVALID_ARGUMENT,
-                    "\"" + value + "\" is not valid Unicode (" + e + ")");
+        for (int i = 0, c; value != null && i < value.length(); i += Character.charCount(c)) {
+            c = value.codePointAt(i); // a pair is one code point above U+FFFF, a lone surrogate its own
+            if (c >= 0xD800 && c <= 0xDFFF) {
+                throw refused(value, String.format("has an unpaired surrogate U+%04X at index %d (no UTF-8 form)", c, i));
+            }
         }
+        return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A string C cannot take, quoted as the library quotes values: controls as \\xNN, lone surrogates
+     * as \\uNNNN, at most 80 characters (a message is one line). */
+    private static OfflineMeshException refused(String value, String why) {
+        String shown = value.codePoints().limit(80).mapToObj(c -> c < 0x20 || c == 0x7F || (c >= 0xD800 && c <= 0xDFFF)
+                ? String.format(c < 0x80 ? "\\x%02X" : "\\u%04X", c) : Character.toString(c)).collect(Collectors.joining());
+        return new OfflineMeshException(Status.INVALID_ARGUMENT,
+                '"' + shown + (value.codePointCount(0, value.length()) > 80 ? "...\" " : "\" ") + why);
+    }
+
+    /** A null enum argument, refused as the library refuses a NULL one. */
+    static int isNull(String parameter) {
+        throw new OfflineMeshException(Status.INVALID_ARGUMENT, parameter + " is null");
     }
 
     static String string(byte[] bytes) {

@@ -62,7 +62,7 @@ class MeshTest {
         assertRejected(Status.LENGTH_MISMATCH, () -> OfflineMesh.of(List.of("dp"), 2, 2), "");
         assertRejected(Status.MESH_TOO_LARGE, () -> OfflineMesh.of(List.of("a", "b"), 65536, 65536), "");
         assertRejected(Status.INVALID_ARGUMENT, () -> OfflineMesh.of(List.of("a\0b"), 2), "NUL");
-        assertRejected(Status.INVALID_ARGUMENT, () -> OfflineMesh.of(List.of("a\uD800"), 2), "not valid Unicode");
+        assertRejected(Status.INVALID_ARGUMENT, () -> OfflineMesh.of(List.of("a\uD800"), 2), "unpaired surrogate U+D800 at index 1");
         // a null array is Java's (NULL, 0): an empty list
         assertRejected(Status.LENGTH_MISMATCH, () -> new OfflineMesh(null, new long[] {2}), "0 entries");
         assertRejected(Status.PARSE, () -> OfflineMesh.fromJson("{\"mesh_dim_names\":[\"dp\"]"), "");
