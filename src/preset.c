@@ -156,6 +156,11 @@ static om_status run_preset(const char *name, const char *const *params,
     if (world < 0)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "world size must be >= 1, got %lld", (long long)world);
+    /* As for a "world_size" parameter: no view could hold more ranks (the
+     * rules and products of the frameworks assume it). */
+    if (world > OMI_MAX_INT32)
+        return omi_fail(err, OM_ERR_OUT_OF_RANGE, "world size %lld is beyond 2^31-1",
+                        (long long)world);
     const omi_preset_def *def = NULL;
     om_status st = find_preset(name, &def, err);
     omi_param_value values_read[OMI_PRESET_MAX_PARAMS];

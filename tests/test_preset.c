@@ -470,6 +470,20 @@ static void test_bad_arguments(void)
                   &err, OM_ERR_INVALID_ARGUMENT, "parameter 0 is NULL");
     OM_EXPECT_ERR(om_preset_new("torchtitan", (const char *[]){"tp=4294967296"}, 1, 8,
                                 &p, &err), &err, OM_ERR_OUT_OF_RANGE, "beyond 2^31-1");
+    /* A world size beyond 2^31-1 is refused as the parameter is: deepspeed
+     * built a preset of 2^31 ranks, torchtitan's check said its product of
+     * 2^62 "!= WORLD_SIZE(2^62)". */
+    OM_EXPECT_ERR(om_preset_new("deepspeed", NULL, 0, INT64_C(2147483648), &p, &err), &err,
+                  OM_ERR_OUT_OF_RANGE, "world size 2147483648 is beyond 2^31-1");
+    OM_EXPECT(p == NULL);
+    char *verdict = NULL;
+    OM_EXPECT_ERR(om_preset_check("torchtitan", NULL, 0, INT64_C(1) << 62, &verdict, &err),
+                  &err, OM_ERR_OUT_OF_RANGE, "world size 4611686018427387904 is beyond 2^31-1");
+    OM_EXPECT(verdict == NULL);
+    OM_EXPECT_OK(om_preset_new("deepspeed", NULL, 0, INT64_C(2147483647), &p, &err), &err);
+    OM_EXPECT_INT(om_preset_world_size(p), INT64_C(2147483647));
+    om_preset_free(p);
+    p = NULL;
     OM_EXPECT_ERR(om_preset_new("torchtitan", NULL, 0, 0, &p, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "no world size");
     OM_EXPECT_ERR(om_preset_new("torchtitan", NULL, 0, -3, &p, &err), &err,

@@ -187,6 +187,10 @@ class HostileArgumentsTest {
                 null, 0, null), Status.INVALID_ARGUMENT, "not nnodes*nproc_per_node = 9223372036854775807*2"));
         rows.add(no("resliceExperts(ep 2^32)", () -> MESH.resliceExperts(1L << 32, 0), Status.INVALID_ARGUMENT,
                 "ep_size 4294967296 does not divide the dense region of 8 ranks"));
+        rows.add(no("Preset.of(deepspeed, 2^31 ranks)", () -> Preset.of("deepspeed", new String[0], 1L << 31),
+                Status.OUT_OF_RANGE, "world size 2147483648 is beyond 2^31-1"));
+        rows.add(no("Preset.check(torchtitan, 2^62 ranks)", () -> Preset.check("torchtitan", null, 1L << 62),
+                Status.OUT_OF_RANGE, "world size 4611686018427387904 is beyond 2^31-1"));
         return rows;
     }
 
