@@ -69,6 +69,44 @@ class ThreadSafetyTest {
         }
     }
 
+    /** The other immutable handles docs/java.md calls thread-safe, with their error paths (each thread's message). */
+    @Test
+    void sharedHierarchyLocalityWorldAndPreset() throws Exception {
+        try (Hierarchy h = Hierarchy.fromSpec("host=4,rack=8"); OfflineMesh m = OfflineMesh.fromSpec("dp=4,cp=2,tp=2");
+                Locality l = h.locality(m, "cp", "tp"); Preset p = Preset.of("megatron",
+                        new String[] {"tensor_model_parallel_size=2"}, 16); World w = p.world()) {
+            Callable<String> task = () -> {
+                StringBuilder s = new StringBuilder().append(l).append(h.check(m, "tp:host,dp:host"))
+                        .append(w.toJson()).append(java.util.Arrays.deepToString(p.groupList(p.groupListName(0))));
+                for (long level = -1; level <= 2; level++) {
+                    try {
+                        s.append(h.levelName(level)).append(h.domainOf(level, 9)).append(l.get(level, LocalityField.PPN_MAX));
+                    } catch (OfflineMeshException e) {
+                        s.append(e.getMessage());
+                    }
+                }
+                return s.append(MeshTest.assertRejected(Status.UNKNOWN_VIEW, () -> w.view("v" + s.length()), "v")
+                        .getMessage()).toString();
+            };
+            String expected = task.call();
+            assertTrue(expected.contains("level -1 is outside the 2 levels of the hierarchy")
+                    && expected.contains("no view 'v"), expected);
+            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+            try {
+                List<Future<String>> results = new ArrayList<>();
+                for (int i = 0; i < THREADS * 50; i++) {
+                    results.add(pool.submit(task));
+                }
+                for (Future<String> result : results) {
+                    assertEquals(expected, result.get(120, TimeUnit.SECONDS));
+                }
+            } finally {
+                pool.shutdownNow();
+                assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+            }
+        }
+    }
+
     @Test
     void concurrentYamlParsingAndErrors() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
