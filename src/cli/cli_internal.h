@@ -154,6 +154,11 @@ void cli_axis_set_free(cli_axis_set *set);
 void cli_writer_start(const cli_io *io, omu_writer *w, char *storage,
                       size_t size);
 int cli_writer_finish(const cli_io *io, omu_writer *w, int rc);
+/* Flushes `io->out`; when a write failed (now or before), reports "cannot
+ * write the output: ..." and returns true. For what a command printed
+ * itself before failing on another ground (a check's verdict), so its
+ * message does not speak of output nobody got. */
+bool cli_output_failed(const cli_io *io);
 /* JSON writing to a FILE: strings escaped as the library's canonical JSON. */
 void cli_json_string(FILE *out, const char *s);
 void cli_json_int_array(FILE *out, const int32_t *values, int64_t count);

@@ -58,7 +58,7 @@ int cli_cmd_advise(const cli_io *io, int argc, char **argv)
                 fputs("}\n", io->out);
                 rc = count > 0 ? CLI_FAILED : CLI_OK;
                 cli_quoted q;
-                if (count > 0)
+                if (count > 0 && !cli_output_failed(io))
                     cli_error(io, CLI_FAILED, "order %s breaks %zu rule%s",
                               cli_quote(&q, opt.order), count, count == 1 ? "" : "s");
             }

@@ -260,6 +260,7 @@ int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
     }
     om_string_free(levels);
     if (rc == CLI_OK && broken > 0) {
+        cli_output_failed(io); /* a report that was lost is said first */
         print_violations(io, violations);
         rc = CLI_FAILED;
     }
