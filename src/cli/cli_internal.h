@@ -121,6 +121,9 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
  * --param K=V... (view_source.c); cli_load_mesh() calls it when one of
  * those options is given. */
 int cli_load_view(const cli_io *io, const cli_options *opt, om_mesh **mesh);
+/* Files are read by name only: "-" (when no file has that name) is
+ * refused as standard input, with `option` (may be NULL) in the message. */
+int cli_refuse_stdin(const cli_io *io, const char *option, const char *path);
 /* Loads the config's dims (exit status on failure). */
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims);
 /* (config_read.c) Projects opt->config with its diagnostics: each one is
@@ -195,8 +198,10 @@ int cli_cmd_advise(const cli_io *io, int argc, char **argv);
  * --require rules, for a mesh already loaded. */
 int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
                            const om_mesh *mesh);
-/* Loads --hierarchy: a spec with '=' or a file (JSON or hostfile). */
-int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out);
+/* Loads --hierarchy (a spec with '=' or a file: JSON or hostfile) or, with
+ * `option` "--hosts", a hostfile; messages name `option`. */
+int cli_load_hierarchy(const cli_io *io, const char *option, const char *value,
+                       om_hierarchy **out);
 
 /* ---- framework presets (cmd_views.c) ---- */
 #define CLI_MAX_PARAMS 32 /* most --param options of one command line */

@@ -38,7 +38,7 @@ int cli_cmd_advise(const cli_io *io, int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     om_hierarchy *h;
-    rc = cli_load_hierarchy(io, opt.hierarchy, &h);
+    rc = cli_load_hierarchy(io, "--hierarchy", opt.hierarchy, &h);
     om_error e;
     char *text = NULL;
     if (rc == CLI_OK && opt.order) {

@@ -41,7 +41,7 @@ static int split_hosts(const cli_io *io, const char *value, host_list *hosts)
 static int hostfile_hosts(const cli_io *io, const char *path, host_list *hosts)
 {
     om_hierarchy *h;
-    int rc = cli_load_hierarchy(io, path, &h);
+    int rc = cli_load_hierarchy(io, "--hosts", path, &h);
     if (rc != CLI_OK)
         return rc;
     om_error e;
@@ -142,7 +142,7 @@ static int plan(const cli_io *io, const cli_options *opt, const om_mesh *mesh,
     if (opt->format && om_launch_format_from_name(opt->format, &format, &e) != OM_OK)
         return cli_error(io, CLI_USAGE, "--format: %s", e.message);
     om_hierarchy *h = NULL;
-    int rc = opt->hierarchy ? cli_load_hierarchy(io, opt->hierarchy, &h) : CLI_OK;
+    int rc = opt->hierarchy ? cli_load_hierarchy(io, "--hierarchy", opt->hierarchy, &h) : CLI_OK;
     char *violations = NULL;
     size_t count = 0;
     if (rc == CLI_OK &&
