@@ -63,11 +63,11 @@ static bool is_flag(unsigned flag)
     return flag == OPT_EXAMPLES || flag == OPT_STRICT;
 }
 
-/* A decimal integer in [min, 2^31-1]. Text that is no integer is a usage
- * error (exit 2); an integer out of range is a bad value (exit 1), like a
- * rank outside the mesh. */
+/* A decimal integer in [min, max] (max at most 2^31-1). Text that is no
+ * integer is a usage error (exit 2); an integer out of range is a bad
+ * value (exit 1), like a rank outside the mesh. */
 static int parse_count(const cli_io *io, const char *option, const char *text,
-                       int64_t min, int64_t *value)
+                       int64_t min, int64_t max, int64_t *value)
 {
     cli_quoted q;
     const char *p = text;
@@ -85,25 +85,34 @@ static int parse_count(const cli_io *io, const char *option, const char *text,
     }
     if (!digits)
         return cli_error(io, CLI_USAGE,
-                         "--%s needs an integer, got %s (from %lld to 2147483647)",
-                         option, cli_quote(&q, text), (long long)min);
+                         "--%s needs an integer, got %s (from %lld to %lld)",
+                         option, cli_quote(&q, text), (long long)min,
+                         (long long)max);
     /* From here the text is a sign and digits: shown as is. */
-    if ((negative && (huge || v > 0)) || (!huge && v < min))
+    bool below = (negative && (huge || v > 0)) || (!huge && v < min);
+    bool above = !negative && (huge || v > max);
+    if ((below || above) && max < INT64_C(2147483647))
+        return cli_error(io, CLI_FAILED, "--%s must be %lld..%lld, got %.40s%s",
+                         option, (long long)min, (long long)max, text,
+                         strlen(text) > 40 ? "..." : "");
+    if (below)
         return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.40s%s", option,
                          (long long)min, text, strlen(text) > 40 ? "..." : "");
-    if (huge)
+    if (above)
         return cli_error(io, CLI_FAILED, "--%s %.40s%s exceeds 2147483647", option,
                          text, strlen(text) > 40 ? "..." : "");
     *value = v;
     return CLI_OK;
 }
 
+#define COUNT_MAX INT64_C(2147483647)
+
 static int store(const cli_io *io, unsigned flag, const char *name,
                  const char *value, unsigned allowed, cli_options *opt)
 {
     switch (flag) {
     case OPT_WORLD_SIZE:
-        return parse_count(io, name, value, 1, &opt->world_size);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->world_size);
     case OPT_ORDER:
         opt->order = value;
         return CLI_OK;
@@ -120,16 +129,16 @@ static int store(const cli_io *io, unsigned flag, const char *name,
         return CLI_OK;
     case OPT_RANK:
         opt->has_rank = true;
-        return parse_count(io, name, value, 0, &opt->rank);
+        return parse_count(io, name, value, 0, COUNT_MAX, &opt->rank);
     case OPT_EP:
         opt->has_ep = true;
-        return parse_count(io, name, value, 1, &opt->ep);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->ep);
     case OPT_NUM_EXPERTS:
         opt->has_num_experts = true;
-        return parse_count(io, name, value, 1, &opt->num_experts);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->num_experts);
     case OPT_RANKS_PER_HOST:
         opt->has_ranks_per_host = true;
-        return parse_count(io, name, value, 1, &opt->ranks_per_host);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->ranks_per_host);
     case OPT_COLOR_BY:
         opt->color_by = value;
         return CLI_OK;
@@ -149,14 +158,14 @@ static int store(const cli_io *io, unsigned flag, const char *name,
         opt->strict = true;
         return CLI_OK;
     case OPT_NNODES:
-        return parse_count(io, name, value, 1, &opt->nnodes);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->nnodes);
     case OPT_NPROC:
-        return parse_count(io, name, value, 1, &opt->nproc_per_node);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->nproc_per_node);
     case OPT_MASTER_ADDR:
         opt->master_addr = value;
         return CLI_OK;
     case OPT_MASTER_PORT:
-        return parse_count(io, name, value, 1, &opt->master_port);
+        return parse_count(io, name, value, 1, INT64_C(65535), &opt->master_port);
     case OPT_HOSTS:
         opt->hosts = value;
         return CLI_OK;
