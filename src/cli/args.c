@@ -54,13 +54,13 @@ static const option_spec options[] = {
     {"prefer", OPT_PREFER},         {"priority", OPT_PRIORITY},
     {"view", OPT_VIEW},             {"world", OPT_WORLD},
     {"preset", OPT_PRESET},         {"param", OPT_PARAM},
-    {"strict", OPT_STRICT},
+    {"strict", OPT_STRICT},         {"single-axes", OPT_SINGLE_AXES},
 };
 
 /* Options that take no value. */
 static bool is_flag(unsigned flag)
 {
-    return flag == OPT_EXAMPLES || flag == OPT_STRICT;
+    return flag == OPT_EXAMPLES || flag == OPT_STRICT || flag == OPT_SINGLE_AXES;
 }
 
 /* A decimal integer in [min, max] (max at most 2^31-1). Text that is no
@@ -157,6 +157,9 @@ static int store(const cli_io *io, unsigned flag, const char *name,
     case OPT_STRICT:
         opt->strict = true;
         return CLI_OK;
+    case OPT_SINGLE_AXES:
+        opt->single_axes = true;
+        return CLI_OK;
     case OPT_NNODES:
         return parse_count(io, name, value, 1, COUNT_MAX, &opt->nnodes);
     case OPT_NPROC:
@@ -229,6 +232,21 @@ static int unknown_option(const cli_io *io, const char *command, const char *arg
                      shown, command, valid);
 }
 
+/* Whether `arg` is "--NAME" or "--NAME=..." for an option of any command
+ * (or --help). */
+static bool names_option(const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return false;
+    size_t len = strcspn(arg + 2, "=");
+    if (len == 4 && strncmp(arg + 2, "help", 4) == 0)
+        return true;
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+        if (strlen(options[k].name) == len && strncmp(options[k].name, arg + 2, len) == 0)
+            return true;
+    return false;
+}
+
 int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
               int first, unsigned allowed, cli_options *opt)
 {
@@ -296,6 +314,15 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
             if (i + 1 >= argc || !argv[i + 1])
                 return cli_error(io, CLI_USAGE, "--%s needs a value", spec->name);
             value = argv[++i];
+            /* "--mesh --dims tp": the value was forgotten, and taking
+             * "--dims" for it would blame "tp" instead. */
+            if (names_option(value)) {
+                cli_quoted q;
+                return cli_error(io, CLI_USAGE,
+                                 "--%s needs a value, got the option %s (give "
+                                 "--%s=VALUE for a value starting with --)",
+                                 spec->name, cli_quote(&q, value), spec->name);
+            }
         }
         last_dims = spec->flag == OPT_DIMS ? value : NULL;
         int rc = store(io, spec->flag, spec->name, value, allowed, opt);

@@ -44,8 +44,9 @@ enum {
     OPT_WORLD = 1 << 24,
     OPT_PRESET = 1 << 25,
     OPT_PARAM = 1 << 26,      /* --param may repeat */
-    OPT_STRICT = 1 << 27      /* flag: config diagnostics are errors; every
+    OPT_STRICT = 1 << 27,     /* flag: config diagnostics are errors; every
                                  command taking OPT_CONFIG accepts it */
+    OPT_SINGLE_AXES = 1 << 28 /* flag (views): torchtitan's single-axis meshes */
 };
 
 #define CLI_VIEW_OPTIONS (OPT_VIEW | OPT_WORLD | OPT_PRESET | OPT_PARAM)
@@ -80,6 +81,7 @@ typedef struct {
     const char *params[CLI_MAX_VIEW_PARAMS]; /* --param KEY=VALUE */
     size_t nparams;
     bool strict;        /* --strict */
+    bool single_axes;   /* --single-axes */
 } cli_options;
 
 typedef struct {
@@ -204,8 +206,7 @@ int cli_load_hierarchy(const cli_io *io, const char *option, const char *value,
                        om_hierarchy **out);
 
 /* ---- framework presets (cmd_views.c) ---- */
-#define CLI_MAX_PARAMS 32 /* most --param options of one command line */
-#define CLI_MAX_ARGS 256  /* most arguments of one command line */
+#define CLI_MAX_PARAMS CLI_MAX_VIEW_PARAMS /* most --param options */
 
 typedef struct {
     const char *preset;                 /* --preset NAME, or NULL */
@@ -214,11 +215,6 @@ typedef struct {
     bool world_param;                   /* a --param world_size was given */
 } cli_preset_args;
 
-/* Takes --preset NAME and every --param KEY=VALUE ("--opt value" or
- * "--opt=value") out of argv; the other arguments go to rest[0..*rest_argc)
- * (NULL-terminated, room for argc + 1) for cli_parse(). */
-int cli_take_preset_args(const cli_io *io, int argc, char **argv,
-                         cli_preset_args *pa, int *rest_argc, char **rest);
 /* Builds the preset (or, with a CONFIG.yaml, the hyper-parallel preset of
  * that file) at --world-size / the world_size
  * parameter / the environment. Exit status on failure. */
