@@ -83,8 +83,17 @@ static void print_help(FILE *out)
           "Computes the static device mesh of a distributed-training job.\n"
           "\n"
           "commands:\n", out);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        /* A summary of two lines keeps its second under the first. */
+        const char *text = commands[i].summary;
+        int len = (int)strcspn(text, "\n");
+        fprintf(out, "  %-9s %.*s\n", commands[i].name, len, text);
+        for (text += len; *text == '\n'; text += len) {
+            text++;
+            len = (int)strcspn(text, "\n");
+            fprintf(out, "  %-9s %.*s\n", "", len, text);
+        }
+    }
     fputs("\n"
           "SOURCE is CONFIG.yaml [--world-size N] [--order AXES] or --mesh SPEC,\n"
           "or (groups, coord, dump, show, locality) --view NAME with --world FILE\n"
