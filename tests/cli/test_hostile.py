@@ -250,6 +250,18 @@ def test_double_dash_before_a_preset_option():
     fails(1, "check", "--", "--preset=torchtitan", match="--preset=torchtitan: cannot open")
 
 
+def test_help_command_and_extra_arguments():
+    """fixed: "help groups" printed the top-level help, and an argument
+    after --help or --version was ignored."""
+    assert ok("help", "groups") == ok("groups", "--help")
+    assert ok("--help", "coord") == ok("coord", "--help")
+    assert ok("help", "help") == ok("--help")
+    fails(2, "help", "nope", match='unknown command "nope"')
+    fails(2, "help", "groups", "x", match="'help' takes at most a COMMAND, got \"x\"")
+    fails(2, "--version", "x", match="'--version' takes no argument, got \"x\"")
+    assert ok("--version").startswith("offline-mesh ")
+
+
 def test_help_summaries_stay_in_their_column():
     """fixed: the second line of check's summary started at column 0."""
     out = ok("--help")
