@@ -180,7 +180,7 @@ class HostileArgumentsTest {
         rows.add(no("Hierarchy.domainOf(0, -1)", () -> HIERARCHY.domainOf(0, -1), Status.OUT_OF_RANGE, "-1"));
         rows.add(ok("launchCheck(Long.MAX_VALUE nodes): the product is said, not wrapped",
                 () -> MESH.launchCheck(null, Long.MAX_VALUE, 2, null),
-                "world size 8 (the mesh) is not nnodes*nproc_per_node = 9223372036854775807*2 > 2^31-1\n"));
+                "world size 8 (the mesh) is not nnodes*nproc_per_node = 9223372036854775807*2, over 2^63-1\n"));
         rows.add(no("launchCheck(nproc 2^31)", () -> MESH.launchCheck(null, 1, 1L << 31, null), Status.INVALID_ARGUMENT,
                 "nproc_per_node must be 1..2147483647, got 2147483648"));
         rows.add(no("launchPlan(Long.MAX_VALUE nodes)", () -> MESH.launchPlan(Long.MAX_VALUE, 2, LaunchFormat.SLURM,
