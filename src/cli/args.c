@@ -54,20 +54,20 @@ static const option_spec options[] = {
     {"prefer", OPT_PREFER},         {"priority", OPT_PRIORITY},
     {"view", OPT_VIEW},             {"world", OPT_WORLD},
     {"preset", OPT_PRESET},         {"param", OPT_PARAM},
-    {"strict", OPT_STRICT},
+    {"strict", OPT_STRICT},         {"single-axes", OPT_SINGLE_AXES},
 };
 
 /* Options that take no value. */
 static bool is_flag(unsigned flag)
 {
-    return flag == OPT_EXAMPLES || flag == OPT_STRICT;
+    return flag == OPT_EXAMPLES || flag == OPT_STRICT || flag == OPT_SINGLE_AXES;
 }
 
-/* A decimal integer in [min, 2^31-1]. Text that is no integer is a usage
- * error (exit 2); an integer out of range is a bad value (exit 1), like a
- * rank outside the mesh. */
+/* A decimal integer in [min, max] (max at most 2^31-1). Text that is no
+ * integer is a usage error (exit 2); an integer out of range is a bad
+ * value (exit 1), like a rank outside the mesh. */
 static int parse_count(const cli_io *io, const char *option, const char *text,
-                       int64_t min, int64_t *value)
+                       int64_t min, int64_t max, int64_t *value)
 {
     cli_quoted q;
     const char *p = text;
@@ -85,25 +85,34 @@ static int parse_count(const cli_io *io, const char *option, const char *text,
     }
     if (!digits)
         return cli_error(io, CLI_USAGE,
-                         "--%s needs an integer, got %s (from %lld to 2147483647)",
-                         option, cli_quote(&q, text), (long long)min);
+                         "--%s needs an integer, got %s (from %lld to %lld)",
+                         option, cli_quote(&q, text), (long long)min,
+                         (long long)max);
     /* From here the text is a sign and digits: shown as is. */
-    if ((negative && (huge || v > 0)) || (!huge && v < min))
+    bool below = (negative && (huge || v > 0)) || (!huge && v < min);
+    bool above = !negative && (huge || v > max);
+    if ((below || above) && max < INT64_C(2147483647))
+        return cli_error(io, CLI_FAILED, "--%s must be %lld..%lld, got %.40s%s",
+                         option, (long long)min, (long long)max, text,
+                         strlen(text) > 40 ? "..." : "");
+    if (below)
         return cli_error(io, CLI_FAILED, "--%s must be >= %lld, got %.40s%s", option,
                          (long long)min, text, strlen(text) > 40 ? "..." : "");
-    if (huge)
+    if (above)
         return cli_error(io, CLI_FAILED, "--%s %.40s%s exceeds 2147483647", option,
                          text, strlen(text) > 40 ? "..." : "");
     *value = v;
     return CLI_OK;
 }
 
+#define COUNT_MAX INT64_C(2147483647)
+
 static int store(const cli_io *io, unsigned flag, const char *name,
                  const char *value, unsigned allowed, cli_options *opt)
 {
     switch (flag) {
     case OPT_WORLD_SIZE:
-        return parse_count(io, name, value, 1, &opt->world_size);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->world_size);
     case OPT_ORDER:
         opt->order = value;
         return CLI_OK;
@@ -120,16 +129,16 @@ static int store(const cli_io *io, unsigned flag, const char *name,
         return CLI_OK;
     case OPT_RANK:
         opt->has_rank = true;
-        return parse_count(io, name, value, 0, &opt->rank);
+        return parse_count(io, name, value, 0, COUNT_MAX, &opt->rank);
     case OPT_EP:
         opt->has_ep = true;
-        return parse_count(io, name, value, 1, &opt->ep);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->ep);
     case OPT_NUM_EXPERTS:
         opt->has_num_experts = true;
-        return parse_count(io, name, value, 1, &opt->num_experts);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->num_experts);
     case OPT_RANKS_PER_HOST:
         opt->has_ranks_per_host = true;
-        return parse_count(io, name, value, 1, &opt->ranks_per_host);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->ranks_per_host);
     case OPT_COLOR_BY:
         opt->color_by = value;
         return CLI_OK;
@@ -148,15 +157,18 @@ static int store(const cli_io *io, unsigned flag, const char *name,
     case OPT_STRICT:
         opt->strict = true;
         return CLI_OK;
+    case OPT_SINGLE_AXES:
+        opt->single_axes = true;
+        return CLI_OK;
     case OPT_NNODES:
-        return parse_count(io, name, value, 1, &opt->nnodes);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->nnodes);
     case OPT_NPROC:
-        return parse_count(io, name, value, 1, &opt->nproc_per_node);
+        return parse_count(io, name, value, 1, COUNT_MAX, &opt->nproc_per_node);
     case OPT_MASTER_ADDR:
         opt->master_addr = value;
         return CLI_OK;
     case OPT_MASTER_PORT:
-        return parse_count(io, name, value, 1, &opt->master_port);
+        return parse_count(io, name, value, 1, INT64_C(65535), &opt->master_port);
     case OPT_HOSTS:
         opt->hosts = value;
         return CLI_OK;
@@ -218,6 +230,21 @@ static int unknown_option(const cli_io *io, const char *command, const char *arg
                          shown, command);
     return cli_error(io, CLI_USAGE, "unknown option %s for '%s' (it takes %s)",
                      shown, command, valid);
+}
+
+/* Whether `arg` is "--NAME" or "--NAME=..." for an option of any command
+ * (or --help). */
+static bool names_option(const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return false;
+    size_t len = strcspn(arg + 2, "=");
+    if (len == 4 && strncmp(arg + 2, "help", 4) == 0)
+        return true;
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+        if (strlen(options[k].name) == len && strncmp(options[k].name, arg + 2, len) == 0)
+            return true;
+    return false;
 }
 
 int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
@@ -287,6 +314,15 @@ int cli_parse(const cli_io *io, const char *command, int argc, char **argv,
             if (i + 1 >= argc || !argv[i + 1])
                 return cli_error(io, CLI_USAGE, "--%s needs a value", spec->name);
             value = argv[++i];
+            /* "--mesh --dims tp": the value was forgotten, and taking
+             * "--dims" for it would blame "tp" instead. */
+            if (names_option(value)) {
+                cli_quoted q;
+                return cli_error(io, CLI_USAGE,
+                                 "--%s needs a value, got the option %s (give "
+                                 "--%s=VALUE for a value starting with --)",
+                                 spec->name, cli_quote(&q, value), spec->name);
+            }
         }
         last_dims = spec->flag == OPT_DIMS ? value : NULL;
         int rc = store(io, spec->flag, spec->name, value, allowed, opt);

@@ -83,8 +83,17 @@ static void print_help(FILE *out)
           "Computes the static device mesh of a distributed-training job.\n"
           "\n"
           "commands:\n", out);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        /* A summary of two lines keeps its second under the first. */
+        const char *text = commands[i].summary;
+        int len = (int)strcspn(text, "\n");
+        fprintf(out, "  %-9s %.*s\n", commands[i].name, len, text);
+        for (text += len; *text == '\n'; text += len) {
+            text++;
+            len = (int)strcspn(text, "\n");
+            fprintf(out, "  %-9s %.*s\n", "", len, text);
+        }
+    }
     fputs("\n"
           "SOURCE is CONFIG.yaml [--world-size N] [--order AXES] or --mesh SPEC,\n"
           "or (groups, coord, dump, show, locality) --view NAME with --world FILE\n"
@@ -128,22 +137,22 @@ int omcli_main(int argc, char **argv, FILE *out, FILE *err)
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
         strcmp(name, "help") == 0) {
         print_help(out);
-        return CLI_OK;
+        return cli_output_failed(&io) ? CLI_FAILED : CLI_OK;
     }
     if (strcmp(name, "--version") == 0) {
         fprintf(out, "offline-mesh %s\n", om_version_string());
-        return CLI_OK;
+        return cli_output_failed(&io) ? CLI_FAILED : CLI_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(commands[i].name, name) != 0)
             continue;
         if (wants_help(argc, argv)) {
             print_command_help(out, &commands[i]);
-            return CLI_OK;
+            return cli_output_failed(&io) ? CLI_FAILED : CLI_OK;
         }
         int rc = commands[i].run(&io, argc, argv);
-        if (rc == CLI_OK && (fflush(out) != 0 || ferror(out)))
-            return cli_error(&io, CLI_FAILED, "cannot write the output");
+        if (rc == CLI_OK && cli_output_failed(&io))
+            return CLI_FAILED;
         return rc;
     }
     char known[512];

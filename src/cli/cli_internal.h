@@ -44,8 +44,9 @@ enum {
     OPT_WORLD = 1 << 24,
     OPT_PRESET = 1 << 25,
     OPT_PARAM = 1 << 26,      /* --param may repeat */
-    OPT_STRICT = 1 << 27      /* flag: config diagnostics are errors; every
+    OPT_STRICT = 1 << 27,     /* flag: config diagnostics are errors; every
                                  command taking OPT_CONFIG accepts it */
+    OPT_SINGLE_AXES = 1 << 28 /* flag (views): torchtitan's single-axis meshes */
 };
 
 #define CLI_VIEW_OPTIONS (OPT_VIEW | OPT_WORLD | OPT_PRESET | OPT_PARAM)
@@ -80,6 +81,7 @@ typedef struct {
     const char *params[CLI_MAX_VIEW_PARAMS]; /* --param KEY=VALUE */
     size_t nparams;
     bool strict;        /* --strict */
+    bool single_axes;   /* --single-axes */
 } cli_options;
 
 typedef struct {
@@ -121,6 +123,9 @@ int cli_load_mesh(const cli_io *io, const cli_options *opt, om_mesh **mesh,
  * --param K=V... (view_source.c); cli_load_mesh() calls it when one of
  * those options is given. */
 int cli_load_view(const cli_io *io, const cli_options *opt, om_mesh **mesh);
+/* Files are read by name only: "-" (when no file has that name) is
+ * refused as standard input, with `option` (may be NULL) in the message. */
+int cli_refuse_stdin(const cli_io *io, const char *option, const char *path);
 /* Loads the config's dims (exit status on failure). */
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims);
 /* (config_read.c) Projects opt->config with its diagnostics: each one is
@@ -154,6 +159,11 @@ void cli_axis_set_free(cli_axis_set *set);
 void cli_writer_start(const cli_io *io, omu_writer *w, char *storage,
                       size_t size);
 int cli_writer_finish(const cli_io *io, omu_writer *w, int rc);
+/* Flushes `io->out`; when a write failed (now or before), reports "cannot
+ * write the output: ..." and returns true. For what a command printed
+ * itself before failing on another ground (a check's verdict), so its
+ * message does not speak of output nobody got. */
+bool cli_output_failed(const cli_io *io);
 /* JSON writing to a FILE: strings escaped as the library's canonical JSON. */
 void cli_json_string(FILE *out, const char *s);
 void cli_json_int_array(FILE *out, const int32_t *values, int64_t count);
@@ -190,12 +200,13 @@ int cli_cmd_advise(const cli_io *io, int argc, char **argv);
  * --require rules, for a mesh already loaded. */
 int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
                            const om_mesh *mesh);
-/* Loads --hierarchy: a spec with '=' or a file (JSON or hostfile). */
-int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out);
+/* Loads --hierarchy (a spec with '=' or a file: JSON or hostfile) or, with
+ * `option` "--hosts", a hostfile; messages name `option`. */
+int cli_load_hierarchy(const cli_io *io, const char *option, const char *value,
+                       om_hierarchy **out);
 
 /* ---- framework presets (cmd_views.c) ---- */
-#define CLI_MAX_PARAMS 32 /* most --param options of one command line */
-#define CLI_MAX_ARGS 256  /* most arguments of one command line */
+#define CLI_MAX_PARAMS CLI_MAX_VIEW_PARAMS /* most --param options */
 
 typedef struct {
     const char *preset;                 /* --preset NAME, or NULL */
@@ -204,11 +215,6 @@ typedef struct {
     bool world_param;                   /* a --param world_size was given */
 } cli_preset_args;
 
-/* Takes --preset NAME and every --param KEY=VALUE ("--opt value" or
- * "--opt=value") out of argv; the other arguments go to rest[0..*rest_argc)
- * (NULL-terminated, room for argc + 1) for cli_parse(). */
-int cli_take_preset_args(const cli_io *io, int argc, char **argv,
-                         cli_preset_args *pa, int *rest_argc, char **rest);
 /* Builds the preset (or, with a CONFIG.yaml, the hyper-parallel preset of
  * that file) at --world-size / the world_size
  * parameter / the environment. Exit status on failure. */

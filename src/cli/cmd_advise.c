@@ -38,7 +38,7 @@ int cli_cmd_advise(const cli_io *io, int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     om_hierarchy *h;
-    rc = cli_load_hierarchy(io, opt.hierarchy, &h);
+    rc = cli_load_hierarchy(io, "--hierarchy", opt.hierarchy, &h);
     om_error e;
     char *text = NULL;
     if (rc == CLI_OK && opt.order) {
@@ -58,7 +58,7 @@ int cli_cmd_advise(const cli_io *io, int argc, char **argv)
                 fputs("}\n", io->out);
                 rc = count > 0 ? CLI_FAILED : CLI_OK;
                 cli_quoted q;
-                if (count > 0)
+                if (count > 0 && !cli_output_failed(io))
                     cli_error(io, CLI_FAILED, "order %s breaks %zu rule%s",
                               cli_quote(&q, opt.order), count, count == 1 ? "" : "s");
             }

@@ -92,6 +92,8 @@ static om_mesh *check_experts(const om_mesh *mesh, int64_t ep, int64_t num_exper
 
 int cli_check_failed(const cli_io *io)
 {
+    if (cli_output_failed(io))
+        return CLI_FAILED;
     return cli_error(io, CLI_FAILED,
                      "check failed: the verdict on stdout lists each broken rule "
                      "under \"violations\"");

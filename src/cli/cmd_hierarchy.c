@@ -9,7 +9,8 @@
 
 /* The whole regular file (omu_file_read: bounded, never blocks on a FIFO);
  * NULL on failure (reported; out of memory said as such). */
-static char *read_file(const cli_io *io, const char *path, size_t *len)
+static char *read_file(const cli_io *io, const char *option, const char *path,
+                        size_t *len)
 {
     char *text = NULL;
     om_error e;
@@ -17,8 +18,8 @@ static char *read_file(const cli_io *io, const char *path, size_t *len)
     if (st == OM_OK)
         return text;
     cli_quoted q;
-    if (st == OM_ERR_NO_MEMORY)
-        cli_error(io, CLI_FAILED, "--hierarchy %s: %s", cli_quote(&q, path),
+    if (st == OM_ERR_NO_MEMORY || strcmp(option, "--hierarchy") != 0)
+        cli_error(io, CLI_FAILED, "%s %s: %s", option, cli_quote(&q, path),
                   e.message);
     else
         cli_error(io, CLI_FAILED, "--hierarchy %s: not a level=size list (e.g. "
@@ -27,17 +28,22 @@ static char *read_file(const cli_io *io, const char *path, size_t *len)
     return NULL;
 }
 
-int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out)
+int cli_load_hierarchy(const cli_io *io, const char *option, const char *value,
+                       om_hierarchy **out)
 {
     om_error e;
     *out = NULL;
-    if (strchr(value, '=') && !strchr(value, '/') && !strchr(value, '\n')) {
+    /* Only --hierarchy takes a spec; --hosts names a hostfile. */
+    if (strcmp(option, "--hierarchy") == 0 && strchr(value, '=') &&
+        !strchr(value, '/') && !strchr(value, '\n')) {
         if (om_hierarchy_from_spec(value, out, &e) != OM_OK)
             return cli_error(io, CLI_FAILED, "--hierarchy: %s", e.message);
         return CLI_OK;
     }
+    if (cli_refuse_stdin(io, option, value) != CLI_OK)
+        return CLI_FAILED;
     size_t len = 0;
-    char *text = read_file(io, value, &len);
+    char *text = read_file(io, option, value, &len);
     if (!text)
         return CLI_FAILED;
     size_t skip = 0;
@@ -49,7 +55,7 @@ int cli_load_hierarchy(const cli_io *io, const char *value, om_hierarchy **out)
     free(text);
     cli_quoted q;
     if (st != OM_OK)
-        return cli_error(io, CLI_FAILED, "--hierarchy %s: %s", cli_quote(&q, value),
+        return cli_error(io, CLI_FAILED, "%s %s: %s", option, cli_quote(&q, value),
                          e.message);
     return CLI_OK;
 }
@@ -204,7 +210,7 @@ int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
                            const om_mesh *mesh)
 {
     om_hierarchy *h;
-    int rc = cli_load_hierarchy(io, opt->hierarchy, &h);
+    int rc = cli_load_hierarchy(io, "--hierarchy", opt->hierarchy, &h);
     if (rc != CLI_OK)
         return rc;
     /* Validate everything before the first byte of output. */
@@ -260,6 +266,7 @@ int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
     }
     om_string_free(levels);
     if (rc == CLI_OK && broken > 0) {
+        cli_output_failed(io); /* a report that was lost is said first */
         print_violations(io, violations);
         rc = CLI_FAILED;
     }

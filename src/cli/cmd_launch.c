@@ -7,6 +7,7 @@
 #include "cli_internal.h"
 
 #define CLI_MAX_HOSTS 65536
+#define CLI_MAX_LAUNCH_PROCESSES (1 << 22)
 
 typedef struct {
     char *text;                       /* owned storage of the names */
@@ -41,7 +42,7 @@ static int split_hosts(const cli_io *io, const char *value, host_list *hosts)
 static int hostfile_hosts(const cli_io *io, const char *path, host_list *hosts)
 {
     om_hierarchy *h;
-    int rc = cli_load_hierarchy(io, path, &h);
+    int rc = cli_load_hierarchy(io, "--hosts", path, &h);
     if (rc != CLI_OK)
         return rc;
     om_error e;
@@ -142,7 +143,7 @@ static int plan(const cli_io *io, const cli_options *opt, const om_mesh *mesh,
     if (opt->format && om_launch_format_from_name(opt->format, &format, &e) != OM_OK)
         return cli_error(io, CLI_USAGE, "--format: %s", e.message);
     om_hierarchy *h = NULL;
-    int rc = opt->hierarchy ? cli_load_hierarchy(io, opt->hierarchy, &h) : CLI_OK;
+    int rc = opt->hierarchy ? cli_load_hierarchy(io, "--hierarchy", opt->hierarchy, &h) : CLI_OK;
     char *violations = NULL;
     size_t count = 0;
     if (rc == CLI_OK &&
@@ -183,9 +184,20 @@ int cli_cmd_launch(const cli_io *io, int argc, char **argv)
     if (!opt.nnodes || !opt.nproc_per_node)
         return cli_error(io, CLI_USAGE,
                          "'launch' needs --nnodes N and --nproc-per-node P");
-    if (opt.master_port > 65535)
-        return cli_error(io, CLI_USAGE, "--master-port must be 1..65535, got %lld",
-                         (long long)opt.master_port);
+    /* The library reads "" as its default; on a command line it is an
+     * unset shell variable, not 127.0.0.1. */
+    if (opt.master_addr && !*opt.master_addr)
+        return cli_error(io, CLI_FAILED, "--master-addr is empty (leave it out "
+                         "for 127.0.0.1)");
+    /* The plan is built whole in memory (about 1 KB a process): refuse what
+     * no machine holds instead of running out of memory late. */
+    if (opt.nnodes * opt.nproc_per_node > CLI_MAX_LAUNCH_PROCESSES)
+        return cli_error(io, CLI_FAILED,
+                         "a launch plan of %lld processes (--nnodes %lld x "
+                         "--nproc-per-node %lld) is over the limit of %d",
+                         (long long)(opt.nnodes * opt.nproc_per_node),
+                         (long long)opt.nnodes, (long long)opt.nproc_per_node,
+                         CLI_MAX_LAUNCH_PROCESSES);
     om_mesh *mesh;
     rc = cli_load_mesh(io, &opt, &mesh, NULL);
     if (rc != CLI_OK)

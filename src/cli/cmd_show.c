@@ -88,7 +88,7 @@ static int render(const cli_io *io, const om_mesh *mesh,
     }
     om_hierarchy *h = NULL;
     if (opt->hierarchy) {
-        int hrc = cli_load_hierarchy(io, opt->hierarchy, &h);
+        int hrc = cli_load_hierarchy(io, "--hierarchy", opt->hierarchy, &h);
         if (hrc == CLI_OK && draw_picture_set_hierarchy(&pic, h, &e) != OM_OK)
             hrc = cli_lib_error(io, &e);
         if (hrc != CLI_OK) {

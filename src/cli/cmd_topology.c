@@ -377,6 +377,16 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
         return rc;
     axis_sets sets = {0, NULL, NULL};
     rc = collect_sets(io, mesh, &opt, &sets);
+    /* Labels are the keys of every line: a repeated one would repeat a key. */
+    for (size_t s = 0; rc == CLI_OK && s < sets.count; s++)
+        for (size_t t = 0; rc == CLI_OK && t < s; t++)
+            if (strcmp(sets.labels[s], sets.labels[t]) == 0) {
+                cli_quoted q;
+                rc = cli_error(io, CLI_USAGE,
+                               "--dims %s given twice (dump's keys are the "
+                               "--dims values)",
+                               cli_quote(&q, sets.labels[s]));
+            }
     size_t n = om_mesh_ndim(mesh);
     int64_t buf_len = 1;
     om_error e;
@@ -477,12 +487,12 @@ int cli_cmd_locality(const cli_io *io, int argc, char **argv)
         return rc;
     if (opt.hierarchy || opt.require || opt.examples) {
         /* The per-level report (cmd_hierarchy.c). */
-        if (opt.has_ranks_per_host)
-            rc = cli_error(io, CLI_USAGE, "--ranks-per-host cannot be combined "
-                           "with --hierarchy (give host=K as its first level)");
-        else if (!opt.hierarchy)
+        if (!opt.hierarchy)
             rc = cli_error(io, CLI_USAGE, "--require and --examples need "
                            "--hierarchy LEVELS");
+        else if (opt.has_ranks_per_host)
+            rc = cli_error(io, CLI_USAGE, "--ranks-per-host cannot be combined "
+                           "with --hierarchy (give host=K as its first level)");
         else
             rc = cli_hierarchy_locality(io, &opt, mesh);
         om_mesh_free(mesh);

@@ -5,53 +5,6 @@
 
 #include "cli_internal.h"
 
-int cli_take_preset_args(const cli_io *io, int argc, char **argv,
-                         cli_preset_args *pa, int *rest_argc, char **rest)
-{
-    memset(pa, 0, sizeof *pa);
-    int n = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        bool is_preset = arg && strncmp(arg, "--preset", 8) == 0 &&
-                         (arg[8] == '\0' || arg[8] == '=');
-        bool is_param = arg && strncmp(arg, "--param", 7) == 0 &&
-                        (arg[7] == '\0' || arg[7] == '=');
-        if (i < 2 || (!is_preset && !is_param)) {
-            rest[n++] = argv[i];
-            continue;
-        }
-        const char *value = strchr(arg, '=');
-        if (value) {
-            value++;
-        } else {
-            if (i + 1 >= argc || !argv[i + 1])
-                return cli_error(io, CLI_USAGE, "%s needs a value", arg);
-            value = argv[++i];
-        }
-        if (is_preset) {
-            if (pa->preset)
-                return cli_error(io, CLI_USAGE, "--preset given twice");
-            pa->preset = value;
-            continue;
-        }
-        const char *eq = strchr(value, '=');
-        if (!eq || eq == value) {
-            cli_quoted q;
-            return cli_error(io, CLI_USAGE, "--param needs KEY=VALUE, got %s",
-                             cli_quote(&q, value));
-        }
-        if (pa->nparams == CLI_MAX_PARAMS)
-            return cli_error(io, CLI_USAGE, "more than %d --param options",
-                             CLI_MAX_PARAMS);
-        if (strncmp(value, "world_size=", 11) == 0)
-            pa->world_param = true;
-        pa->params[pa->nparams++] = value;
-    }
-    rest[n] = NULL;
-    *rest_argc = n;
-    return CLI_OK;
-}
-
 /* The world size handed to the library: --world-size, else 0 when a
  * world_size parameter decides, else the environment (1 when unset). */
 static int world_size(const cli_io *io, const cli_options *opt,
@@ -66,16 +19,24 @@ static int world_size(const cli_io *io, const cli_options *opt,
     return CLI_OK;
 }
 
+/* The options of views and check --preset, through the common parser (so
+ * "--" and unknown options are handled as everywhere); `extra` adds
+ * OPT_SINGLE_AXES for views. */
 static int parse(const cli_io *io, const char *command, int argc, char **argv,
-                 cli_preset_args *pa, cli_options *opt, char **rest)
+                 unsigned extra, cli_preset_args *pa, cli_options *opt)
 {
-    int rest_argc = 0;
-    int rc = cli_take_preset_args(io, argc, argv, pa, &rest_argc, rest);
-    if (rc == CLI_OK)
-        rc = cli_parse(io, command, rest_argc, rest, 2,
-                       OPT_CONFIG | OPT_WORLD_SIZE, opt);
+    memset(pa, 0, sizeof *pa);
+    int rc = cli_parse(io, command, argc, argv, 2,
+                       OPT_CONFIG | OPT_WORLD_SIZE | OPT_PRESET | OPT_PARAM | extra,
+                       opt);
     if (rc != CLI_OK)
         return rc;
+    pa->preset = opt->preset;
+    for (size_t i = 0; i < opt->nparams; i++) {
+        pa->params[pa->nparams++] = opt->params[i];
+        if (strncmp(opt->params[i], "world_size=", 11) == 0)
+            pa->world_param = true;
+    }
     cli_quoted q;
     if (opt->config && pa->preset && strcmp(pa->preset, "hyper-parallel") != 0)
         return cli_error(io, CLI_USAGE,
@@ -110,23 +71,11 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
 {
     cli_preset_args pa;
     cli_options opt;
-    char *rest[CLI_MAX_ARGS + 1];
-    if (argc > CLI_MAX_ARGS)
-        return cli_error(io, CLI_USAGE, "more than %d arguments", CLI_MAX_ARGS);
-    /* --single-axes: torchtitan's single-axis meshes instead of the views. */
-    char *args[CLI_MAX_ARGS + 1];
-    int nargs = 0;
-    bool single_axes = false;
-    for (int i = 0; i < argc; i++) {
-        if (i >= 2 && argv[i] && strcmp(argv[i], "--single-axes") == 0)
-            single_axes = true;
-        else
-            args[nargs++] = argv[i];
-    }
-    args[nargs] = NULL;
-    int rc = parse(io, "views", nargs, args, &pa, &opt, rest);
+    int rc = parse(io, "views", argc, argv, OPT_SINGLE_AXES, &pa, &opt);
     if (rc != CLI_OK)
         return rc;
+    /* --single-axes: torchtitan's single-axis meshes instead of the views. */
+    bool single_axes = opt.single_axes;
     if (!opt.config && !pa.preset)
         return cli_error(io, CLI_USAGE,
                          "give --preset NAME [--param KEY=VALUE]... or a "
@@ -169,7 +118,7 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
 
 static bool has_preset(int argc, char **argv)
 {
-    for (int i = 2; i < argc; i++)
+    for (int i = 2; i < argc && !(argv[i] && strcmp(argv[i], "--") == 0); i++)
         if (argv[i] && strncmp(argv[i], "--preset", 8) == 0 &&
             (argv[i][8] == '\0' || argv[i][8] == '='))
             return true;
@@ -184,10 +133,7 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
         return cli_cmd_check(io, argc, argv);
     cli_preset_args pa;
     cli_options opt;
-    char *rest[CLI_MAX_ARGS + 1];
-    if (argc > CLI_MAX_ARGS)
-        return cli_error(io, CLI_USAGE, "more than %d arguments", CLI_MAX_ARGS);
-    int rc = parse(io, "check", argc, argv, &pa, &opt, rest);
+    int rc = parse(io, "check", argc, argv, 0, &pa, &opt);
     int64_t world = 0;
     if (rc == CLI_OK)
         rc = world_size(io, &opt, &pa, &world);

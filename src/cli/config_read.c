@@ -11,6 +11,8 @@ int cli_read_config(const cli_io *io, const cli_options *opt, om_dims **dims)
     om_dims *read = NULL;
     if (dims)
         *dims = NULL;
+    if (cli_refuse_stdin(io, NULL, opt->config) != CLI_OK)
+        return CLI_FAILED;
     if (om_diagnostics_new(&list, &e) != OM_OK)
         return cli_lib_error(io, &e);
     if (om_dims_read_yaml_checked(opt->config, opt->strict, list, &read, &e) !=

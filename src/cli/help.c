@@ -70,9 +70,11 @@ static const option_help entries[] = {
      "e.g. tp:host; exit 1 when one breaks (default: none)"},
     {NULL, "--examples", "", "add the worst group of each level to the "
      "report (default: off)"},
-    {NULL, "--nnodes", "N", "number of nodes (required)"},
+    {NULL, "--nnodes", "N", "number of nodes; nnodes * nproc-per-node is at most "
+     "4194304 (required)"},
     {NULL, "--nproc-per-node", "P", "processes per node (required)"},
-    {NULL, "--master-addr", "HOST", "rendezvous address (default: 127.0.0.1)"},
+    {NULL, "--master-addr", "HOST", "rendezvous address, not empty (default: "
+     "127.0.0.1)"},
     {NULL, "--master-port", "PORT", "rendezvous port, 1 to 65535 (default: "
      "29500)"},
     {NULL, "--hosts", "LIST|HOSTFILE", "node names in node-rank order, "

@@ -25,6 +25,21 @@ int cli_writer_finish(const cli_io *io, omu_writer *w, int rc)
     return rc;
 }
 
+bool cli_output_failed(const cli_io *io)
+{
+    errno = 0;
+    bool flushed = fflush(io->out) == 0;
+    int error = errno;
+    if (flushed && !ferror(io->out))
+        return false;
+    /* A write that failed earlier left only the stream's error flag. */
+    if (!flushed && error != 0)
+        cli_error(io, CLI_FAILED, "cannot write the output: %s", strerror(error));
+    else
+        cli_error(io, CLI_FAILED, "cannot write the output");
+    return true;
+}
+
 void cli_json_string(FILE *out, const char *s)
 {
     char storage[256];

@@ -6,6 +6,16 @@
 
 #include "cli_internal.h"
 
+int cli_refuse_stdin(const cli_io *io, const char *option, const char *path)
+{
+    struct stat info;
+    if (strcmp(path, "-") != 0 || stat(path, &info) == 0)
+        return CLI_OK;
+    return cli_error(io, CLI_FAILED,
+                     "%s%s\"-\": standard input is not read; give a file's path",
+                     option ? option : "", option ? " " : "");
+}
+
 int cli_load_dims(const cli_io *io, const cli_options *opt, om_dims **dims)
 {
     om_error e;
@@ -43,6 +53,8 @@ static int load_mesh_option(const cli_io *io, const char *value, om_mesh **mesh)
             return cli_error(io, CLI_FAILED, "--mesh: %s", e.message);
         return CLI_OK;
     }
+    if (cli_refuse_stdin(io, "--mesh", value) != CLI_OK)
+        return CLI_FAILED;
     om_status st = om_mesh_load_json(value, mesh, &e);
     if (st == OM_OK)
         return CLI_OK;

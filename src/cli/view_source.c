@@ -10,6 +10,8 @@ static int load_world(const cli_io *io, const cli_options *opt, om_world **world
 {
     om_error e;
     if (opt->world) {
+        if (cli_refuse_stdin(io, "--world", opt->world) != CLI_OK)
+            return CLI_FAILED;
         if (om_world_load_json(opt->world, world, &e) != OM_OK)
             return cli_error(io, CLI_FAILED, "--world %s", e.message);
         return CLI_OK;

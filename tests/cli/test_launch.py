@@ -144,7 +144,7 @@ def test_require_holds_with_implied_host_level():
     (["--nnodes", "2"], 2, "needs --nnodes N and --nproc-per-node P"),
     (["--nnodes", "2", "--nproc-per-node", "2", "--format", "mpich"], 2,
      "unknown launch format \"mpich\""),
-    (["--nnodes", "2", "--nproc-per-node", "2", "--master-port", "70000"], 2,
+    (["--nnodes", "2", "--nproc-per-node", "2", "--master-port", "70000"], 1,
      "--master-port must be 1..65535"),
     (["--nnodes", "2", "--nproc-per-node", "2", "--master-addr", "a b"], 1,
      "master address \"a b\""),
