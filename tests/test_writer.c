@@ -1,5 +1,5 @@
 /* The buffered writer of src/util (writer.h): integer formatting at every
- * length and sign, arrays across buffer blocks, canonical JSON string
+ * length and sign, arrays across buffer blocks and in pieces, canonical JSON string
  * escapes, the fixed-buffer mode, and write errors (a failing sink stops
  * every later write and reports its errno).
  * SPDX-License-Identifier: MIT */
@@ -96,6 +96,37 @@ static void test_int_arrays(void)
     free(want);
 }
 
+/* The same array in pieces of 1, 2, 3, ... values (the CLI writes a
+ * huge group so), then an empty piece, inside one pair of brackets. */
+static void array_in_pieces(omu_writer *w)
+{
+    omu_write_char(w, '[');
+    size_t i = 0;
+    for (size_t piece = 1; i < NVALUES; piece++) {
+        size_t n = NVALUES - i < piece ? NVALUES - i : piece;
+        omu_write_int_list(w, array_values + i, n, i == 0);
+        i += n;
+    }
+    omu_write_int_list(w, array_values, 0, false);
+    omu_write_char(w, ']');
+}
+
+static void test_int_list_pieces(void)
+{
+    /* array_values as test_int_arrays left them. */
+    char *whole = written(array, 4096);
+    size_t want = strcspn(whole, "]") + 1; /* its first array */
+    for (size_t buffer = 32; buffer <= 65536; buffer *= 8) {
+        char *got = written(array_in_pieces, buffer);
+        om_test_record(want > 2 && strlen(got) == want && memcmp(got, whole, want) == 0,
+                       __FILE__, __LINE__,
+                       "int list in pieces through a %zu-byte buffer differs",
+                       buffer);
+        free(got);
+    }
+    free(whole);
+}
+
 static void strings(omu_writer *w)
 {
     omu_write_json_string(w, "plain");
@@ -157,6 +188,7 @@ static void test_write_error_stops(void)
 static const om_test_case writer_tests[] = {
     {"integers of every length and sign", test_ints},
     {"int arrays across buffer blocks", test_int_arrays},
+    {"an int array written in pieces", test_int_list_pieces},
     {"canonical JSON string escapes", test_json_strings},
     {"fixed buffer (NULL sink)", test_fixed_buffer},
     {"a failed write stops every later write", test_write_error_stops},

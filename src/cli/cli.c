@@ -111,7 +111,7 @@ static void print_help(FILE *out)
           "a picture, text or SVG). Errors\n"
           "go to stderr; exit status 1 for invalid input, 2 for usage errors.\n"
           "\n"
-          "  offline-mesh --help | --version | COMMAND --help\n"
+          "  offline-mesh --help | --version | COMMAND --help | help COMMAND\n"
           "\n"
           "See man offline-mesh for every command and option.\n", out);
 }
@@ -127,6 +127,12 @@ static bool wants_help(int argc, char **argv)
     return false;
 }
 
+static bool is_help_word(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 ||
+           strcmp(arg, "help") == 0;
+}
+
 int omcli_main(int argc, char **argv, FILE *out, FILE *err)
 {
     cli_io io = {out, err};
@@ -134,19 +140,28 @@ int omcli_main(int argc, char **argv, FILE *out, FILE *err)
         return cli_error(&io, CLI_USAGE,
                          "missing COMMAND; try 'offline-mesh --help'");
     const char *name = argv[1];
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
-        strcmp(name, "help") == 0) {
+    bool help = is_help_word(name);
+    cli_quoted q;
+    /* "help groups" is "groups --help"; anything else after --help or
+     * --version is a mistake, not something to ignore. */
+    if ((help && argc > 3) || (strcmp(name, "--version") == 0 && argc > 2))
+        return cli_error(&io, CLI_USAGE, "'%s' takes %s, got %s", name,
+                         help ? "at most a COMMAND" : "no argument",
+                         cli_quote(&q, argv[help ? 3 : 2]));
+    if (help && argc == 3 && argv[2])
+        name = argv[2];
+    if (help && (argc < 3 || !argv[2] || is_help_word(name))) {
         print_help(out);
         return cli_output_failed(&io) ? CLI_FAILED : CLI_OK;
     }
-    if (strcmp(name, "--version") == 0) {
+    if (!help && strcmp(name, "--version") == 0) {
         fprintf(out, "offline-mesh %s\n", om_version_string());
         return cli_output_failed(&io) ? CLI_FAILED : CLI_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(commands[i].name, name) != 0)
             continue;
-        if (wants_help(argc, argv)) {
+        if (help || wants_help(argc, argv)) {
             print_command_help(out, &commands[i]);
             return cli_output_failed(&io) ? CLI_FAILED : CLI_OK;
         }
@@ -160,7 +175,6 @@ int omcli_main(int argc, char **argv, FILE *out, FILE *err)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "",
                               commands[i].name);
-    cli_quoted q;
     return cli_error(&io, CLI_USAGE,
                      "unknown command %s (commands: %s); try 'offline-mesh --help'",
                      cli_quote(&q, name), known);

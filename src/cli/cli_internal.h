@@ -152,6 +152,14 @@ int cli_axis_set_parse(const cli_io *io, const char *option, const char *list,
 void cli_axis_set_single(const char *name, cli_axis_set *set);
 void cli_axis_set_free(cli_axis_set *set);
 
+/* (cmd_topology.c) Writes every group over `axes` as JSON arrays separated
+ * by commas (no outer brackets), streamed through `buf` of
+ * cli_group_buffer(mesh, group size) ranks; false on a library error (in
+ * `e`). Memory stays bounded whatever the group size. */
+bool cli_stream_groups(omu_writer *w, const om_mesh *mesh,
+                       const cli_axis_set *axes, int32_t *buf, om_error *e);
+int64_t cli_group_buffer(const om_mesh *mesh, int64_t size);
+
 /* Buffered output of a command: cli_writer_start() flushes `io->out` and
  * starts `w` on it; cli_writer_finish() writes the rest out and, when a
  * write failed and `rc` is CLI_OK, reports "cannot write the output" and

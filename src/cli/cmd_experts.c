@@ -4,25 +4,16 @@
 #include "cli_internal.h"
 
 /* Writes every group of `experts` over its axis `axis` (0 edp, 1 ep) as a
- * JSON array of arrays, a group at a time through `buf`. */
+ * JSON array of arrays, streamed through `buf`. */
 static bool write_all(omu_writer *w, const om_mesh *experts, int axis,
                       int32_t *buf, om_error *e)
 {
-    const char *name = om_mesh_name(experts, (size_t)axis);
-    int64_t count, size;
-    if (om_mesh_group_shape_named(experts, &name, 1, &count, &size, e) != OM_OK)
-        return false;
+    cli_axis_set set;
+    cli_axis_set_single(om_mesh_name(experts, (size_t)axis), &set);
     omu_write_char(w, '[');
-    for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g++) {
-        if (om_mesh_groups_named(experts, &name, 1, g, 1, buf, (size_t)size, NULL,
-                                 e) != OM_OK)
-            return false;
-        if (g)
-            omu_write_char(w, ',');
-        omu_write_int_array(w, buf, (size_t)size);
-    }
+    bool ok = cli_stream_groups(w, experts, &set, buf, e);
     omu_write_char(w, ']');
-    return true;
+    return ok;
 }
 
 int cli_cmd_experts(const cli_io *io, int argc, char **argv)
@@ -50,7 +41,8 @@ int cli_cmd_experts(const cli_io *io, int argc, char **argv)
         /* One buffer that fits a group of either axis, allocated before
          * the first byte is written, so only a write error can leave a
          * partial output. */
-        int64_t edp = om_mesh_dim_size(experts, 0), eps = om_mesh_dim_size(experts, 1);
+        int64_t edp = cli_group_buffer(experts, om_mesh_dim_size(experts, 0));
+        int64_t eps = cli_group_buffer(experts, om_mesh_dim_size(experts, 1));
         buf = malloc((size_t)(edp > eps ? edp : eps) * sizeof *buf);
         if (!buf)
             rc = cli_error(io, CLI_FAILED, "out of memory");

@@ -19,13 +19,111 @@ static int load(const cli_io *io, const char *command, int argc, char **argv,
     return rc;
 }
 
-/* Writes groups first..first+count-1 over `axes` (each of `size` ranks)
- * as JSON arrays separated by commas, computed slice by slice into `buf`
- * (room for `per_slice` groups). Returns false on a library error. */
-static bool stream_groups(omu_writer *w, const om_mesh *mesh,
-                          const cli_axis_set *axes, int64_t count, int64_t size,
-                          int32_t *buf, int64_t per_slice, om_error *e)
+/* Groups per slice: about CLI_SLICE_RANKS ranks, at least one group. */
+static int64_t slice_groups(int64_t size)
 {
+    return size >= CLI_SLICE_RANKS ? 1 : CLI_SLICE_RANKS / size;
+}
+
+/* A group over this many ranks or more of a plain mesh is written in
+ * pieces computed from the strides (the layout is row-major) instead of
+ * whole from the library: a group of 2^31-1 ranks took 8 GiB and half a
+ * minute before its first byte. A view's groups are the library's. */
+#define CLI_BIG_GROUP (1 << 24)
+
+static bool big_groups(const om_mesh *mesh, int64_t size)
+{
+    return size >= CLI_BIG_GROUP && om_view_is_plain(mesh);
+}
+
+int64_t cli_group_buffer(const om_mesh *mesh, int64_t size)
+{
+    return big_groups(mesh, size) ? CLI_SLICE_RANKS : slice_groups(size) * size;
+}
+
+/* The axes of size > 1 of a plain mesh (at most 31: the mesh has at most
+ * 2^31-1 ranks), with their strides and whether the set holds them. */
+typedef struct {
+    size_t count;
+    int64_t size[32], stride[32];
+    bool inside[32];
+} axis_strides;
+
+static void find_long_axes(const om_mesh *mesh, const cli_axis_set *axes,
+                           axis_strides *la)
+{
+    int64_t stride = 1;
+    la->count = 0;
+    for (size_t i = om_mesh_ndim(mesh); i-- > 0;) {
+        int64_t len = om_mesh_dim_size(mesh, i);
+        if (len > 1 && la->count < 32) {
+            bool in = false;
+            for (size_t k = 0; k < axes->count && !in; k++)
+                in = strcmp(axes->names[k], om_mesh_name(mesh, i)) == 0;
+            la->size[la->count] = len;
+            la->stride[la->count] = stride;
+            la->inside[la->count++] = in;
+        }
+        stride *= len;
+    }
+    /* Listed innermost first: index 0 varies fastest. */
+}
+
+/* Members of group `g` (numbered row-major over the axes outside the set),
+ * row-major over the axes inside it, CLI_SLICE_RANKS at a time through
+ * `buf`, comma-separated. */
+static void write_big_group(omu_writer *w, const axis_strides *la, int64_t g,
+                            int32_t *buf)
+{
+    int64_t base = 0, coord[32] = {0};
+    for (size_t k = 0; k < la->count; k++)
+        if (!la->inside[k]) {
+            base += g % la->size[k] * la->stride[k];
+            g /= la->size[k];
+        }
+    int64_t rank = base;
+    bool first = true, done = false;
+    while (!done && omu_writer_error(w) == 0) {
+        size_t n = 0;
+        while (n < CLI_SLICE_RANKS && !done) {
+            buf[n++] = (int32_t)rank;
+            /* The odometer over the axes inside the set, fastest first. */
+            size_t k = 0;
+            for (; k < la->count; k++) {
+                if (!la->inside[k])
+                    continue;
+                if (++coord[k] < la->size[k]) {
+                    rank += la->stride[k];
+                    break;
+                }
+                rank -= (la->size[k] - 1) * la->stride[k];
+                coord[k] = 0;
+            }
+            done = k == la->count;
+        }
+        omu_write_int_list(w, buf, n, first);
+        first = false;
+    }
+}
+
+bool cli_stream_groups(omu_writer *w, const om_mesh *mesh,
+                       const cli_axis_set *axes, int32_t *buf, om_error *e)
+{
+    int64_t count, size;
+    if (om_mesh_group_shape_named(mesh, axes->names, axes->count, &count, &size,
+                                  e) != OM_OK)
+        return false;
+    if (big_groups(mesh, size)) {
+        axis_strides la;
+        find_long_axes(mesh, axes, &la);
+        for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g++) {
+            omu_write_str(w, g ? ",[" : "[");
+            write_big_group(w, &la, g, buf);
+            omu_write_char(w, ']');
+        }
+        return true;
+    }
+    int64_t per_slice = slice_groups(size);
     for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g += per_slice) {
         int64_t n = count - g < per_slice ? count - g : per_slice;
         if (om_mesh_groups_named(mesh, axes->names, axes->count, g, n, buf,
@@ -40,12 +138,6 @@ static bool stream_groups(omu_writer *w, const om_mesh *mesh,
     return true;
 }
 
-/* Groups per slice: about CLI_SLICE_RANKS ranks, at least one group. */
-static int64_t slice_groups(int64_t size)
-{
-    return size >= CLI_SLICE_RANKS ? 1 : CLI_SLICE_RANKS / size;
-}
-
 /* Writes all groups over `axes` as a JSON array of arrays. */
 static int write_groups(const cli_io *io, const om_mesh *mesh,
                         const cli_axis_set *axes)
@@ -55,8 +147,7 @@ static int write_groups(const cli_io *io, const om_mesh *mesh,
     if (om_mesh_group_shape_named(mesh, axes->names, axes->count, &count, &size,
                                   &e) != OM_OK)
         return cli_lib_error(io, &e);
-    int64_t per_slice = slice_groups(size);
-    int32_t *buf = malloc((size_t)(per_slice * size) * sizeof *buf);
+    int32_t *buf = malloc((size_t)cli_group_buffer(mesh, size) * sizeof *buf);
     if (!buf)
         return cli_error(io, CLI_FAILED, "out of memory for groups of %lld ranks",
                          (long long)size);
@@ -65,7 +156,7 @@ static int write_groups(const cli_io *io, const om_mesh *mesh,
     cli_writer_start(io, &w, storage, sizeof storage);
     omu_write_char(&w, '[');
     int rc = CLI_OK;
-    if (!stream_groups(&w, mesh, axes, count, size, buf, per_slice, &e))
+    if (!cli_stream_groups(&w, mesh, axes, buf, &e))
         rc = cli_lib_error(io, &e);
     omu_write_str(&w, "]\n");
     free(buf);
@@ -247,7 +338,7 @@ static bool write_group_lists(omu_writer *w, const om_mesh *mesh,
             omu_write_char(w, ',');
         write_key(w, keys, n + k);
         omu_write_char(w, '[');
-        if (!stream_groups(w, mesh, set, count, size, buf, slice_groups(size), e))
+        if (!cli_stream_groups(w, mesh, set, buf, e))
             return false;
         omu_write_char(w, ']');
     }
@@ -396,8 +487,8 @@ int cli_cmd_dump(const cli_io *io, int argc, char **argv)
         if (om_mesh_group_shape_named(mesh, set->names, set->count, &count, &size,
                                       &e) != OM_OK)
             rc = cli_lib_error(io, &e);
-        else if (slice_groups(size) * size > buf_len)
-            buf_len = slice_groups(size) * size;
+        else if (cli_group_buffer(mesh, size) > buf_len)
+            buf_len = cli_group_buffer(mesh, size);
     }
     size_t nsets = sets.count ? sets.count : 1;
     size_t *set_order = malloc(nsets * sizeof *set_order);

@@ -144,9 +144,9 @@ static inline char *put_i32(char *p, int32_t v)
 /* Longest text of one array element: ",-2147483648". */
 #define INT32_TEXT 12
 
-void omu_write_int_array(omu_writer *w, const int32_t *values, size_t count)
+void omu_write_int_list(omu_writer *w, const int32_t *values, size_t count,
+                        bool first)
 {
-    omu_write_char(w, '[');
     size_t i = 0;
     while (i < count && reserve(w, INT32_TEXT)) {
         /* As many values as surely fit, with no check inside the loop. */
@@ -154,12 +154,18 @@ void omu_write_int_array(omu_writer *w, const int32_t *values, size_t count)
         size_t end = count - i < fit ? count : i + fit;
         char *p = w->buf + w->len;
         for (; i < end; i++) {
-            if (i)
+            if (i || !first)
                 *p++ = ',';
             p = put_i32(p, values[i]);
         }
         w->len = (size_t)(p - w->buf);
     }
+}
+
+void omu_write_int_array(omu_writer *w, const int32_t *values, size_t count)
+{
+    omu_write_char(w, '[');
+    omu_write_int_list(w, values, count, true);
     omu_write_char(w, ']');
 }
 

@@ -54,6 +54,10 @@ static inline void omu_write_char(omu_writer *w, char c)
 void omu_write_int(omu_writer *w, int64_t value);
 /* [v0,v1,...] without spaces. */
 void omu_write_int_array(omu_writer *w, const int32_t *values, size_t count);
+/* v0,v1,... without brackets, after a ',' unless `first`: an array
+ * written in pieces. */
+void omu_write_int_list(omu_writer *w, const int32_t *values, size_t count,
+                        bool first);
 /* A JSON string spelled as the library's canonical JSON: quotes, "\\",
  * \b \f \n \r \t, other control characters and every non-ASCII character
  * escaped as \uXXXX (surrogate pairs above U+FFFF). `s` is valid UTF-8. */

@@ -10,6 +10,7 @@ exact output; a write that fails is reported and exits 1. The cases marked
 """
 import json
 import os
+import resource
 import signal
 import subprocess
 
@@ -248,6 +249,18 @@ def test_double_dash_before_a_preset_option():
     fails(2, "views", "--", "--preset", "torchtitan",
           match='\'views\' takes one argument; extra "torchtitan"')
     fails(1, "check", "--", "--preset=torchtitan", match="--preset=torchtitan: cannot open")
+
+
+def test_help_command_and_extra_arguments():
+    """fixed: "help groups" printed the top-level help, and an argument
+    after --help or --version was ignored."""
+    assert ok("help", "groups") == ok("groups", "--help")
+    assert ok("--help", "coord") == ok("coord", "--help")
+    assert ok("help", "help") == ok("--help")
+    fails(2, "help", "nope", match='unknown command "nope"')
+    fails(2, "help", "groups", "x", match="'help' takes at most a COMMAND, got \"x\"")
+    fails(2, "--version", "x", match="'--version' takes no argument, got \"x\"")
+    assert ok("--version").startswith("offline-mesh ")
 
 
 def test_help_summaries_stay_in_their_column():
@@ -509,6 +522,69 @@ def test_billions_stream_and_stop_quietly_at_a_closed_pipe(args, start):
     head, code, err = first_bytes(args, 1 << 16)
     assert head.startswith(start), head[:80]
     assert code == -signal.SIGPIPE and err == b"", (code, err)
+
+
+def sanitized():
+    """Whether the binary is built with AddressSanitizer (which reserves
+    terabytes of address space, so no address-space limit fits it)."""
+    with open(CLI, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def expected_members(sizes, inside, group, count):
+    """The first `count` members of `group` by the definition: ranks
+    row-major (last axis fastest), groups row-major over the axes outside
+    the set, members row-major over those inside."""
+    strides = [1] * len(sizes)
+    for i in range(len(sizes) - 2, -1, -1):
+        strides[i] = strides[i + 1] * sizes[i + 1]
+    base = 0
+    for i in reversed([i for i in range(len(sizes)) if i not in inside]):
+        base += group % sizes[i] * strides[i]
+        group //= sizes[i]
+    axes = sorted(inside)
+    out, coord = [], [0] * len(axes)
+    while len(out) < count:
+        out.append(base + sum(c * strides[a] for c, a in zip(coord, axes)))
+        k = len(axes) - 1
+        while k >= 0:
+            coord[k] += 1
+            if coord[k] < sizes[axes[k]]:
+                break
+            coord[k] = 0
+            k -= 1
+    return out
+
+
+@pytest.mark.parametrize("args,prefix,sizes,inside", [
+    (["groups", "--mesh", "b=715827882,a=3", "--dims", "b"], b"[[", [715827882, 3], {0}),
+    (["groups", "--mesh", "p=2,q=89478485,r=3,s=4", "--dims", "s,q,p"], b"[[",
+     [2, 89478485, 3, 4], {0, 1, 3}),
+    (["groups", "--mesh", "dp=%d" % INT32_MAX, "--dims", "dp"], b"[[", [INT32_MAX], {0}),
+    (["experts", "--mesh", "dp=%d" % INT32_MAX, "--ep", "1"],
+     b'{"edp":2147483647,"edp_groups":[[', [INT32_MAX], {0}),
+    (["dump", "--mesh", "dp=%d" % INT32_MAX], b'{"groups":{"dp":[[', [INT32_MAX], {0}),
+])
+def test_a_group_of_billions_streams_in_bounded_memory(args, prefix, sizes, inside):
+    """fixed: a group was computed whole before its first byte went out:
+    8 GiB and half a minute for one of 2^31-1 ranks. Under a 1 GiB
+    address-space limit the output now starts at once, exactly."""
+    if sanitized():
+        pytest.skip("AddressSanitizer needs more address space than the limit")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    p = subprocess.Popen([CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=limit)
+    head = p.stdout.read(1 << 16)
+    p.stdout.close()
+    err = p.stderr.read()
+    p.wait(timeout=60)
+    assert p.returncode == -signal.SIGPIPE and err == b"", (p.returncode, err)
+    assert head.startswith(prefix), head[:80]
+    values = [int(v) for v in head[len(prefix):].split(b",")[:-1]]
+    assert len(values) > 5000
+    assert values == expected_members(sizes, inside, 0, len(values))
 
 
 def test_closed_pipe_with_sigpipe_ignored_is_an_error():
