@@ -72,10 +72,17 @@ om_status om_launch_check(const om_mesh *mesh, const om_hierarchy *hierarchy,
     char line[256];
     int64_t size = om_mesh_size(mesh);
     if (st == OM_OK && (nnodes > size || nnodes * nproc != size)) {
-        snprintf(line, sizeof line,
-                 "world size %lld (the mesh) is not nnodes*nproc_per_node = "
-                 "%lld*%lld = %lld", (long long)size, (long long)nnodes,
-                 (long long)nproc, (long long)(nnodes * nproc));
+        /* nnodes has no upper bound here (too many is a violation): a
+         * product past int64 is named, not computed (signed overflow). */
+        int w = snprintf(line, sizeof line,
+                         "world size %lld (the mesh) is not nnodes*nproc_per_node"
+                         " = %lld*%lld", (long long)size, (long long)nnodes,
+                         (long long)nproc);
+        if (nnodes > INT64_MAX / nproc)
+            snprintf(line + w, sizeof line - (size_t)w, ", over 2^63-1");
+        else
+            snprintf(line + w, sizeof line - (size_t)w, " = %lld",
+                     (long long)(nnodes * nproc));
         violation(&out, &n, line);
     }
     if (st == OM_OK)

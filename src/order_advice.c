@@ -244,7 +244,9 @@ static om_status parse_priority(advice *a, const char *priority, om_error *err)
 {
     size_t n = 0;
     bool used[OMI_TOKENS] = {false};
-    for (const char *p = priority; p && *p;) {
+    /* Every item between '>'s counts, the last too: "tp>" is an empty item
+     * as ">" is (it was dropped without a word). */
+    for (const char *p = priority && *priority ? priority : NULL; p;) {
         const char *gt = strchr(p, '>');
         size_t len = gt ? (size_t)(gt - p) : strlen(p);
         int t = token_index(p, len);
@@ -258,7 +260,7 @@ static om_status parse_priority(advice *a, const char *priority, om_error *err)
         for (size_t i = 0; i < a->nactive; i++)
             if (a->active[i] == (size_t)t)
                 a->priority[n++] = (size_t)t;
-        p = gt ? gt + 1 : p + len;
+        p = gt ? gt + 1 : NULL;
     }
     /* Axes the priority omits come after it, in Megatron's default order. */
     for (size_t i = 0; i < a->nactive; i++)

@@ -379,23 +379,23 @@ om_status om_view_unflatten(const om_mesh *view, const char *axis,
         return st;
     char quoted[96], shown[96];
     omi_squote(quoted, sizeof quoted, axis, strlen(axis));
-    int64_t product = 1;
+    int64_t product = 1; /* saturates at 2^31: past every axis size */
     for (size_t i = 0; i < nsizes; i++) {
-        if (sizes[i] < 1)
+        if (sizes[i] < 1) /* every size is checked, also after saturation */
             return omi_fail(err, OM_ERR_BAD_SIZE,
                             "unflatten size %lld of %s must be >= 1",
                             (long long)sizes[i], quoted);
-        if (sizes[i] > OMI_MAX_INT32 / product) {
-            product = OMI_MAX_INT32 + 1;
-            break;
-        }
-        product *= sizes[i];
+        product = sizes[i] > OMI_MAX_INT32 / product ? OMI_MAX_INT32 + 1
+                                                     : product * sizes[i];
     }
     if (product != view->sizes[index]) {
+        char value[24] = "over 2^31-1"; /* not the saturated 2^31 */
+        if (product <= OMI_MAX_INT32)
+            snprintf(value, sizeof value, "%lld", (long long)product);
         format_sizes(shown, sizeof shown, sizes, nsizes, ", ");
         return omi_fail(err, OM_ERR_SIZE_MISMATCH,
-                        "the product of sizes %s is %lld, but axis %s has size "
-                        "%lld", shown, (long long)product, quoted,
+                        "the product of sizes %s is %s, but axis %s has size "
+                        "%lld", shown, value, quoted,
                         (long long)view->sizes[index]);
     }
     if (nsizes > OMI_MAX_INT32)

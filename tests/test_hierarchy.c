@@ -742,6 +742,11 @@ static void test_order_advice(void)
                   OM_ERR_INVALID_ARGUMENT, "\"xx\" is not one of tp, cp, ep, dp, pp");
     OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, "tp>tp", &json, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "named twice");
+    /* A trailing '>' is an empty item, as a leading one (it was ignored). */
+    OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, "tp>", &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "priority \"tp>\": \"\" is not one of tp");
+    OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, ">tp", &json, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "priority \">tp\": \"\" is not one of tp");
     OM_EXPECT_ERR(om_order_advice(d, h, "tp:rack", NULL, NULL, &json, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "unknown level \"rack\"");
     OM_EXPECT_ERR(om_order_advice(NULL, h, NULL, NULL, NULL, &json, &err), &err,

@@ -192,6 +192,18 @@ static void test_check_lists_every_violation(void)
     OM_EXPECT_STR(lines, "the hierarchy describes 4 ranks but the mesh has 16\n");
     om_string_free(lines);
     om_hierarchy_free(h);
+    /* Far too many nodes: the product is past int64 and said so (it was
+     * computed with a signed overflow: "9223372036854775807*4 = -4"). */
+    OM_EXPECT_OK(om_launch_check(mesh, NULL, INT64_MAX, 4, NULL, &lines, &count,
+                                 &err), &err);
+    OM_EXPECT_STR(lines, "world size 16 (the mesh) is not nnodes*nproc_per_node = "
+                         "9223372036854775807*4, over 2^63-1\n");
+    om_string_free(lines);
+    OM_EXPECT_OK(om_launch_check(mesh, NULL, INT64_MAX / 4, 4, NULL, &lines,
+                                 &count, &err), &err);
+    OM_EXPECT_STR(lines, "world size 16 (the mesh) is not nnodes*nproc_per_node = "
+                         "2305843009213693951*4 = 9223372036854775804\n");
+    om_string_free(lines);
     OM_EXPECT_ERR(om_launch_check(mesh, NULL, 4, 4, "tp:rack", &lines, &count, &err),
                   &err, OM_ERR_INVALID_ARGUMENT, "unknown level \"rack\"");
     OM_EXPECT(lines == NULL);

@@ -321,6 +321,14 @@ static void test_operation_errors(void)
     OM_EXPECT_ERR(om_view_unflatten(v, "dp", (int64_t[]){3, 2}, 2, ab, 2, &out, &err),
                   &err, OM_ERR_SIZE_MISMATCH,
                   "the product of sizes (3, 2) is 6, but axis 'dp' has size 4");
+    /* A product past 2^31-1 is said so (it printed the saturated 2^31 as the
+     * product), and sizes after it are still checked. */
+    OM_EXPECT_ERR(om_view_unflatten(v, "dp", (int64_t[]){INT64_MAX, 2}, 2, ab, 2, &out, &err),
+                  &err, OM_ERR_SIZE_MISMATCH,
+                  "the product of sizes (9223372036854775807, 2) is over 2^31-1, but axis "
+                  "'dp' has size 4");
+    OM_EXPECT_ERR(om_view_unflatten(v, "dp", (int64_t[]){1LL << 32, -1}, 2, ab, 2, &out, &err),
+                  &err, OM_ERR_BAD_SIZE, "unflatten size -1 of 'dp' must be >= 1");
     OM_EXPECT_ERR(om_view_unflatten(v, "dp", (int64_t[]){2, 2}, 2, ab, 1, &out, &err),
                   &err, OM_ERR_LENGTH_MISMATCH, "2 sizes but 1 names");
     OM_EXPECT_ERR(om_view_unflatten(v, "dp", (int64_t[]){4, 0}, 2, ab, 2, &out, &err),

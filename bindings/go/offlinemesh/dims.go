@@ -96,8 +96,7 @@ func (d ParallelDims) mesh(f func(dims, out *omswig.Handle) error) (m *Mesh, err
 
 // String is the canonical JSON, or the error for invalid values.
 func (d ParallelDims) String() string {
-	b, err := d.MarshalJSON()
-	return jsonString(string(b), err)
+	return jsonString(d.MarshalJSON())
 }
 
 // BuildOfflineMesh builds the offline mesh of d: axes dp, cp, tp in that

@@ -114,34 +114,17 @@ func list(n int, at func(int) string) []string {
 	return out
 }
 
-// object is the C object of a World, a Preset or a Hierarchy, with the C
-// call that writes its JSON: what the three types share.
-type object struct {
-	h    *omswig.Handle
-	json func(*omswig.Handle, *string) error
-}
-
-// Close releases the C object now; later calls see no object.
-func (o object) Close() error {
-	o.h.Close()
-	return nil
-}
-
-// MarshalJSON is the object's JSON, as the library writes it.
-func (o object) MarshalJSON() ([]byte, error) {
-	s, err := get(nil, func(s *string) error { return o.json(o.h, s) })
+// marshal is the JSON the C call f writes of the object h (a World, a
+// Preset or a Hierarchy; nil or closed is C's NULL, which f reports).
+func marshal(h *omswig.Handle, f func(*omswig.Handle, *string) error) ([]byte, error) {
+	s, err := get(nil, with(f, h))
 	return []byte(s), err
 }
 
-// String is the JSON of the object, or the error.
-func (o object) String() string {
-	b, err := o.MarshalJSON()
-	return jsonString(string(b), err)
-}
-
-func jsonString(s string, err error) string {
+// jsonString is String of a MarshalJSON: the JSON, or the error.
+func jsonString(b []byte, err error) string {
 	if err != nil {
 		return "<" + err.Error() + ">"
 	}
-	return s
+	return string(b)
 }

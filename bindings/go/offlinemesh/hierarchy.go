@@ -11,13 +11,23 @@ import (
 // Uniform levels ("host=4,nvl=72,rack=576") put rank r in domain r/k;
 // explicit ones come from a hostfile or JSON (see docs/hierarchy.md).
 // Copies share the C hierarchy, which is immutable and freed by a cleanup
-// (or Close). MarshalJSON and String give the hierarchy as JSON.
-type Hierarchy struct{ object }
+// (or Close). MarshalJSON and String give the hierarchy as JSON. The zero
+// Hierarchy, as a closed one, is C's NULL.
+type Hierarchy struct{ h *omswig.Handle }
 
 func newHierarchy(f func(h *omswig.Handle) error) (Hierarchy, error) {
-	h := Hierarchy{object{new(omswig.Handle), omswig.Om_hierarchy_to_json}}
+	h := Hierarchy{new(omswig.Handle)}
 	return orNil(h, f(h.h))
 }
+
+// Close releases the hierarchy (and its copies) now.
+func (h Hierarchy) Close() error { h.h.Close(); return nil }
+
+// MarshalJSON is the hierarchy's levels as JSON.
+func (h Hierarchy) MarshalJSON() ([]byte, error) { return marshal(h.h, omswig.Om_hierarchy_to_json) }
+
+// String is the levels as JSON, or the error.
+func (h Hierarchy) String() string { return jsonString(h.MarshalJSON()) }
 
 // ParseHierarchy reads uniform levels such as "host=4,nvl=72". Sizes must
 // strictly increase; ErrInvalidArgument, ErrParse or ErrOutOfRange name the
@@ -48,10 +58,23 @@ func (h Hierarchy) LevelIndex(name string) (int, error) {
 	return get(nil, func(i *int) error { return omswig.Om_hierarchy_level_index(h.h, name, i) })
 }
 
-// RanksPerDomain is the domain size of a uniform level (0 when explicit or
-// when level is out of range, as in C).
-func (h Hierarchy) RanksPerDomain(level int) int {
-	return omswig.Om_hierarchy_ranks_per_domain(h.h, level)
+// level checks a level index: C takes a size_t, where -1 would be named
+// 2^64-1, and its RanksPerDomain answers 0 out of range.
+func (h Hierarchy) level(level int) error {
+	switch n := omswig.Om_hierarchy_levels(h.h); {
+	case n == 0:
+		return errorf(ErrInvalidArgument, "hierarchy is NULL")
+	case level < 0 || level >= n:
+		return errorf(ErrOutOfRange, "level %d is outside the %d levels of the hierarchy", level, n)
+	}
+	return nil
+}
+
+// RanksPerDomain is the domain size of a uniform level (0 when explicit);
+// ErrOutOfRange for a level outside Levels(), as DomainOf.
+func (h Hierarchy) RanksPerDomain(level int) (int, error) {
+	err := h.level(level) // C answers 0 out of range, safely
+	return orNil(omswig.Om_hierarchy_ranks_per_domain(h.h, level), err)
 }
 
 // Ranks is the number of ranks an explicit hierarchy describes (0 when
@@ -60,12 +83,14 @@ func (h Hierarchy) Ranks() int { return omswig.Om_hierarchy_ranks(h.h) }
 
 // DomainOf is the domain of rank at level.
 func (h Hierarchy) DomainOf(level, rank int) (int, error) {
-	return get(nil, func(d *int) error { return omswig.Om_hierarchy_domain_of(h.h, level, rank, d) })
+	return get(h.level(level), func(d *int) error { return omswig.Om_hierarchy_domain_of(h.h, level, rank, d) })
 }
 
 // DomainLabel is the name of a domain (a host name, or "nvl3").
 func (h Hierarchy) DomainLabel(level, domain int) (string, error) {
-	return get(nil, func(s *string) error { return omswig.Om_hierarchy_domain_label(h.h, level, domain, s) })
+	return get(h.level(level), func(s *string) error {
+		return omswig.Om_hierarchy_domain_label(h.h, level, domain, s)
+	})
 }
 
 // LevelLocality is the locality of the groups over one axis set at one
@@ -154,14 +179,18 @@ type Launch struct {
 // Check lists every admission violation of running m as l at once (an
 // empty slice when admissible): world size not Nodes*ProcsPerNode, a host
 // level of another size, a slower level a node would straddle, each broken
-// rule of Require.
+// rule of Require. A closed (or zero) Hierarchy is an error, not the
+// default.
 func (l Launch) Check(m *View) ([]string, error) {
 	var hh *omswig.Handle
+	pre := m.ok()
 	if l.Hierarchy != nil {
-		hh = l.Hierarchy.h
+		if hh = l.Hierarchy.h; !hh.Open() && pre == nil { // C's NULL would mean the default
+			pre = errorf(ErrInvalidArgument, "hierarchy is NULL (a closed or zero Hierarchy)")
+		}
 	}
 	var n int
-	return lines(get(m.ok(), func(s *string) error {
+	return lines(get(pre, func(s *string) error {
 		return omswig.Om_launch_check(m.c(), hh, l.Nodes, l.ProcsPerNode, l.Require, s, &n)
 	}))
 }

@@ -190,13 +190,14 @@ func (m *Mesh) Sub(dims ...string) *Mesh {
 // Equal reports whether both meshes have the same names and sizes in the
 // same order and, when either is a view, the same layout (modes, instances
 // and offset), as the library's om_mesh_equal. Two nil meshes are equal;
-// nil and a mesh are not.
+// nil and a mesh are not. A closed view (not a plain mesh) equals no mesh:
+// its layout is gone.
 func (m *Mesh) Equal(o *Mesh) bool {
 	if m == nil || o == nil {
 		return m == o
 	}
 	return slices.Equal(m.names, o.names) && slices.Equal(m.shape, o.shape) &&
-		(!m.view && !o.view || omswig.Om_mesh_equal(m.c(), o.c()))
+		(!m.view && !o.view || m.ok() == nil && o.ok() == nil && omswig.Om_mesh_equal(m.c(), o.c()))
 }
 
 // Hash is the library's hash of (names, shape), consistent with Equal and

@@ -49,27 +49,36 @@ func ExpertLayout(m *Mesh, ep, numExperts int) (*Experts, error) {
 	return orNil(&Experts{x, numExperts}, err)
 }
 
+// own is x, or for a nil *Experts the zero one (no mesh: C's NULL), so the
+// methods below answer as a nil *Mesh does.
+func (x *Experts) own() *Experts {
+	if x == nil {
+		return &Experts{}
+	}
+	return x
+}
+
 // EP is the expert-parallel size (ranks per EP group).
-func (x *Experts) EP() int { return x.SizeOf("ep") }
+func (x *Experts) EP() int { return x.own().SizeOf("ep") }
 
 // EDP is the expert-data-parallel size, dense region / EP.
-func (x *Experts) EDP() int { return x.SizeOf("edp") }
+func (x *Experts) EDP() int { return x.own().SizeOf("edp") }
 
 // LocalExperts is the number of experts each rank of an EP group holds,
 // NumExperts / EP (0 when the number of experts was not given).
-func (x *Experts) LocalExperts() int { return x.NumExperts / x.EP() }
+func (x *Experts) LocalExperts() int { return x.own().NumExperts / x.EP() }
 
 // EPGroups returns the EP groups: EP consecutive ranks each.
-func (x *Experts) EPGroups() ([][]int, error) { return x.Groups("ep") }
+func (x *Experts) EPGroups() ([][]int, error) { return x.own().Groups("ep") }
 
 // EDPGroups returns the EDP groups: every EP-th rank.
-func (x *Experts) EDPGroups() ([][]int, error) { return x.Groups("edp") }
+func (x *Experts) EDPGroups() ([][]int, error) { return x.own().Groups("edp") }
 
 // EPGroupOf returns the EP group that contains rank.
-func (x *Experts) EPGroupOf(rank int) ([]int, error) { return x.GroupOf(rank, "ep") }
+func (x *Experts) EPGroupOf(rank int) ([]int, error) { return x.own().GroupOf(rank, "ep") }
 
 // EDPGroupOf returns the EDP group that contains rank.
-func (x *Experts) EDPGroupOf(rank int) ([]int, error) { return x.GroupOf(rank, "edp") }
+func (x *Experts) EDPGroupOf(rank int) ([]int, error) { return x.own().GroupOf(rank, "edp") }
 
 // String is e.g. Experts{EDP: 2, EP: 4, NumExperts: 64}.
 func (x *Experts) String() string {

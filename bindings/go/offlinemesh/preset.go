@@ -15,13 +15,30 @@ import (
 // releases it (a cleanup otherwise). MarshalJSON and String give the
 // document `offline-mesh views` prints: {"views": {NAME: {"dim_names",
 // "shape", "layout", "groups", "coords", ...}}} plus, for "megatron" and
-// "deepspeed", a top-level "groups" object.
-type Preset struct{ object }
+// "deepspeed", a top-level "groups" object. A nil *Preset is C's NULL.
+type Preset struct{ h *omswig.Handle }
 
 func newPreset(f func(out *omswig.Handle) error) (*Preset, error) {
-	p := &Preset{object{new(omswig.Handle), omswig.Om_preset_to_json}}
+	p := &Preset{new(omswig.Handle)}
 	return orNil(p, f(p.h))
 }
+
+// c is the preset's C object: NULL for nil, zero or closed.
+func (p *Preset) c() *omswig.Handle {
+	if p == nil {
+		return nil
+	}
+	return p.h
+}
+
+// Close releases the preset now instead of at garbage collection.
+func (p *Preset) Close() error { p.c().Close(); return nil }
+
+// MarshalJSON is the preset's document (see Preset).
+func (p *Preset) MarshalJSON() ([]byte, error) { return marshal(p.c(), omswig.Om_preset_to_json) }
+
+// String is the preset's document, or the error.
+func (p *Preset) String() string { return jsonString(p.MarshalJSON()) }
 
 // NewPreset builds the views of preset name.
 func NewPreset(name string, params []string, worldSize int) (*Preset, error) {
@@ -36,23 +53,23 @@ func LoadPreset(path string, worldSize int) (*Preset, error) {
 }
 
 // Name is the preset's name.
-func (p *Preset) Name() string { return omswig.Om_preset_name(p.h) }
+func (p *Preset) Name() string { return omswig.Om_preset_name(p.c()) }
 
 // WorldSize is the number of ranks the views cover.
-func (p *Preset) WorldSize() int { return omswig.Om_preset_world_size(p.h) }
+func (p *Preset) WorldSize() int { return omswig.Om_preset_world_size(p.c()) }
 
 // Views lists the view names in the framework's order.
 func (p *Preset) Views() []string {
-	return list(omswig.Om_preset_view_count(p.h), func(i int) string {
-		return omswig.Om_preset_view_name(p.h, i)
+	return list(omswig.Om_preset_view_count(p.c()), func(i int) string {
+		return omswig.Om_preset_view_name(p.c(), i)
 	})
 }
 
 // GroupLists lists the named group lists (Megatron's "dp_cp", "tp", ...;
 // DeepSpeed's "ep", "expt_dp"), in creation order; none for the others.
 func (p *Preset) GroupLists() []string {
-	return list(omswig.Om_preset_group_list_count(p.h), func(i int) string {
-		return omswig.Om_preset_group_list_name(p.h, i)
+	return list(omswig.Om_preset_group_list_count(p.c()), func(i int) string {
+		return omswig.Om_preset_group_list_name(p.c(), i)
 	})
 }
 
@@ -61,14 +78,14 @@ func (p *Preset) GroupLists() []string {
 func (p *Preset) GroupList(name string) ([][]int, error) {
 	var size int
 	all, err := bulk(nil, p.WorldSize(), func(b []int) error {
-		return omswig.Om_preset_group_list(p.h, name, b, &size)
+		return omswig.Om_preset_group_list(p.c(), name, b, &size)
 	})
 	return split(all, size, err)
 }
 
 // World returns the views as a World, each under the name it has among the
 // others (Megatron's expert axes are "pp", "expt_dp", "ep", "expt_tp").
-func (p *Preset) World() (*World, error) { return newWorld(with(omswig.Om_preset_world, p.h)) }
+func (p *Preset) World() (*World, error) { return newWorld(with(omswig.Om_preset_world, p.c())) }
 
 // SingleAxes is torchtitan's single-axis meshes (ParallelDims.get_mesh /
 // get_optional_mesh keys) as JSON: {"one_dimensional_active":[...],
@@ -76,7 +93,7 @@ func (p *Preset) World() (*World, error) { return newWorld(with(omswig.Om_preset
 // "get_optional_mesh_is_none","mesh_dim_name","size"}}}. Other presets
 // are ErrInvalidArgument.
 func (p *Preset) SingleAxes() (string, error) {
-	return get(nil, with(omswig.Om_preset_single_axes_json, p.h))
+	return get(nil, with(omswig.Om_preset_single_axes_json, p.c()))
 }
 
 // PresetViews is NewPreset's JSON document (MarshalJSON) as a string.

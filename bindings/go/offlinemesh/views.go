@@ -92,7 +92,11 @@ func (m *Mesh) Holds(rank int) bool { return omswig.Om_view_holds(m.c(), rank) }
 // Modes returns axis i's normal-form modes as (size, stride) pairs, slowest
 // first (none for a size-1 axis).
 func (m *Mesh) Modes(i int) ([]int, error) {
-	return bulk(m.ok(), 2*omswig.Om_view_mode_count(m.c(), i), func(b []int) error {
+	pre := m.ok()
+	if pre == nil && i < 0 { // C takes a size_t: -1 would be named 2^64-1
+		pre = errorf(ErrOutOfRange, "axis index %d is outside the view of %d axes", i, m.NDim())
+	}
+	return bulk(pre, 2*omswig.Om_view_mode_count(m.c(), i), func(b []int) error {
 		return omswig.Om_view_modes(m.c(), i, b)
 	})
 }

@@ -341,8 +341,10 @@ func TestHierarchyQueries(t *testing.T) {
 	}
 	_, err = h.LevelIndex("rack")
 	wantErr(t, err, ErrInvalidArgument, "rack")
-	if h.RanksPerDomain(0) != 4 || h.RanksPerDomain(1) != 8 || h.Ranks() != 0 {
-		t.Fatalf("sizes %d %d %d", h.RanksPerDomain(0), h.RanksPerDomain(1), h.Ranks())
+	k0, err0 := h.RanksPerDomain(0)
+	k1, err1 := h.RanksPerDomain(1)
+	if k0 != 4 || k1 != 8 || err0 != nil || err1 != nil || h.Ranks() != 0 {
+		t.Fatalf("sizes %d %d %d (%v, %v)", k0, k1, h.Ranks(), err0, err1)
 	}
 	if d, err := h.DomainOf(0, 9); err != nil || d != 2 {
 		t.Fatalf("DomainOf %d %v", d, err)
