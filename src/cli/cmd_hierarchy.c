@@ -7,6 +7,8 @@
 #include "cli_internal.h"
 #include "util.h"
 
+#define CLI_MAX_EXAMPLE_RANKS (1 << 24)
+
 /* The whole regular file (omu_file_read: bounded, never blocks on a FIFO);
  * NULL on failure (reported; out of memory said as such). */
 static char *read_file(const cli_io *io, const char *option, const char *path,
@@ -224,13 +226,26 @@ int cli_hierarchy_locality(const cli_io *io, const cli_options *opt,
         rc = split_dims(io, opt->ndims ? opt->dims[s] : om_mesh_name(mesh, s),
                         &sets[s]);
     om_error e;
+    int64_t listed = 0; /* ranks --examples lists: each level's worst group */
     for (size_t s = 0; rc == CLI_OK && s < nsets; s++) {
         om_locality *loc;
+        int64_t count, size;
         if (om_hierarchy_locality(mesh, h, sets[s].names, sets[s].count, &loc, &e) !=
-            OM_OK)
+                OM_OK ||
+            om_mesh_group_shape_named(mesh, sets[s].names, sets[s].count, &count,
+                                      &size, &e) != OM_OK)
             rc = cli_lib_error(io, &e);
+        else
+            listed += size * (int64_t)om_hierarchy_levels(h);
         om_locality_free(loc);
     }
+    /* The report is made in memory (below): a group of 2^31-1 ranks would
+     * take tens of GB before anything is written. */
+    if (rc == CLI_OK && opt->examples && listed > CLI_MAX_EXAMPLE_RANKS)
+        rc = cli_error(io, CLI_FAILED,
+                       "--examples would list %lld ranks (the worst group of each "
+                       "level, for each axis set), over the %d one report holds",
+                       (long long)listed, CLI_MAX_EXAMPLE_RANKS);
     char *violations = NULL;
     size_t broken = 0;
     if (rc == CLI_OK && opt->require &&

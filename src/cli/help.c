@@ -69,7 +69,7 @@ static const option_help entries[] = {
     {NULL, "--require", "AXES:LEVEL,...", "placement rules that must hold, "
      "e.g. tp:host; exit 1 when one breaks (default: none)"},
     {NULL, "--examples", "", "add the worst group of each level to the "
-     "report (default: off)"},
+     "report, at most 16777216 ranks in all (default: off)"},
     {NULL, "--nnodes", "N", "number of nodes; nnodes * nproc-per-node is at most "
      "4194304 (required)"},
     {NULL, "--nproc-per-node", "P", "processes per node (required)"},

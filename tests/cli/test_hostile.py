@@ -375,6 +375,30 @@ def test_odd_files_everywhere(odd_files, kind):
           match='--hierarchy "%s": not a level=size list' % path)
 
 
+def test_unreadable_file(tmp_path):
+    """Mode 000; as root the run drops to uid/gid 65534, whom it stops."""
+    path = tmp_path / "secret.yaml"
+    path.write_text("accelerator: {tp_size: 2}\n")
+    path.chmod(0)
+
+    def drop():
+        if os.geteuid() == 0:
+            os.setgid(65534)
+            os.setuid(65534)
+    for args, match in [
+            (["dims", str(path)], "%s: cannot open: Permission denied" % path),
+            (["mesh", "--mesh", str(path)], "--mesh: %s: cannot open: Permission denied" % path),
+            (["groups", "--view", "dense", "--world", str(path), "--dims", "tp"],
+             "--world %s: cannot open: Permission denied" % path)]:
+        try:
+            r = subprocess.run([CLI, *args], capture_output=True, preexec_fn=drop, timeout=60)
+        except PermissionError:
+            pytest.skip("uid 65534 cannot run the binary")
+        err = r.stderr.decode()
+        assert r.returncode == 1 and r.stdout == b"" and err.count("\n") == 1, err
+        assert match in err, err
+
+
 def test_non_utf8_path():
     fails(1, "dims", b"/nonexistent/\xff\xfe.yaml",
           match="/nonexistent/\\xFF\\xFE.yaml: cannot open")
@@ -482,6 +506,24 @@ def test_huge_mesh_refused_with_its_size():
           match="mesh size exceeds 2^31-1 ranks at axis 1 (size 32768)")
     fails(1, "coord", "--mesh", "dp=%d" % INT32_MAX, "--rank", str(INT32_MAX),
           match="rank 2147483647 is outside the mesh of 2147483647 ranks")
+
+
+def test_examples_of_billions_are_refused():
+    """fixed: locality --examples on a group of 2^31-1 ranks built its
+    report in memory (16 GB after a minute, still growing)."""
+    fails(1, "locality", "--mesh", "dp=%d" % INT32_MAX, "--hierarchy", "host=8",
+          "--examples", match="--examples would list 2147483647 ranks (the worst "
+          "group of each level, for each axis set), over the 16777216 one report holds")
+    fails(1, "locality", "--mesh", "dp=8388609", "--hierarchy", "host=8,rack=64",
+          "--examples", match="--examples would list 16777218 ranks")
+    out = json.loads(ok("locality", "--mesh", "dp=4096", "--hierarchy", "host=8,rack=64",
+                        "--examples"))
+    levels = out["report"][0]["levels"]
+    assert levels["host"]["worst_ranks"] == list(range(4096))
+    assert levels["rack"]["worst_group"] == 0 and levels["rack"]["max_domains"] == 64
+    # Without --examples the same huge group is answered at once.
+    out = json.loads(ok("locality", "--mesh", "dp=%d" % INT32_MAX, "--hierarchy", "host=8"))
+    assert out["report"][0]["levels"]["host"]["max_domains"] == 268435456
 
 
 def test_launch_plan_of_billions_is_refused():
