@@ -2,7 +2,7 @@
 # Python binding tests, as tools/test.sh runs them:
 #   bash bindings/python/run-tests.sh [<meson build dir>]
 # 1. installs what is missing (swig, libyaml/jansson headers via apt; pytest,
-#    mypy via pip), quietly and only when missing;
+#    mypy, numpy via pip), quietly and only when missing;
 # 2. builds and installs the package with `pip install .` (meson-python,
 #    exactly what users run) into a virtual environment that sees the
 #    system site-packages, so the user's Python is left alone;
@@ -73,6 +73,8 @@ vpy=$venv/bin/python
 pip_missing=()
 "$vpy" -c 'import pytest' 2>/dev/null || pip_missing+=(pytest)
 "$vpy" -c 'import mypy.stubtest' 2>/dev/null || pip_missing+=(mypy)
+# numpy: the tests of groups_buffer() into numpy arrays (skipped without it)
+"$vpy" -c 'import numpy' 2>/dev/null || pip_missing+=(numpy)
 if ((${#pip_missing[@]})); then
     step "pip install ${pip_missing[*]}"
     "$vpy" -m pip install --quiet "${pip_missing[@]}"

@@ -6,17 +6,45 @@
 #include "cli_internal.h"
 
 /* The world size handed to the library: --world-size, else 0 when a
- * world_size parameter decides, else the environment (1 when unset). */
+ * world_size parameter decides, else the environment (1 when unset);
+ * *source says which (OM_WORLD_SIZE_EXPLICIT for the first two). */
 static int world_size(const cli_io *io, const cli_options *opt,
-                      const cli_preset_args *pa, int64_t *world)
+                      const cli_preset_args *pa, int64_t *world,
+                      om_world_size_source *source)
 {
     *world = opt->world_size;
+    *source = OM_WORLD_SIZE_EXPLICIT;
     if (*world > 0 || pa->world_param)
         return CLI_OK;
     om_error e;
-    if (om_world_size_resolve(0, world, NULL, &e) != OM_OK)
+    if (om_world_size_resolve(0, world, source, &e) != OM_OK)
         return cli_lib_error(io, &e);
     return CLI_OK;
+}
+
+/* Whether `text` holds the number n alone (not inside a longer number). */
+static bool names_number(const char *text, int64_t n)
+{
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%lld", (long long)n);
+    for (const char *at = text; (at = strstr(at, digits)) != NULL; at += len)
+        if ((at == text || at[-1] < '0' || at[-1] > '9') && (at[len] < '0' || at[len] > '9'))
+            return true;
+    return false;
+}
+
+/* A preset's failure. The frameworks' own messages name the world size
+ * ("... != WORLD_SIZE(6)", "world_size (1) is not divisible by 4") but not
+ * where the CLI found it: when it was not given and the message names it,
+ * say so ("(world size 6 from SLURM_NTASKS)"). */
+static int preset_error(const cli_io *io, const om_error *e, int64_t world,
+                        om_world_size_source source)
+{
+    if (source == OM_WORLD_SIZE_EXPLICIT || !names_number(e->message, world))
+        return cli_lib_error(io, e);
+    return cli_error(io, CLI_FAILED, "%s (world size %lld%s%s)", e->message, (long long)world,
+                     source == OM_WORLD_SIZE_DEFAULT ? ", " : " ",
+                     om_world_size_source_string(source));
 }
 
 /* The options of views and check --preset, through the common parser (so
@@ -54,7 +82,8 @@ int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
 {
     *preset = NULL;
     int64_t world;
-    int rc = world_size(io, opt, pa, &world);
+    om_world_size_source source;
+    int rc = world_size(io, opt, pa, &world, &source);
     if (rc != CLI_OK)
         return rc;
     if (opt->config && (rc = cli_read_config(io, opt, NULL)) != CLI_OK)
@@ -64,7 +93,7 @@ int cli_load_preset(const cli_io *io, const cli_preset_args *pa,
                        ? om_preset_load_yaml(opt->config, world, preset, &e)
                        : om_preset_new(pa->preset, pa->params, pa->nparams, world,
                                        preset, &e);
-    return st == OM_OK ? CLI_OK : cli_lib_error(io, &e);
+    return st == OM_OK ? CLI_OK : preset_error(io, &e, world, source);
 }
 
 int cli_cmd_views(const cli_io *io, int argc, char **argv)
@@ -135,8 +164,9 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
     cli_options opt;
     int rc = parse(io, "check", argc, argv, 0, &pa, &opt);
     int64_t world = 0;
+    om_world_size_source source = OM_WORLD_SIZE_EXPLICIT;
     if (rc == CLI_OK)
-        rc = world_size(io, &opt, &pa, &world);
+        rc = world_size(io, &opt, &pa, &world, &source);
     if (rc == CLI_OK && opt.config)
         rc = cli_read_config(io, &opt, NULL);
     if (rc != CLI_OK)
@@ -148,7 +178,7 @@ int cli_cmd_check_any(const cli_io *io, int argc, char **argv)
                        : om_preset_check(pa.preset, pa.params, pa.nparams, world,
                                          &verdict, &e);
     if (st != OM_OK)
-        return cli_lib_error(io, &e);
+        return preset_error(io, &e, world, source);
     bool ok = strncmp(verdict, "{\"ok\":true", 10) == 0;
     fputs(verdict, io->out);
     fputc('\n', io->out);

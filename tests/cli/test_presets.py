@@ -132,6 +132,27 @@ def test_world_size_sources():
           "--world-size", "4", match="disagrees")
 
 
+def test_world_size_errors_say_where_it_came_from():
+    def error(*args, env=None):
+        r = run(*args, env=env)
+        assert r.returncode == 1 and r.stdout == "" and r.stderr.count("\n") == 1, r
+        return r.stderr
+    tp4 = ("views", "--preset", "torchtitan", "--param", "tp=4")
+    assert error(*tp4, env={"SLURM_NTASKS": "6"}) == (
+        "offline-mesh: error: Invalid parallel dims: dp_replicate(1) * dp_shard(1) * cp(1)"
+        " * tp(4) * pp(1) != WORLD_SIZE(6) (world size 6 from SLURM_NTASKS)\n")
+    assert error(*tp4).endswith(
+        "world size 1 is smaller than dp_replicate*cp*tp*pp = 4 (world size 1, the default: no"
+        " --world-size and none of WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS is set)\n")
+    assert error("views", "--preset", "megatron", "--param", "tensor_model_parallel_size=4",
+                 env={"PMI_SIZE": "6"}).endswith(
+        "world_size (6) is not divisible by 4 (world size 6 from PMI_SIZE)\n")
+    # given explicitly, or a message that does not name the number: the library's own words
+    assert error(*tp4, "--world-size", "6").endswith("!= WORLD_SIZE(6)\n")
+    assert "world size" not in error("views", "--preset", "megatron", "--param", "bogus=1",
+                                     env={"WORLD_SIZE": "16"})
+
+
 def test_errors():
     fails(1, "views", "--preset", "titan", "--world-size", "8",
           match='unknown preset "titan"')

@@ -534,3 +534,29 @@ func TestSweepConcurrentObjects(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// GroupOf materialised any group: a group of 2^30-1 ranks made an 8 GiB
+// slice, a fatal (unrecoverable) out-of-memory error where memory is short,
+// while Groups and GroupRange refuse more than MaxGroupRanks ranks.
+func TestSweepHugeGroups(t *testing.T) {
+	m := MustMesh([]string{"dp", "tp"}, []int{1<<30 - 1, 2})
+	want := "1073741823 ranks at once are more than MaxGroupRanks (134217728)"
+	x, err := ExpertLayout(MustMesh([]string{"dp"}, []int{1<<28 + 2}), 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runSweep(t, []sweepCase{
+		fail("GroupOf(0, dp)", ErrOutOfRange, res(func() ([]int, error) { return m.GroupOf(0, "dp") }), want),
+		fail("GroupRange(0, 1, dp)", ErrOutOfRange, res(func() ([][]int, error) { return m.GroupRange(0, 1, "dp") }),
+			want),
+		fail("Groups(dp)", ErrOutOfRange, res(func() ([][]int, error) { return m.Groups("dp") }),
+			"2147483646 ranks at once"),
+		fail("EDPGroupOf(0)", ErrOutOfRange, res(func() ([]int, error) { return x.EDPGroupOf(0) }),
+			"134217729 ranks at once"),
+		ok("GroupOf(2^31-3, tp)", "[2147483644 2147483645]",
+			res(func() ([]int, error) { return m.GroupOf(1<<31-3, "tp") })),
+		ok("GroupRange(2^30-2, 1, tp)", "[[2147483644 2147483645]]",
+			res(func() ([][]int, error) { return m.GroupRange(1<<30-2, 1, "tp") })),
+		ok("EPGroupOf(5)", "[4 5]", res(func() ([]int, error) { return x.EPGroupOf(5) })),
+	})
+}

@@ -18,9 +18,19 @@ type View = Mesh
 // set, one single-rank group per rank. A name the view lacks is
 // ErrUnknownAxis, a name given twice ErrDuplicateName.
 
-// MaxGroupRanks is the largest number of ranks Groups and GroupRange
-// materialise at once (2^27, 1 GiB of ints); page through bigger meshes.
+// MaxGroupRanks is the largest number of ranks Groups, GroupRange and
+// GroupOf materialise at once (2^27, 1 GiB of ints); page through bigger
+// meshes.
 const MaxGroupRanks = 1 << 27
+
+// atOnce refuses to materialise more than MaxGroupRanks ranks (a larger
+// make is a fatal out-of-memory error, not a panic, where memory is short).
+func atOnce(ranks int, hint string) error {
+	if ranks > MaxGroupRanks {
+		return errorf(ErrOutOfRange, "%d ranks at once are more than MaxGroupRanks (%d)%s", ranks, MaxGroupRanks, hint)
+	}
+	return nil
+}
 
 // NewView makes the view of axes names with sizes and strides (in ranks)
 // and a rank offset: rank = offset + sum(coord[i] * strides[i]).
@@ -172,9 +182,8 @@ func (m *Mesh) groupRange(first, count int, dims []string) ([]int, int, error) {
 	if count > 0 && count <= max(m.own().ranks, 1) { // else the library reports the range
 		guess = count * size
 	}
-	if guess > MaxGroupRanks {
-		return nil, 0, errorf(ErrOutOfRange,
-			"groups hold %d ranks, more than MaxGroupRanks (%d): page with GroupRange", guess, MaxGroupRanks)
+	if err := atOnce(guess, ": page with GroupRange"); err != nil {
+		return nil, 0, err
 	}
 	all, err := bulk(m.ok(), guess, func(b []int) error {
 		return omswig.Om_mesh_groups_named(m.c(), dims, first, count, b)
@@ -198,9 +207,14 @@ func (m *Mesh) GroupIndex(rank int, dims ...string) (int, error) {
 }
 
 // GroupOf returns the members of the group over dims that holds rank.
-// ErrOutOfRange for a rank outside the mesh.
+// ErrOutOfRange for a rank outside the mesh, or a group of more than
+// MaxGroupRanks ranks.
 func (m *Mesh) GroupOf(rank int, dims ...string) ([]int, error) {
-	return bulk(m.ok(), m.groupSize(dims), func(b []int) error {
+	pre := m.ok()
+	if pre == nil {
+		pre = atOnce(m.groupSize(dims), "")
+	}
+	return bulk(pre, m.groupSize(dims), func(b []int) error {
 		return omswig.Om_mesh_group_of_named(m.c(), dims, rank, b)
 	})
 }

@@ -8,6 +8,12 @@ import random
 import pytest
 
 
+def pytest_configure(config):
+    # A ConfigWarning a test did not ask for (pytest.warns) means its input
+    # is not what the test says: fail instead of printing a summary line.
+    config.addinivalue_line("filterwarnings", "error::offline_mesh.ConfigWarning")
+
+
 class Index:
     """An int-like object (like numpy.int64): has __index__, is not an int."""
 

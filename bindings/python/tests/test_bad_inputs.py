@@ -142,7 +142,7 @@ CALLS = {
             make_dims(a["dims"])),
     # om_world_size_from_env: what world_size=None discovers.
     "world_size_from_env": lambda a, i, d: lambda: offline_mesh.parse_parallel_dims(
-        "accelerator: {}\n"),
+        "accelerator: {tp_size: 1}\n"),
     "dims_from_yaml": lambda a, i, d: (
         lambda t: lambda: offline_mesh.parse_parallel_dims(t, world_size(a)))(
             text(a["text"])),

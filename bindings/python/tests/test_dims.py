@@ -144,7 +144,8 @@ accelerator:
   loss_parallel: On
   unknown_key: 3          # ignored
 """
-    spec = parse_parallel_dims(text, world_size=64)
+    with pytest.warns(offline_mesh.ConfigWarning, match='^line 9: unknown key "unknown_key"'):
+        spec = parse_parallel_dims(text, world_size=64)
     assert spec == ParallelDimsSpec(dp_size=8, tp_size=4, pp_size=2, ep_size=8,
                                     sequence_parallel=True, loss_parallel=True)
     assert build_offline_mesh(spec) == OfflineMesh(("dp", "cp", "tp", "pp"),
@@ -158,8 +159,10 @@ def test_parse_yaml_features():
         ParallelDimsSpec(dp_size=4, tp_size=4, cp_size=2)
     assert parse_parallel_dims("accelerator: {tp_size: 4, dp_size: 2}") == \
         ParallelDimsSpec(dp_size=2, tp_size=4)
-    assert parse_parallel_dims("other: 1\n") == ParallelDimsSpec()
-    assert parse_parallel_dims("accelerator:\n") == ParallelDimsSpec()
+    with pytest.warns(offline_mesh.ConfigWarning, match="^no accelerator section: every size"):
+        assert parse_parallel_dims("other: 1\n") == ParallelDimsSpec()
+    with pytest.warns(offline_mesh.ConfigWarning, match="^line 1: the accelerator section is empty"):
+        assert parse_parallel_dims("accelerator:\n") == ParallelDimsSpec()
     assert parse_parallel_dims(b"accelerator: {tp_size: 2}", world_size=4) == \
         ParallelDimsSpec(dp_size=2, tp_size=2)
     assert parse_parallel_dims("name: \"données\"\naccelerator: {tp_size: 2}",
@@ -183,14 +186,14 @@ def test_world_size_from_environment_in_order(monkeypatch):
 def test_world_size_absent_everywhere_is_one():
     with pytest.raises(ValueError, match=r"world size 1 \(the default: .*\) is not divisible by tp"):
         parse_parallel_dims("accelerator: {tp_size: 2}")
-    assert parse_parallel_dims("accelerator: {}") == ParallelDimsSpec()
+    assert parse_parallel_dims("accelerator: {tp_size: 1}") == ParallelDimsSpec()
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "-4", "4.0", ""])
 def test_bad_environment_value_names_the_variable(monkeypatch, value):
     monkeypatch.setenv("OMPI_COMM_WORLD_SIZE", value)
     with pytest.raises(ValueError, match="OMPI_COMM_WORLD_SIZE"):
-        parse_parallel_dims("accelerator: {}")
+        parse_parallel_dims("accelerator: {tp_size: 1}")
 
 
 @pytest.mark.parametrize("text,world,fragment", [
@@ -217,7 +220,7 @@ def test_world_size_zero_is_not_given_and_negative_is_the_librarys_error(monkeyp
     assert parse_parallel_dims("accelerator: {tp_size: 2}", world_size=0).dp_size == 3
     for world in (-1, -8):
         with pytest.raises(offline_mesh.OfflineMeshError) as info:
-            parse_parallel_dims("accelerator: {}", world_size=world)
+            parse_parallel_dims("accelerator: {tp_size: 1}", world_size=world)
         assert info.value.status is offline_mesh.Status.INVALID_ARGUMENT
         assert str(info.value) == f"world size must be >= 1 (or 0 to discover it), got {world}"
 
@@ -225,17 +228,17 @@ def test_world_size_zero_is_not_given_and_negative_is_the_librarys_error(monkeyp
 @pytest.mark.parametrize("world", ["8", 8.0, True, [8]])
 def test_world_size_wrong_type(world):
     with pytest.raises(TypeError):
-        parse_parallel_dims("accelerator: {}", world_size=world)
+        parse_parallel_dims("accelerator: {tp_size: 1}", world_size=world)
 
 
 def test_world_size_too_large():
     with pytest.raises(ValueError):
-        parse_parallel_dims("accelerator: {}", world_size=2**31)
+        parse_parallel_dims("accelerator: {tp_size: 1}", world_size=2**31)
     with pytest.raises(ValueError, match="out of range"):
-        parse_parallel_dims("accelerator: {}", world_size=2**64)
+        parse_parallel_dims("accelerator: {tp_size: 1}", world_size=2**64)
 
 
-@pytest.mark.parametrize("text", [None, 42, ["accelerator: {}"]])
+@pytest.mark.parametrize("text", [None, 42, ["accelerator: {tp_size: 1}"]])
 def test_parse_wrong_text_type(text):
     with pytest.raises(TypeError):
         parse_parallel_dims(text)
