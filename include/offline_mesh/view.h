@@ -168,8 +168,10 @@ OM_API OM_NODISCARD om_status om_view_unflatten(
 /**
  * view[(a, b, ...)]: the family of sub-views over the named axes, in the
  * order named (lenient: any order is accepted, VIEWS.md 4); the other axes
- * become instance modes. Errors: OM_ERR_INVALID_ARGUMENT (NULL, an empty
- * list, a name repeated), OM_ERR_UNKNOWN_AXIS (a name not in the view),
+ * become instance modes. A single name the view lacks gives the empty
+ * mesh (DOMAIN.md's lenient mesh["ep"], VIEWS.md 1). Errors:
+ * OM_ERR_INVALID_ARGUMENT (NULL, an empty list, a name repeated),
+ * OM_ERR_UNKNOWN_AXIS (a name not in the view, among two or more),
  * OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_view_slice(const om_mesh *view,
