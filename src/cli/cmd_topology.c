@@ -70,10 +70,10 @@ static void find_long_axes(const om_mesh *mesh, const cli_axis_set *axes,
 }
 
 /* Members of group `g` (numbered row-major over the axes outside the set),
- * row-major over the axes inside it, CLI_SLICE_RANKS at a time through
- * `buf`, comma-separated. */
+ * row-major over the axes inside it, `piece` at a time through `buf`,
+ * comma-separated. */
 static void write_big_group(omu_writer *w, const axis_strides *la, int64_t g,
-                            int32_t *buf)
+                            int64_t piece, int32_t *buf)
 {
     int64_t base = 0, coord[32] = {0};
     for (size_t k = 0; k < la->count; k++)
@@ -85,7 +85,7 @@ static void write_big_group(omu_writer *w, const axis_strides *la, int64_t g,
     bool first = true, done = false;
     while (!done && omu_writer_error(w) == 0) {
         size_t n = 0;
-        while (n < CLI_SLICE_RANKS && !done) {
+        while ((int64_t)n < piece && !done) {
             buf[n++] = (int32_t)rank;
             /* The odometer over the axes inside the set, fastest first. */
             size_t k = 0;
@@ -106,6 +106,24 @@ static void write_big_group(omu_writer *w, const axis_strides *la, int64_t g,
     }
 }
 
+bool cli_stream_groups_in_pieces(omu_writer *w, const om_mesh *mesh,
+                                 const cli_axis_set *axes, int64_t piece,
+                                 int32_t *buf, om_error *e)
+{
+    int64_t count, size;
+    if (om_mesh_group_shape_named(mesh, axes->names, axes->count, &count, &size,
+                                  e) != OM_OK)
+        return false;
+    axis_strides la;
+    find_long_axes(mesh, axes, &la);
+    for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g++) {
+        omu_write_str(w, g ? ",[" : "[");
+        write_big_group(w, &la, g, piece, buf);
+        omu_write_char(w, ']');
+    }
+    return true;
+}
+
 bool cli_stream_groups(omu_writer *w, const om_mesh *mesh,
                        const cli_axis_set *axes, int32_t *buf, om_error *e)
 {
@@ -113,16 +131,8 @@ bool cli_stream_groups(omu_writer *w, const om_mesh *mesh,
     if (om_mesh_group_shape_named(mesh, axes->names, axes->count, &count, &size,
                                   e) != OM_OK)
         return false;
-    if (big_groups(mesh, size)) {
-        axis_strides la;
-        find_long_axes(mesh, axes, &la);
-        for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g++) {
-            omu_write_str(w, g ? ",[" : "[");
-            write_big_group(w, &la, g, buf);
-            omu_write_char(w, ']');
-        }
-        return true;
-    }
+    if (big_groups(mesh, size))
+        return cli_stream_groups_in_pieces(w, mesh, axes, CLI_SLICE_RANKS, buf, e);
     int64_t per_slice = slice_groups(size);
     for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g += per_slice) {
         int64_t n = count - g < per_slice ? count - g : per_slice;
