@@ -138,7 +138,8 @@ OM_API OM_NODISCARD om_status om_launch_plan(
  * NULL for none). `hierarchy` NULL means "host=P" (P = nproc_per_node).
  * Rules are checked only when the sizes agree.
  * Errors (not violations): OM_ERR_INVALID_ARGUMENT (NULL, nnodes or
- * nproc_per_node < 1) and those of om_hierarchy_check() for bad rules.
+ * nproc_per_node outside 1..2^31-1) and those of om_hierarchy_check() for
+ * bad rules.
  */
 OM_API OM_NODISCARD om_status om_launch_check(
     const om_mesh *mesh, const om_hierarchy *hierarchy, int64_t nnodes,

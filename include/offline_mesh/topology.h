@@ -60,7 +60,7 @@ OM_BEGIN_DECLS
  * bit from om_mesh_index_of() instead.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, an axis not in the mesh, a
  * repeated axis, an empty item), OM_ERR_OUT_OF_RANGE (an axis at index 64
- * or above).
+ * or above). On failure `*mask` (when `mask` is not NULL) is 0.
  */
 OM_API OM_NODISCARD om_status om_mesh_axes(const om_mesh *mesh,
                                            const char *names, uint64_t *mask,

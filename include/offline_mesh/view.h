@@ -96,8 +96,12 @@ OM_API OM_PURE size_t om_view_mode_count(const om_mesh *view, size_t index);
 /**
  * Writes the (size, stride) pairs of axis `index` to `out` (2 per mode).
  * `*needed` (when not NULL) receives the number of int64 values required,
- * also when the buffer is short. Errors: OM_ERR_INVALID_ARGUMENT (NULL view
- * or buffer), OM_ERR_OUT_OF_RANGE (index >= ndim), OM_ERR_BUFFER_TOO_SMALL.
+ * also when the buffer is short. `out` may be NULL when `out_len` is 0: a
+ * size query, which returns OM_ERR_BUFFER_TOO_SMALL with `*needed` set
+ * when the axis has modes (as snprintf does; not topology.h's rule).
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL view, or NULL buffer with
+ * `out_len` > 0), OM_ERR_OUT_OF_RANGE (index >= ndim),
+ * OM_ERR_BUFFER_TOO_SMALL.
  */
 OM_API OM_NODISCARD om_status om_view_modes(const om_mesh *view, size_t index,
                                             int64_t *out, size_t out_len,

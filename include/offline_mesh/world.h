@@ -111,7 +111,7 @@ OM_API OM_NODISCARD om_status om_world_to_json(const om_world *world,
 /**
  * Reads a world document (`length` bytes): an object with "views" (name ->
  * view record, om_view_from_json()) and optionally "world_size" (else the
- * largest extent of its views), "groups" and "local_ranks" (named groups
+ * largest extent of its views; 1 without views), "groups" and "local_ranks" (named groups
  * and per-rank local ranks `offline-mesh views` prints; ignored). Other
  * keys are refused. Then checks as om_world_new().
  * Errors: OM_ERR_PARSE (prefixed "view 'NAME': " for a bad record), then
