@@ -33,9 +33,11 @@ bool omi_view_digits_step(const om_mesh *m, int64_t *d, int64_t *rank)
 
 bool omi_view_decode(const om_mesh *m, int64_t rank, int64_t *d)
 {
-    int64_t rest = rank - m->offset;
-    if (rest < 0 || rank >= m->extent)
+    /* Compare before subtracting: rank - offset overflows for a rank near
+     * INT64_MIN. */
+    if (rank < m->offset || rank >= m->extent)
         return false;
+    int64_t rest = rank - m->offset;
     if (m->nested) {
         /* Each stride exceeds everything the smaller digits reach, so the
          * greedy split is the only one. Ranks and strides are below 2^31:
