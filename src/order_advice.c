@@ -287,8 +287,16 @@ static om_status setup(const om_dims *dims, const om_hierarchy *h,
     for (size_t t = 0; t < OMI_TOKENS; t++) {
         int64_t v = om_dims_get(dims, dims_of[t]);
         a->size[t] = v < 1 ? 1 : v;
-        if (t != 2)
-            a->world *= a->size[t];
+        if (t == 2)
+            continue;
+        /* Each size is at most 2^31-1, but their product can overflow
+         * int64: refuse a world no mesh can hold, as om_mesh_from_dims()
+         * does. */
+        if (a->size[t] > OM_MAX_RANKS / a->world)
+            return omi_fail(err, OM_ERR_MESH_TOO_LARGE,
+                            "world size tp*cp*dp*pp exceeds 2^31-1 ranks at "
+                            "%s_size %lld", tokens[t], (long long)a->size[t]);
+        a->world *= a->size[t];
     }
     int64_t expert = a->size[0] * a->size[2] * a->size[4];
     if (a->world % expert != 0)

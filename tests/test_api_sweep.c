@@ -45,6 +45,45 @@ static void test_view_rank_near_int64_min(void)
     om_mesh_free(v);
 }
 
+/* dims whose tp*cp*dp*pp overflows int64 (each size is valid, 2^31-1):
+ * the advice multiplied them unchecked (undefined behaviour). Refused as
+ * om_mesh_from_dims() refuses the same dims. */
+static void test_order_advice_world_overflow(void)
+{
+    om_error err;
+    om_dims *d = NULL;
+    om_hierarchy *h = NULL;
+    OM_EXPECT_OK(om_dims_new(&d, &err), &err);
+    OM_EXPECT_OK(om_hierarchy_from_spec("host=8", &h, &err), &err);
+    const om_dim dims[] = {OM_DIM_TP, OM_DIM_CP, OM_DIM_DP, OM_DIM_PP};
+    for (size_t i = 0; i < 4; i++)
+        OM_EXPECT_OK(om_dims_set(d, dims[i], OM_MAX_RANKS, &err), &err);
+    char *out = (char *)"untouched";
+    size_t count = 77;
+    OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, NULL, &out, &err), &err,
+                  OM_ERR_MESH_TOO_LARGE, "exceeds 2^31-1", "2147483647");
+    OM_EXPECT_ERR(om_order_check(d, h, "tp-cp-dp-pp", NULL, &out, &count, &err),
+                  &err, OM_ERR_MESH_TOO_LARGE, "exceeds 2^31-1");
+    om_mesh *m = NULL;
+    OM_EXPECT_ERR(om_mesh_from_dims(d, &m, &err), &err, OM_ERR_MESH_TOO_LARGE,
+                  "2147483647");
+    /* Within int64 but over 2^31-1 ranks: no mesh holds it either. */
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_TP, 65536, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_CP, 1, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_DP, 65536, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_PP, 1, &err), &err);
+    OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, NULL, &out, &err), &err,
+                  OM_ERR_MESH_TOO_LARGE, "dp_size 65536");
+    /* The largest world that fits still gets advice. */
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_TP, 2, &err), &err);
+    OM_EXPECT_OK(om_dims_set(d, OM_DIM_DP, 4, &err), &err);
+    OM_EXPECT_OK(om_order_advice(d, h, NULL, NULL, NULL, &out, &err), &err);
+    OM_EXPECT(strstr(out, "\"megatron\":\"tp-dp\"") != NULL);
+    om_string_free(out);
+    om_hierarchy_free(h);
+    om_dims_free(d);
+}
+
 /* ---- documented sentinels (kept: the sweep checked every one) ---- */
 
 static void test_getter_sentinels(void)
@@ -101,6 +140,7 @@ static void test_getter_sentinels(void)
 
 static const om_test_case sweep_tests[] = {
     {"view_rank_near_int64_min", test_view_rank_near_int64_min},
+    {"order_advice_world_overflow", test_order_advice_world_overflow},
     {"getter_sentinels", test_getter_sentinels},
     {NULL, NULL},
 };

@@ -119,8 +119,8 @@ OM_API OM_NODISCARD om_status om_hierarchy_level_index(
 /**
  * Domain of `rank` at `level`: r / k for uniform levels, the domain's index
  * in order of first appearance for explicit ones. Errors:
- * OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_OUT_OF_RANGE (level, or a rank < 0
- * or beyond the ranks of an explicit hierarchy).
+ * OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_OUT_OF_RANGE (level, or a rank < 0,
+ * over 2^31-1 or beyond the ranks of an explicit hierarchy).
  */
 OM_API OM_NODISCARD om_status om_hierarchy_domain_of(
     const om_hierarchy *hierarchy, size_t level, int64_t rank,
@@ -129,7 +129,9 @@ OM_API OM_NODISCARD om_status om_hierarchy_domain_of(
 /**
  * Label of a domain: the id from the file for explicit hierarchies, its
  * decimal index for uniform ones. Caller frees `*out`. Errors: as
- * om_hierarchy_domain_of(), and OM_ERR_NO_MEMORY.
+ * om_hierarchy_domain_of() (a domain < 0 or beyond those of the level's
+ * 2^31-1 ranks, or of an explicit hierarchy, is OM_ERR_OUT_OF_RANGE), and
+ * OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_hierarchy_domain_label(
     const om_hierarchy *hierarchy, size_t level, int64_t domain, char **out,
@@ -225,7 +227,8 @@ OM_API OM_NODISCARD om_status om_hierarchy_check(const om_mesh *mesh,
  * ep, expert dp (= world / (tp*ep*pp)), pp; a rule naming ep is judged on
  * the expert one. `require` (must) and `prefer` (should) are rule lists
  * "AXES:LEVEL,..." (NULL or "" for none); `priority` ("tp>ep>cp>pp>dp",
- * NULL for Megatron's default tp>cp>ep>dp>pp) orders the axes whose
+ * NULL or "" for Megatron's default tp>cp>ep>dp>pp; axes it omits follow
+ * in the default order) orders the axes whose
  * crossings matter most. Orders are ranked by broken must rules, broken
  * should rules, then, axis by axis in priority order, by the groups that
  * cross each level (slowest level first). Writes JSON
@@ -237,7 +240,10 @@ OM_API OM_NODISCARD om_status om_hierarchy_check(const om_mesh *mesh,
  * their keys come in that order (not sorted), as since 1.1.
  * Caller frees `*out`. Errors: OM_ERR_INVALID_ARGUMENT (NULL, a bad
  * priority, a world size tp*ep*pp does not divide, a rule mixing cp and
- * ep), those of om_hierarchy_check() for bad rules, OM_ERR_NO_MEMORY.
+ * ep), OM_ERR_MESH_TOO_LARGE (tp*cp*dp*pp over 2^31-1, as
+ * om_mesh_from_dims(); checked first since 1.3: a product beyond int64
+ * used to overflow), those of om_hierarchy_check() for bad rules,
+ * OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_order_advice(const om_dims *dims,
                                               const om_hierarchy *hierarchy,
