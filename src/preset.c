@@ -281,6 +281,11 @@ om_status om_preset_group_list(const om_preset *preset, const char *name,
 {
     if (!preset || !name)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "preset or name is NULL");
+    /* Only a size query (out_len 0) may pass no buffer: the ranks would be
+     * written through NULL. */
+    if (!out && out_len > 0)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "rank buffer is NULL but out_len is %zu", out_len);
     const omi_group_list *list = omi_preset_find_list(preset, name);
     if (!list) {
         char quoted[80];

@@ -84,6 +84,26 @@ static void test_order_advice_world_overflow(void)
     om_dims_free(d);
 }
 
+/* A NULL rank buffer with out_len > 0 was written through (a crash); only
+ * the size query (NULL, 0) may pass no buffer. */
+static void test_preset_group_list_null_buffer(void)
+{
+    om_error err;
+    om_preset *p = NULL;
+    OM_EXPECT_OK(om_preset_new("megatron", NULL, 0, 8, &p, &err), &err);
+    size_t needed = 77, size = 77;
+    OM_EXPECT_ERR(om_preset_group_list(p, "tp", NULL, 8, &needed, &size, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "NULL", "8");
+    OM_EXPECT_INT(needed, 77);
+    OM_EXPECT_ERR(om_preset_group_list(p, "tp", NULL, 1, NULL, NULL, NULL), NULL,
+                  OM_ERR_INVALID_ARGUMENT, NULL);
+    OM_EXPECT_INT(om_preset_group_list(p, "tp", NULL, 0, &needed, &size, &err),
+                  OM_ERR_BUFFER_TOO_SMALL);
+    OM_EXPECT_INT(needed, 8);
+    OM_EXPECT_INT(size, 1);
+    om_preset_free(p);
+}
+
 /* ---- documented sentinels (kept: the sweep checked every one) ---- */
 
 static void test_getter_sentinels(void)
@@ -141,6 +161,7 @@ static void test_getter_sentinels(void)
 static const om_test_case sweep_tests[] = {
     {"view_rank_near_int64_min", test_view_rank_near_int64_min},
     {"order_advice_world_overflow", test_order_advice_world_overflow},
+    {"preset_group_list_null_buffer", test_preset_group_list_null_buffer},
     {"getter_sentinels", test_getter_sentinels},
     {NULL, NULL},
 };

@@ -108,7 +108,8 @@ OM_API OM_PURE const char *om_preset_group_list_name(const om_preset *preset,
  * when `out_len` is smaller, OM_ERR_BUFFER_TOO_SMALL is returned with
  * `needed` and `group_size` set (as snprintf does); `out` may be NULL
  * when `out_len` is 0. Errors: OM_ERR_INVALID_ARGUMENT (NULL preset or
- * name, or no list of that name, named), OM_ERR_BUFFER_TOO_SMALL.
+ * name, a NULL `out` with `out_len` > 0 (before 1.3 it was written
+ * through), or no list of that name, named), OM_ERR_BUFFER_TOO_SMALL.
  */
 OM_API OM_NODISCARD om_status om_preset_group_list(const om_preset *preset,
                                                    const char *name,
