@@ -137,9 +137,9 @@ OM_API OM_NODISCARD om_status om_launch_plan(
  * two domains); and each broken rule of `rules` (om_hierarchy_check(),
  * NULL for none). `hierarchy` NULL means "host=P" (P = nproc_per_node).
  * Rules are checked only when the sizes agree.
- * Errors (not violations): OM_ERR_INVALID_ARGUMENT (NULL, nnodes or
- * nproc_per_node outside 1..2^31-1) and those of om_hierarchy_check() for
- * bad rules.
+ * Errors (not violations): OM_ERR_INVALID_ARGUMENT (NULL, nnodes < 1,
+ * nproc_per_node outside 1..2^31-1; too many nodes is a violation) and
+ * those of om_hierarchy_check() for bad rules.
  */
 OM_API OM_NODISCARD om_status om_launch_check(
     const om_mesh *mesh, const om_hierarchy *hierarchy, int64_t nnodes,
