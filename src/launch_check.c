@@ -5,23 +5,72 @@
 #include "hierarchy_internal.h"
 #include "offline_mesh/launch.h"
 
-static void violation(omi_buf *out, size_t *count, const char *text)
+/* `text` may hold a name cut at a byte limit ("%.60s"), possibly inside a
+ * UTF-8 sequence: repaired so that every line stays valid UTF-8. */
+static void violation(omi_buf *out, size_t *count, char *text)
 {
+    omi_utf8_repair(text);
     omi_buf_puts(out, text);
     omi_buf_puts(out, "\n");
     (*count)++;
 }
 
+/* The checks of an explicit level (its domains come from a file), made
+ * when the hierarchy describes exactly the job's ranks: node K holds ranks
+ * K*P .. K*P+P-1, so a node whose ranks are in two domains straddles them,
+ * and a host domain must be exactly one node. One line per level: the
+ * first offending node. */
+static void check_explicit(const om_hierarchy *h, const omi_level *lv,
+                           bool host, int64_t nproc, omi_buf *out,
+                           size_t *count)
+{
+    char line[400], a[48], b[48];
+    for (int64_t start = 0; start < h->nranks; start += nproc) {
+        int32_t d = lv->domain[start];
+        omi_quote(a, sizeof a, lv->labels[d], strlen(lv->labels[d]));
+        for (int64_t r = start + 1; r < start + nproc; r++) {
+            if (lv->domain[r] == d)
+                continue;
+            const char *other = lv->labels[lv->domain[r]];
+            omi_quote(b, sizeof b, other, strlen(other));
+            snprintf(line, sizeof line,
+                     "level %.60s: node %lld (ranks %lld..%lld) straddles %.60s "
+                     "domains %s and %s",
+                     lv->name, (long long)(start / nproc), (long long)start,
+                     (long long)(start + nproc - 1), lv->name, a, b);
+            violation(out, count, line);
+            return;
+        }
+        /* A host domain reaching into the next node is larger than P. */
+        if (host && start + nproc < h->nranks && lv->domain[start + nproc] == d) {
+            snprintf(line, sizeof line,
+                     "level host: domain %s holds ranks of nodes %lld and %lld, "
+                     "but a host is one node of nproc_per_node %lld ranks",
+                     a, (long long)(start / nproc),
+                     (long long)(start / nproc + 1), (long long)nproc);
+            violation(out, count, line);
+            return;
+        }
+    }
+}
+
 /* The level checks: host size and nodes straddling slower domains. */
-static void check_levels(const om_hierarchy *h, int64_t nproc, omi_buf *out,
-                         size_t *count)
+static void check_levels(const om_hierarchy *h, int64_t nnodes, int64_t nproc,
+                         omi_buf *out, size_t *count)
 {
     char line[256];
     bool after_host = false;
+    /* Explicit levels can be checked only against the job's own ranks
+     * (another number of ranks is a violation of its own). */
+    bool explicit_ok = h->nranks > 0 && h->nranks / nproc == nnodes &&
+                       h->nranks % nproc == 0;
     for (size_t l = 0; l < h->nlevels; l++) {
         const omi_level *lv = &h->levels[l];
         int64_t k = lv->ranks_per_domain;
-        if (strcmp(lv->name, "host") == 0) {
+        bool host = strcmp(lv->name, "host") == 0;
+        if (k == 0 && explicit_ok && (host || after_host))
+            check_explicit(h, lv, host, nproc, out, count);
+        if (host) {
             after_host = true;
             if (k > 0 && k != nproc) {
                 snprintf(line, sizeof line,
@@ -86,7 +135,7 @@ om_status om_launch_check(const om_mesh *mesh, const om_hierarchy *hierarchy,
         violation(&out, &n, line);
     }
     if (st == OM_OK)
-        check_levels(h, nproc, &out, &n);
+        check_levels(h, nnodes, nproc, &out, &n);
     if (st == OM_OK && h->nranks > 0 && h->nranks != size) {
         snprintf(line, sizeof line,
                  "the hierarchy describes %lld ranks but the mesh has %lld",

@@ -4,6 +4,7 @@
  * headers promise, and the documented sentinels of the status-less getters
  * for NULL handles and out-of-range indexes.
  * SPDX-License-Identifier: MIT */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -104,6 +105,94 @@ static void test_preset_group_list_null_buffer(void)
     om_preset_free(p);
 }
 
+/* An explicit hierarchy (hostfile) whose host domains are not the job's
+ * nodes was admitted without a word: the host-level and straddle checks
+ * looked only at uniform levels. */
+static void launch_lines(const char *hostfile, int64_t nnodes, int64_t nproc,
+                         const char *want, size_t want_count, unsigned line)
+{
+    om_error err;
+    om_hierarchy *h = NULL;
+    om_mesh *m = NULL;
+    OM_EXPECT_OK(om_hierarchy_from_hostfile(hostfile, strlen(hostfile), &h, &err), &err);
+    OM_EXPECT_OK(om_mesh_from_spec("dp=2,tp=4", &m, &err), &err);
+    char *lines = NULL;
+    size_t count = 0;
+    OM_EXPECT_OK(om_launch_check(m, h, nnodes, nproc, NULL, &lines, &count, &err), &err);
+    om_test_record(count == want_count && lines && strcmp(lines, want) == 0,
+                   __FILE__, line, "%zu violations \"%s\", expected %zu \"%s\"",
+                   count, lines ? lines : "(null)", want_count, want);
+    om_string_free(lines);
+    om_mesh_free(m);
+    om_hierarchy_free(h);
+}
+
+static void test_launch_check_explicit_hosts(void)
+{
+    /* Hosts of 2 slots, nodes of 4 processes: node 0 spans hosts a and b. */
+    launch_lines("a slots=2\nb slots=2\nc slots=2\nd slots=2\n", 2, 4,
+                 "level host: node 0 (ranks 0..3) straddles host domains \"a\" "
+                 "and \"b\"\n", 1, __LINE__);
+    /* Hosts of 4 slots, nodes of 2: host a holds nodes 0 and 1. */
+    launch_lines("a slots=4\nb slots=4\n", 4, 2,
+                 "level host: domain \"a\" holds ranks of nodes 0 and 1, but a "
+                 "host is one node of nproc_per_node 2 ranks\n", 1, __LINE__);
+    /* A slower explicit level: node 0 (hosts a, b) is in nvl x and y. */
+    launch_lines("a:2 nvl=x\nb:2 nvl=y\nc:2 nvl=y\nd:2 nvl=z\n", 2, 4,
+                 "level host: node 0 (ranks 0..3) straddles host domains \"a\" "
+                 "and \"b\"\n"
+                 "level nvl: node 0 (ranks 0..3) straddles nvl domains \"x\" "
+                 "and \"y\"\n", 2, __LINE__);
+    /* Hosts that are the nodes, in nvl domains of whole nodes: admissible. */
+    launch_lines("a slots=4 nvl=x\nb slots=4 nvl=x\n", 2, 4, "", 0, __LINE__);
+    launch_lines("a slots=4 nvl=x\nb slots=4 nvl=y\n", 2, 4, "", 0, __LINE__);
+    /* Another number of ranks is its own violation, not checked further. */
+    launch_lines("a slots=2\nb slots=2\n", 2, 4,
+                 "the hierarchy describes 4 ranks but the mesh has 8\n", 1,
+                 __LINE__);
+}
+
+static bool utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2
+              : (*p & 0xF8) == 0xF0 ? 3 : -1;
+        if (n < 0)
+            return false;
+        for (int k = 1; k <= n; k++)
+            if ((p[k] & 0xC0) != 0x80)
+                return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+/* A level name over 60 bytes was cut inside a UTF-8 sequence in the
+ * violation lines ("%.60s"): the lines were not valid UTF-8. */
+static void test_launch_check_long_level_name(void)
+{
+    char spec[200] = "host=4,x";
+    for (int i = 0; i < 40; i++)
+        strcat(spec, "\xc3\xa9"); /* e-acute: the 60th byte starts one */
+    strcat(spec, "=6");
+    om_error err;
+    om_hierarchy *h = NULL;
+    om_mesh *m = NULL;
+    OM_EXPECT_OK(om_hierarchy_from_spec(spec, &h, &err), &err);
+    OM_EXPECT_OK(om_mesh_from_spec("dp=2,tp=4", &m, &err), &err);
+    char *lines = NULL;
+    size_t count = 0;
+    OM_EXPECT_OK(om_launch_check(m, h, 2, 4, NULL, &lines, &count, &err), &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT(lines && utf8_valid(lines));
+    OM_EXPECT(lines && strstr(lines, "has 6 ranks per domain, not a multiple of "
+                                     "nproc_per_node 4: node 1 straddles") != NULL);
+    om_string_free(lines);
+    om_mesh_free(m);
+    om_hierarchy_free(h);
+}
+
 /* ---- documented sentinels (kept: the sweep checked every one) ---- */
 
 static void test_getter_sentinels(void)
@@ -162,6 +251,8 @@ static const om_test_case sweep_tests[] = {
     {"view_rank_near_int64_min", test_view_rank_near_int64_min},
     {"order_advice_world_overflow", test_order_advice_world_overflow},
     {"preset_group_list_null_buffer", test_preset_group_list_null_buffer},
+    {"launch_check_explicit_hosts", test_launch_check_explicit_hosts},
+    {"launch_check_long_level_name", test_launch_check_long_level_name},
     {"getter_sentinels", test_getter_sentinels},
     {NULL, NULL},
 };

@@ -134,9 +134,14 @@ OM_API OM_NODISCARD om_status om_launch_plan(
  * nproc_per_node; a level of `hierarchy` named "host" whose domain size
  * differs from nproc_per_node; a uniform level after the host level whose
  * domain size is not a multiple of nproc_per_node (a node would straddle
- * two domains); and each broken rule of `rules` (om_hierarchy_check(),
- * NULL for none). `hierarchy` NULL means "host=P" (P = nproc_per_node).
- * Rules are checked only when the sizes agree.
+ * two domains); for an explicit hierarchy of nnodes * nproc_per_node ranks
+ * (since 1.3; before, its levels were not checked), the first node whose
+ * ranks are in two domains of its host level or of a slower level, and the
+ * first host domain holding ranks of two nodes; and each broken rule of
+ * `rules` (om_hierarchy_check(), NULL for none). `hierarchy` NULL means
+ * "host=P" (P = nproc_per_node). Rules are checked only when the sizes
+ * agree. Lines are valid UTF-8 (a long level name is cut, never inside a
+ * character).
  * Errors (not violations): OM_ERR_INVALID_ARGUMENT (NULL, nnodes < 1,
  * nproc_per_node outside 1..2^31-1; too many nodes is a violation) and
  * those of om_hierarchy_check() for bad rules.
