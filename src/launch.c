@@ -261,16 +261,24 @@ static void write_file(omi_buf *b, const plan_args *a)
     char line[200];
     for (int64_t node = 0; node < a->nnodes; node++)
         for (int64_t l = 0; l < a->nproc; l++) {
-            if (a->format == OM_LAUNCH_SLURM)
-                snprintf(line, sizeof line, "%.120s\n", a->hosts[node]);
-            else if (a->hosts)
-                snprintf(line, sizeof line, "rank %lld=%.120s slot=%lld\n",
-                         (long long)(node * a->nproc + l), a->hosts[node],
-                         (long long)l);
-            else
+            /* Host names have no length limit: written whole, never cut
+             * to a line buffer (a cut name is another host). */
+            if (a->format == OM_LAUNCH_SLURM) {
+                omi_buf_puts(&text, a->hosts[node]);
+                omi_buf_puts(&text, "\n");
+                continue;
+            }
+            if (a->hosts) {
+                snprintf(line, sizeof line, "rank %lld=",
+                         (long long)(node * a->nproc + l));
+                omi_buf_puts(&text, line);
+                omi_buf_puts(&text, a->hosts[node]);
+                snprintf(line, sizeof line, " slot=%lld\n", (long long)l);
+            } else {
                 snprintf(line, sizeof line, "rank %lld=+n%lld slot=%lld\n",
                          (long long)(node * a->nproc + l), (long long)node,
                          (long long)l);
+            }
             omi_buf_puts(&text, line);
         }
     if (text.failed)

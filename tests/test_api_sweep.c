@@ -193,6 +193,36 @@ static void test_launch_check_long_level_name(void)
     om_hierarchy_free(h);
 }
 
+/* A host name over 120 bytes was cut in the Slurm hostfile and the Open
+ * MPI rankfile ("%.120s"), naming another host, while "host" kept it. */
+static void test_launch_plan_long_host_name(void)
+{
+    char a[200], b[200];
+    memset(a, 'a', 150);
+    a[150] = '\0';
+    memcpy(b, a, 151);
+    b[149] = 'b'; /* differs only past byte 120 */
+    const char *hosts[] = {a, b};
+    om_error err;
+    om_mesh *m = NULL;
+    OM_EXPECT_OK(om_mesh_from_spec("dp=2", &m, &err), &err);
+    char want[640];
+    char *plan = NULL;
+    OM_EXPECT_OK(om_launch_plan(m, 2, 1, OM_LAUNCH_SLURM, NULL, 0, hosts, 2, &plan,
+                                &err), &err);
+    snprintf(want, sizeof want, "\"hostfile\":\"%s\\n%s\\n\"", a, b);
+    OM_EXPECT(plan && strstr(plan, want) != NULL);
+    om_string_free(plan);
+    plan = NULL;
+    OM_EXPECT_OK(om_launch_plan(m, 2, 1, OM_LAUNCH_OPENMPI, NULL, 0, hosts, 2, &plan,
+                                &err), &err);
+    snprintf(want, sizeof want, "\"rankfile\":\"rank 0=%s slot=0\\nrank 1=%s slot=0\\n\"",
+             a, b);
+    OM_EXPECT(plan && strstr(plan, want) != NULL);
+    om_string_free(plan);
+    om_mesh_free(m);
+}
+
 /* ---- documented sentinels (kept: the sweep checked every one) ---- */
 
 static void test_getter_sentinels(void)
@@ -253,6 +283,7 @@ static const om_test_case sweep_tests[] = {
     {"preset_group_list_null_buffer", test_preset_group_list_null_buffer},
     {"launch_check_explicit_hosts", test_launch_check_explicit_hosts},
     {"launch_check_long_level_name", test_launch_check_long_level_name},
+    {"launch_plan_long_host_name", test_launch_plan_long_host_name},
     {"getter_sentinels", test_getter_sentinels},
     {NULL, NULL},
 };
