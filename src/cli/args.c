@@ -63,7 +63,9 @@ static bool is_flag(unsigned flag)
     return flag == OPT_EXAMPLES || flag == OPT_STRICT || flag == OPT_SINGLE_AXES;
 }
 
-/* A decimal integer in [min, max] (max at most 2^31-1). Text that is no
+#define COUNT_MAX INT64_C(2147483647)
+
+/* A decimal integer in [min, max] (max at most COUNT_MAX). Text that is no
  * integer is a usage error (exit 2); an integer out of range is a bad
  * value (exit 1), like a rank outside the mesh. */
 static int parse_count(const cli_io *io, const char *option, const char *text,
@@ -81,7 +83,7 @@ static int parse_count(const cli_io *io, const char *option, const char *text,
         digits = *p >= '0' && *p <= '9';
         if (digits && !huge)
             v = v * 10 + (*p - '0');
-        huge = huge || v > INT64_C(2147483647);
+        huge = huge || v > COUNT_MAX;
     }
     if (!digits)
         return cli_error(io, CLI_USAGE,
@@ -91,7 +93,7 @@ static int parse_count(const cli_io *io, const char *option, const char *text,
     /* From here the text is a sign and digits: shown as is. */
     bool below = (negative && (huge || v > 0)) || (!huge && v < min);
     bool above = !negative && (huge || v > max);
-    if ((below || above) && max < INT64_C(2147483647))
+    if ((below || above) && max < COUNT_MAX)
         return cli_error(io, CLI_FAILED, "--%s must be %lld..%lld, got %.40s%s",
                          option, (long long)min, (long long)max, text,
                          strlen(text) > 40 ? "..." : "");
@@ -104,8 +106,6 @@ static int parse_count(const cli_io *io, const char *option, const char *text,
     *value = v;
     return CLI_OK;
 }
-
-#define COUNT_MAX INT64_C(2147483647)
 
 static int store(const cli_io *io, unsigned flag, const char *name,
                  const char *value, unsigned allowed, cli_options *opt)
