@@ -78,6 +78,7 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
                             size_t line, om_error *err)
 {
     host_line h = {.line = line, .slots = 0};
+    int64_t max_slots = 0; /* 0: not given */
     for (size_t i = 0; i < nfields; i++) {
         if (!omi_utf8_valid(fields[i].text, fields[i].len))
             return omi_fail(err, OM_ERR_PARSE,
@@ -130,10 +131,10 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
             continue;
         }
         if (key.len == 9 && memcmp(key.text, "max_slots", 9) == 0) {
-            /* Open MPI's oversubscription cap: not a placement, but a
-             * value that is no count is probably a mistake. */
-            int64_t cap;
-            st = parse_slots(value.text, value.len, line, "max_slots", &cap, err);
+            /* Open MPI's oversubscription cap: not a placement, but
+             * mpirun 4.1 refuses one that is no count or below slots. */
+            st = parse_slots(value.text, value.len, line, "max_slots", &max_slots,
+                             err);
             if (st != OM_OK)
                 return st;
             continue;
@@ -169,6 +170,10 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
     if (h.slots == 0)
         return omi_fail(err, OM_ERR_PARSE, "hostfile line %zu: host %s has no "
                         "slot count (slots=N or NAME:N)", line, quoted);
+    if (max_slots && max_slots < h.slots)
+        return omi_fail(err, OM_ERR_OUT_OF_RANGE, "hostfile line %zu: host %s has "
+                        "max_slots=%lld below its %lld slots", line, quoted,
+                        (long long)max_slots, (long long)h.slots);
     if (f->nranks + h.slots > OMI_MAX_INT32)
         return omi_fail(err, OM_ERR_OUT_OF_RANGE,
                         "hostfile has more than 2147483647 slots (line %zu)", line);

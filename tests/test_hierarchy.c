@@ -279,6 +279,9 @@ static void test_hostfile_errors(void)
                           "line 1: max_slots \"x\" is not an integer", __LINE__);
     expect_hostfile_error("a slots=2 max_slots=0\n", OM_ERR_OUT_OF_RANGE,
                           "line 1: max_slots \"0\" must be 1..2147483647", __LINE__);
+    expect_hostfile_error("a slots=2\nb max_slots=2 slots=4\n", OM_ERR_OUT_OF_RANGE,
+                          "line 2: host \"b\" has max_slots=2 below its 4 slots",
+                          __LINE__);
     expect_hostfile_error("a slots=2 =r0\n", OM_ERR_PARSE,
                           "line 1: field \"=r0\" has an empty key", __LINE__);
     /* A host named again, in either form, is refused as before. */
