@@ -1,5 +1,6 @@
 /* Launch plans (torchrun, Slurm, Open MPI) and admission checks.
  * SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,13 +68,38 @@ static void test_torchrun_master_and_hosts(void)
     om_string_free(json);
 }
 
+/* srun numbers a step's nodes as slurmctld orders its node table: by name in
+ * natural order (digit runs as numbers; a run with a leading zero digit by
+ * digit), whatever the hostfile's order (tests/slurm/ has srun's values). */
+static void test_slurm_node_ids_follow_natural_name_order(void)
+{
+    const char *hosts[] = {"sn10", "sn2", "n01", "n1", "n001", "sn02", "r2n1", "r10n1"};
+    const int want[] = {7, 6, 1, 2, 0, 5, 3, 4};
+    char *json = plan("dp=8", 8, 1, OM_LAUNCH_SLURM, NULL, 0, hosts, 8);
+    for (int k = 0; k < 8 && json; k++) {
+        char env[200];
+        snprintf(env, sizeof env,
+                 "{\"env\":{\"SLURMD_NODENAME\":\"%s\",\"SLURM_LOCALID\":\"0\","
+                 "\"SLURM_NNODES\":\"8\",\"SLURM_NODEID\":\"%d\",", hosts[k], want[k]);
+        OM_EXPECT(strstr(json, env) != NULL);
+    }
+    om_string_free(json);
+    /* Without hosts, node K is the allocation's K-th node in that order. */
+    json = plan("dp=2", 2, 1, OM_LAUNCH_SLURM, NULL, 0, NULL, 0);
+    OM_EXPECT(json && strstr(json, "\"node_rank\":1,\"processes\":[{\"env\":{"
+                                   "\"SLURM_LOCALID\":\"0\",\"SLURM_NNODES\":\"2\","
+                                   "\"SLURM_NODEID\":\"1\",") != NULL);
+    om_string_free(json);
+}
+
 static void test_slurm_and_openmpi(void)
 {
     const char *hosts[] = {"b", "a"};
     char *json = plan("dp=2,tp=2", 2, 2, OM_LAUNCH_SLURM, NULL, 0, hosts, 2);
     OM_EXPECT(strncmp(json, "{\"hostfile\":\"b\\nb\\na\\na\\n\",\"nodes\":", 35) == 0);
+    /* Node 1 runs on "a", which srun numbers first (names in order). */
     OM_EXPECT(strstr(json, "{\"env\":{\"SLURMD_NODENAME\":\"a\",\"SLURM_LOCALID\":\"1\","
-                           "\"SLURM_NNODES\":\"2\",\"SLURM_NODEID\":\"1\","
+                           "\"SLURM_NNODES\":\"2\",\"SLURM_NODEID\":\"0\","
                            "\"SLURM_NTASKS\":\"4\",\"SLURM_PROCID\":\"3\"},"
                            "\"local_rank\":1,\"rank\":3}") != NULL);
     om_string_free(json);
@@ -220,6 +246,7 @@ static const om_test_case launch_tests[] = {
     {"torchrun, one process per node", test_torchrun_single_process_nodes},
     {"torchrun, master and hosts", test_torchrun_master_and_hosts},
     {"slurm and openmpi", test_slurm_and_openmpi},
+    {"slurm node ids follow natural name order", test_slurm_node_ids_follow_natural_name_order},
     {"plan errors", test_plan_errors},
     {"admission: every violation", test_check_lists_every_violation},
     {NULL, NULL},

@@ -41,8 +41,12 @@
  * SLURM_NNODES (+ SLURMD_NODENAME with hosts) and, with hosts, the
  * SLURM_HOSTFILE text for `srun --distribution=arbitrary` (one line per
  * rank); checked against Slurm 22.05's srun by tests/slurm/. SLURM_NODEID
- * is the node rank, which srun gives only when the hosts follow the
- * slurm.conf order (Slurm numbers a step's nodes in that order).
+ * is srun's number of the node: without hosts the node rank; with hosts
+ * the node's place among the hosts in natural name order ("sn2" before
+ * "sn10", "n01" before "n1"), the order slurmctld keeps its nodes in
+ * whatever the hostfile's or slurm.conf's order (before 1.3 it was the node
+ * rank, which srun gives only for hosts in that order; bug fix). A cluster
+ * whose topology plugin ranks its nodes numbers them otherwise.
  * Open MPI (`mpirun --rankfile FILE -np N*P PROGRAM`, no --mca options;
  * checked for every process against Open MPI 4.1.4 by tests/openmpi/): a
  * rankfile ("rank R=HOST slot=L"; without hosts "rank R=+nK slot=L", which
