@@ -40,6 +40,33 @@ static bool plain_word(const char *s)
     return true;
 }
 
+/* The length of `addr` without one pair of enclosing brackets ("[::1]" is
+ * "::1" to torchrun and its workers), and where that host starts. */
+static size_t torchrun_host(const char *addr, const char **start)
+{
+    size_t n = strlen(addr);
+    *start = addr;
+    if (n > 1 && addr[0] == '[' && addr[n - 1] == ']') {
+        *start = addr + 1;
+        return n - 2;
+    }
+    return n;
+}
+
+static bool torchrun_host_ok(const char *addr)
+{
+    const char *host;
+    size_t n = torchrun_host(addr, &host);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)host[i];
+        if (c < 0x80 && !(c == '_' || c == '.' || c == ':' || c == '-' ||
+                          (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                          (c >= 'A' && c <= 'Z')))
+            return false;
+    }
+    return n > 0;
+}
+
 static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
                             om_launch_format format, const char *master_addr,
                             int64_t master_port, const char *const *hosts,
@@ -65,6 +92,20 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
         omi_quote(quoted, sizeof quoted, master_addr, strlen(master_addr));
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "master address %s " PLAIN_WORD_RULE, quoted);
+    }
+    /* torchrun's static rendezvous (every case but one node without a
+     * port, which runs c10d on localhost) parses "ADDR:PORT" and refuses a
+     * host outside [\w.:-] once one pair of IPv6 brackets is dropped
+     * (rendezvous.utils.parse_rendezvous_endpoint): the job would not
+     * start. Bytes past ASCII are left to torch's Unicode \w. */
+    if (format == OM_LAUNCH_TORCHRUN && (nnodes > 1 || master_port != 0) && master_addr &&
+        *master_addr && !torchrun_host_ok(master_addr)) {
+        char quoted[80];
+        omi_quote(quoted, sizeof quoted, master_addr, strlen(master_addr));
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "master address %s is refused by torchrun's static rendezvous "
+                        "(letters, digits, '_', '.', ':' and '-' only, an IPv6 address "
+                        "in brackets or not)", quoted);
     }
     if (master_port < 0 || master_port > 65535)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
@@ -405,10 +446,21 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
                    master_port ? master_port : 29500, nhosts ? hosts : NULL,
                    master_port != 0, NULL};
     int64_t *nodeid = NULL;
+    char *host = NULL;
+    const char *start;
+    size_t n = torchrun_host(a.master_addr, &start);
+    if (format == OM_LAUNCH_TORCHRUN && start != a.master_addr) {
+        host = omi_malloc(n + 1);
+        if (!host)
+            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory copying the master address");
+        memcpy(host, start, n);
+        host[n] = '\0';
+        a.master_addr = host;
+    }
     if (format == OM_LAUNCH_SLURM && a.hosts) {
         st = slurm_node_ids(hosts, nnodes, &nodeid, err);
         if (st != OM_OK)
-            return st;
+            return st; /* host is NULL: not torchrun */
         a.slurm_nodeid = nodeid;
     }
     omi_buf b = {0};
@@ -431,5 +483,6 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
     }
     omi_buf_puts(&b, "}");
     omi_free(nodeid);
+    omi_free(host);
     return omi_buf_finish(&b, out, err);
 }

@@ -422,12 +422,19 @@ static om_status op_launch_plan(om_error *err, bool *out_reset)
                                   &plan, err);
     RESET_CHECK(plan);
     om_string_free(st == OM_OK ? plan : NULL);
+    if (st != OM_OK)
+        return st;
+    plan = (char *)"x";
+    st = om_launch_plan(fixture_mesh, 4, 2, OM_LAUNCH_TORCHRUN, "[::1]", 0, NULL, 0, &plan,
+                        err);
+    RESET_CHECK(plan);
+    om_string_free(st == OM_OK ? plan : NULL);
     return st;
 }
 
 static void test_launch_ops(void)
 {
-    run_failing("om_launch_plan (Slurm, with hosts)", op_launch_plan);
+    run_failing("om_launch_plan (Slurm with hosts, torchrun with [::1])", op_launch_plan);
 }
 
 static void test_1_2_ops(void)
