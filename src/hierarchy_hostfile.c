@@ -32,19 +32,44 @@ static bool blank(char c)
     return c == ' ' || c == '\t' || c == '\r';
 }
 
+/* `what` names the count in messages ("slot count", "max_slots"). */
 static om_status parse_slots(const char *s, size_t len, size_t line,
-                             int64_t *slots, om_error *err)
+                             const char *what, int64_t *slots, om_error *err)
 {
     char quoted[64];
     omi_quote(quoted, sizeof quoted, s, len);
     if (!omi_parse_decimal(s, len, slots))
         return omi_fail(err, OM_ERR_PARSE,
-                        "hostfile line %zu: slot count %s is not an integer", line,
-                        quoted);
+                        "hostfile line %zu: %s %s is not an integer", line,
+                        what, quoted);
     if (*slots < 1 || *slots > OMI_MAX_INT32)
         return omi_fail(err, OM_ERR_OUT_OF_RANGE,
-                        "hostfile line %zu: slot count %s must be 1..2147483647",
-                        line, quoted);
+                        "hostfile line %zu: %s %s must be 1..2147483647",
+                        line, what, quoted);
+    return OM_OK;
+}
+
+/* A key given twice on one line (`slots=2 slots=4`, `a:2 slots=4`, `rack=1
+ * rack=2`) would silently keep one of the values: refuse it, naming both
+ * fields. `keys[i]` is the key of `fields[i]`; fields[0] has one ("slots")
+ * only in the MPICH form "NAME:N", else `from` is 1. A line has at most a
+ * few dozen fields. */
+static om_status check_repeated_key(const span *keys, const span *fields,
+                                    size_t from, size_t n, size_t line,
+                                    om_error *err)
+{
+    for (size_t j = from; j < n; j++) {
+        if (keys[j].len != keys[n].len ||
+            memcmp(keys[j].text, keys[n].text, keys[n].len) != 0)
+            continue;
+        char key[64], first[64], again[64];
+        omi_quote(key, sizeof key, keys[n].text, keys[n].len);
+        omi_quote(first, sizeof first, fields[j].text, fields[j].len);
+        omi_quote(again, sizeof again, fields[n].text, fields[n].len);
+        return omi_fail(err, OM_ERR_PARSE,
+                        "hostfile line %zu: key %s is given twice (%s and %s)",
+                        line, key, first, again);
+    }
     return OM_OK;
 }
 
@@ -53,6 +78,7 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
                             size_t line, om_error *err)
 {
     host_line h = {.line = line, .slots = 0};
+    int64_t max_slots = 0; /* 0: not given */
     for (size_t i = 0; i < nfields; i++) {
         if (!omi_utf8_valid(fields[i].text, fields[i].len))
             return omi_fail(err, OM_ERR_PARSE,
@@ -67,9 +93,12 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
     span first = fields[0];
     const char *colon = memchr(first.text, ':', first.len);
     om_status st;
+    span keys[OMI_HOSTFILE_LEVELS + 4]; /* keys[i]: the key of fields[i] */
     if (colon) {
+        keys[0] = (span){"slots", 5};
         h.host = (span){first.text, (size_t)(colon - first.text)};
-        st = parse_slots(colon + 1, first.len - h.host.len - 1, line, &h.slots, err);
+        st = parse_slots(colon + 1, first.len - h.host.len - 1, line, "slot count",
+                         &h.slots, err);
         if (st != OM_OK)
             return st;
     } else {
@@ -90,14 +119,29 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
                             quoted);
         span key = {fld.text, (size_t)(eq - fld.text)};
         span value = {eq + 1, fld.len - key.len - 1};
+        keys[i] = key;
+        st = check_repeated_key(keys, fields, colon ? 0 : 1, i, line, err);
+        if (st != OM_OK)
+            return st;
         if (key.len == 5 && memcmp(key.text, "slots", 5) == 0) {
-            st = parse_slots(value.text, value.len, line, &h.slots, err);
+            st = parse_slots(value.text, value.len, line, "slot count", &h.slots,
+                         err);
             if (st != OM_OK)
                 return st;
             continue;
         }
-        if (key.len == 9 && memcmp(key.text, "max_slots", 9) == 0)
-            continue; /* Open MPI's oversubscription cap: not a placement */
+        if (key.len == 9 && memcmp(key.text, "max_slots", 9) == 0) {
+            /* Open MPI's oversubscription cap: not a placement, but
+             * mpirun 4.1 refuses one that is no count or below slots. */
+            st = parse_slots(value.text, value.len, line, "max_slots", &max_slots,
+                             err);
+            if (st != OM_OK)
+                return st;
+            continue;
+        }
+        if (key.len == 0)
+            return omi_fail(err, OM_ERR_PARSE, "hostfile line %zu: field %s has "
+                            "an empty key", line, quoted);
         if (value.len == 0)
             return omi_fail(err, OM_ERR_PARSE, "hostfile line %zu: field %s has "
                             "an empty id", line, quoted);
@@ -126,6 +170,10 @@ static om_status parse_line(hostfile *f, span *fields, size_t nfields,
     if (h.slots == 0)
         return omi_fail(err, OM_ERR_PARSE, "hostfile line %zu: host %s has no "
                         "slot count (slots=N or NAME:N)", line, quoted);
+    if (max_slots && max_slots < h.slots)
+        return omi_fail(err, OM_ERR_OUT_OF_RANGE, "hostfile line %zu: host %s has "
+                        "max_slots=%lld below its %lld slots", line, quoted,
+                        (long long)max_slots, (long long)h.slots);
     if (f->nranks + h.slots > OMI_MAX_INT32)
         return omi_fail(err, OM_ERR_OUT_OF_RANGE,
                         "hostfile has more than 2147483647 slots (line %zu)", line);

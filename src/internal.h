@@ -19,6 +19,9 @@
 
 /* Largest value of a size or rank: 2^31-1. */
 #define OMI_MAX_INT32 INT64_C(2147483647)
+/* Up to this many axes, names are compared pairwise (the usual 1-6 axes);
+ * beyond it they are sorted, so 10^5 size-1 axes cost O(n log n). */
+#define OMI_NAME_INDEX_MIN 32
 
 /* ---- allocation and error reports: the utility layer's (util/util.h:
  * every allocation goes through omu_malloc, so a test build can make the
@@ -140,6 +143,9 @@ struct om_mesh {
     uint64_t hash;
     char **names;       /* ndim NUL-terminated names */
     size_t *name_lens;  /* their lengths */
+    size_t *by_name;    /* over OMI_NAME_INDEX_MIN axes: the axis indices in
+                           name order (length, then bytes), so a lookup is a
+                           binary search; NULL for the usual handful */
     int64_t *sizes;     /* ndim sizes */
     int64_t *strides;   /* row-major strides of the shape: strides[ndim-1] == 1 */
     /* The layout (view.h). A plain mesh: one mode (size, strides[i]) per

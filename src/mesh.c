@@ -64,7 +64,7 @@ static om_status find_duplicates(const char *const *names,
                                  const size_t *name_lens, size_t ndim,
                                  om_error *err)
 {
-    if (ndim <= 32) {
+    if (ndim <= OMI_NAME_INDEX_MIN) {
         for (size_t i = 0; i < ndim; i++)
             for (size_t j = 0; j < i; j++)
                 if (name_lens[j] == name_lens[i] &&
@@ -89,6 +89,21 @@ static om_status find_duplicates(const char *const *names,
                                  sorted[i - 1].index, sorted[i].index, err);
     omi_free(sorted);
     return st;
+}
+
+/* Fills m->by_name: the axes sorted by name (names are distinct). */
+static bool index_names(om_mesh *m)
+{
+    named_axis *sorted = omi_malloc(m->ndim * sizeof *sorted);
+    if (!sorted)
+        return false;
+    for (size_t i = 0; i < m->ndim; i++)
+        sorted[i] = (named_axis){m->names[i], m->name_lens[i], i};
+    qsort(sorted, m->ndim, sizeof *sorted, compare_named);
+    for (size_t i = 0; i < m->ndim; i++)
+        m->by_name[i] = sorted[i].index;
+    omi_free(sorted);
+    return true;
 }
 
 om_status omi_mesh_validate(const char *const *names, const size_t *name_lens,
@@ -199,9 +214,11 @@ om_status omi_mesh_assemble(const char *const *names, const size_t *name_lens,
     size_t text = 0;
     for (size_t i = 0; i < ndim; i++)
         text += name_lens[i] + 1;
+    size_t indexed = ndim > OMI_NAME_INDEX_MIN ? ndim : 0;
     size_t total = sizeof(om_mesh) +
                    ndim * (2 * sizeof(int64_t) + sizeof(char *) +
                            2 * sizeof(size_t)) + sizeof(size_t) +
+                   indexed * sizeof(size_t) +
                    (nmodes + ninst) * (sizeof(omi_mode) + sizeof(omi_digit)) +
                    text;
     unsigned char *block = omi_malloc(total);
@@ -227,6 +244,8 @@ om_status omi_mesh_assemble(const char *const *names, const size_t *name_lens,
     cursor += ndim * sizeof(size_t);
     m->mode_first = (size_t *)(void *)cursor;
     cursor += (ndim + 1) * sizeof(size_t);
+    m->by_name = indexed ? (size_t *)(void *)cursor : NULL;
+    cursor += indexed * sizeof(size_t);
     size_t first = 0;
     for (size_t i = 0; i < ndim; i++) {
         m->names[i] = (char *)cursor;
@@ -253,6 +272,10 @@ om_status omi_mesh_assemble(const char *const *names, const size_t *name_lens,
     m->size = stride;
     m->hash = mesh_hash(m);
     derive_layout(m);
+    if (indexed && !index_names(m)) {
+        omi_free(block);
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory creating a mesh");
+    }
     *out = m;
     return OM_OK;
 }
@@ -385,6 +408,22 @@ int64_t om_mesh_size(const om_mesh *mesh) { return mesh ? mesh->size : 0; }
 
 int omi_mesh_find(const om_mesh *mesh, const char *name, size_t len)
 {
+    if (mesh->by_name) {
+        named_axis key = {name, len, 0};
+        size_t lo = 0, hi = mesh->ndim;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2, i = mesh->by_name[mid];
+            named_axis at = {mesh->names[i], mesh->name_lens[i], 0};
+            int c = compare_named(&at, &key);
+            if (c == 0)
+                return (int)i;
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return -1;
+    }
     for (size_t i = 0; i < mesh->ndim; i++) {
         if (mesh->name_lens[i] == len && memcmp(mesh->names[i], name, len) == 0)
             return (int)i;

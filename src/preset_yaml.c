@@ -21,6 +21,42 @@ typedef struct {
     size_t count;
 } yaml_params;
 
+/* A key the preset reads given twice (PyYAML, like the composer, keeps
+ * the last value without a word): OM_ERR_PARSE worded as config.h's
+ * DUPLICATE_KEY diagnostic; the preset calls have no diagnostics. */
+static om_status refuse_repeats(const omi_tree *tree, om_error *err)
+{
+    static const char *const top[] = {"accelerator", "fsdp_config"};
+    static const char *const accel[] = {"tp_size", "cp_size", "pp_size", "ep_size"};
+    static const char *const fsdp[] = {"dp_shard_size", "edp_shard_size"};
+    char message[OM_ERROR_MESSAGE_SIZE];
+    if (!tree->has_root)
+        return OM_OK;
+    const omi_node *root = omi_tree_node(tree, tree->root);
+    if (omi_yaml_first_repeat(tree, root, "at the top level",
+                              "in a mapping the top level merges", top, 2, message,
+                              sizeof message))
+        return omi_fail(err, OM_ERR_PARSE, "%s", message);
+    omi_lookup ctx = {tree, OMI_MERGE_BUDGET, err, OM_OK};
+    const omi_node *map = NULL;
+    om_status st = omi_yaml_find_section(&ctx, "accelerator", &map);
+    if (st == OM_OK && map &&
+        omi_yaml_first_repeat(tree, map, "in accelerator",
+                              "in a mapping accelerator merges", accel, 4, message,
+                              sizeof message))
+        return omi_fail(err, OM_ERR_PARSE, "%s", message);
+    ctx.budget = OMI_MERGE_BUDGET;
+    map = NULL;
+    if (st == OM_OK)
+        st = omi_yaml_find_section(&ctx, "fsdp_config", &map);
+    if (st == OM_OK && map &&
+        omi_yaml_first_repeat(tree, map, "in fsdp_config",
+                              "in a mapping fsdp_config merges", fsdp, 2, message,
+                              sizeof message))
+        return omi_fail(err, OM_ERR_PARSE, "%s", message);
+    return st;
+}
+
 /* The hyper-parallel keys of a file's text (omu_file_parse). */
 static om_status parse_params(const char *text, size_t length, void *ctx,
                               om_error *err)
@@ -29,6 +65,8 @@ static om_status parse_params(const char *text, size_t length, void *ctx,
     omi_tree tree;
     memset(&tree, 0, sizeof tree);
     om_status st = omi_yaml_compose(text, length, &tree, err);
+    if (st == OM_OK)
+        st = refuse_repeats(&tree, err);
     for (size_t i = 0; st == OM_OK && i < YAML_KEYS; i++) {
         int64_t value;
         bool given;

@@ -92,29 +92,43 @@ static void view_names(const om_mesh *v, char *buf, size_t size)
         memcpy(buf + size - 4, "...", 4);
 }
 
-/* Resolves `n` axis names to indices: UNKNOWN_AXIS for an absent one,
- * INVALID_ARGUMENT for a repeat. */
+/* Resolves `n` axis names to indices, marking each in `used` (v->ndim
+ * flags, zeroed by the caller, so 10^5 names cost no O(n^2); NULL for
+ * one name, which cannot repeat): UNKNOWN_AXIS for an absent one, INVALID_ARGUMENT for a repeat. */
 static om_status resolve(const om_mesh *v, const char *const *axes, size_t n,
-                         size_t *index, om_error *err)
+                         size_t *index, bool *used, om_error *err)
 {
     for (size_t k = 0; k < n; k++) {
         char quoted[96], names[160];
         if (!axes[k])
             return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "axis name %zu is NULL", k);
-        omi_squote(quoted, sizeof quoted, axes[k], strlen(axes[k]));
         int found = omi_mesh_find(v, axes[k], strlen(axes[k]));
+        bool repeat = found >= 0 && used && used[found];
+        if (found < 0 || repeat)
+            omi_squote(quoted, sizeof quoted, axes[k], strlen(axes[k]));
         if (found < 0) {
             view_names(v, names, sizeof names);
             return omi_fail(err, OM_ERR_UNKNOWN_AXIS,
                             "axis %s is not in the view (%s)", quoted, names);
         }
-        for (size_t j = 0; j < k; j++)
-            if (index[j] == (size_t)found)
-                return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                                "axis %s is named twice", quoted);
+        if (repeat)
+            return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                            "axis %s is named twice", quoted);
+        if (used)
+            used[found] = true;
         index[k] = (size_t)found;
     }
     return OM_OK;
+}
+
+/* The `used` flags of resolve(): one per axis of `v`, zeroed (NULL when
+ * out of memory). */
+static bool *used_flags(const om_mesh *v)
+{
+    bool *used = omi_malloc((v->ndim + 1) * sizeof *used);
+    if (used)
+        memset(used, 0, (v->ndim + 1) * sizeof *used);
+    return used;
 }
 
 static om_status check_args(const om_mesh *v, const char *const *axes,
@@ -179,14 +193,6 @@ static char *joined_names(const om_mesh *v, const size_t *index, size_t n)
     return joined;
 }
 
-static bool is_chosen(const size_t *index, size_t n, size_t axis)
-{
-    for (size_t k = 0; k < n; k++)
-        if (index[k] == axis)
-            return true;
-    return false;
-}
-
 om_status om_view_flatten(const om_mesh *view, const char *const *axes,
                           size_t naxes, const char *name, om_mesh **out,
                           om_error *err)
@@ -197,12 +203,14 @@ om_status om_view_flatten(const om_mesh *view, const char *const *axes,
     size_t index_small[16];
     size_t *index = naxes <= 16 ? index_small
                                 : omi_malloc(naxes * sizeof *index);
-    if (!index)
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory flattening");
+    bool *used = used_flags(view);
     char *joined = NULL;
     parts p;
     memset(&p, 0, sizeof p);
-    st = resolve(view, axes, naxes, index, err);
+    if (!index || !used)
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory flattening");
+    if (st == OM_OK)
+        st = resolve(view, axes, naxes, index, used, err);
     if (st == OM_OK)
         st = check_flatten_order(view, axes, index, naxes, err);
     if (st == OM_OK && (!name || !*name)) {
@@ -234,13 +242,14 @@ om_status om_view_flatten(const om_mesh *view, const char *const *axes,
         for (size_t k = 0; k < naxes; k++)
             add_axis_modes(&p, view, index[k]);
         for (size_t i = 0; i < view->ndim; i++)
-            if (!is_chosen(index, naxes, i))
+            if (!used[i])
                 add_instances_of_axis(&p, view, i);
         st = parts_finish(&p, view, out, err);
     }
 done:
     parts_free(&p);
     omi_free(joined);
+    omi_free(used);
     if (index != index_small)
         omi_free(index);
     return st;
@@ -257,21 +266,19 @@ om_status om_view_slice(const om_mesh *view, const char *const *axes,
         /* DOMAIN.md: one absent name gives the empty mesh, not an error. */
         return omi_mesh_create(NULL, NULL, NULL, 0, out, err);
     size_t *index = omi_malloc(naxes * sizeof *index);
-    bool *used = omi_malloc((view->ndim + 1) * sizeof *used);
+    bool *used = used_flags(view);
     parts p;
     memset(&p, 0, sizeof p);
     if (!index || !used)
         st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory slicing");
     if (st == OM_OK)
-        st = resolve(view, axes, naxes, index, err);
+        st = resolve(view, axes, naxes, index, used, err);
     if (st == OM_OK)
         st = parts_init(&p, naxes, view, 0, err);
     if (st == OM_OK) {
-        memset(used, 0, (view->ndim + 1) * sizeof *used);
         for (size_t k = 0; k < naxes; k++) {
             add_axis(&p, view->names[index[k]], view->name_lens[index[k]]);
             add_axis_modes(&p, view, index[k]);
-            used[index[k]] = true;
         }
         for (size_t i = 0; i < view->ndim; i++)
             if (!used[i])
@@ -374,7 +381,7 @@ om_status om_view_unflatten(const om_mesh *view, const char *axis,
         return omi_fail(err, OM_ERR_LENGTH_MISMATCH,
                         "%zu sizes but %zu names", nsizes, nnames);
     size_t index;
-    om_status st = resolve(view, &axis, 1, &index, err);
+    om_status st = resolve(view, &axis, 1, &index, NULL, err);
     if (st != OM_OK)
         return st;
     char quoted[96], shown[96];

@@ -55,6 +55,18 @@ static bool scalar_is(const omi_node *node, const char *text)
            memcmp(node->value, text, len) == 0;
 }
 
+/* One of the seven keys om_dims reads in accelerator. */
+static bool is_dims_field(const omi_node *key)
+{
+    for (int i = 0; i < OM_DIM_COUNT; i++)
+        if (scalar_is(key, om_dim_field_name((om_dim)i)))
+            return true;
+    for (int i = 0; i < OM_FLAG_COUNT; i++)
+        if (scalar_is(key, om_flag_field_name((om_flag)i)))
+            return true;
+    return false;
+}
+
 static bool is_known(const walk *w, const omi_node *key)
 {
     for (size_t k = 0; k < KNOWN_KEYS; k++)
@@ -231,8 +243,10 @@ static void shown_value(const omi_node *node, char *buf, size_t size)
         omi_quote(buf, size, node->value, node->length);
 }
 
-static void report_repeat(const omi_tree *tree, const omi_duplicate *d,
-                          const char *where, om_diagnostics *list)
+/* The message of a repeated key (`where` says in which mapping), which
+ * the diagnostics and the preset loader's error share. */
+static void word_repeat(const omi_tree *tree, const omi_duplicate *d,
+                        const char *where, char *message, size_t size)
 {
     const omi_node *map = node_at(tree, d->map);
     const omi_node *key = node_at(tree, map->items[2 * d->pair]);
@@ -244,11 +258,10 @@ static void report_repeat(const omi_tree *tree, const omi_duplicate *d,
             k->length == key->length && memcmp(k->value, key->value, key->length) == 0)
             earlier = node_at(tree, map->items[2 * p + 1]);
     }
-    if (scalar_is(key, "accelerator")) {
-        omi_diagnostics_add(list, OM_DIAGNOSTIC_DUPLICATE_KEY, (int64_t)d->line,
-                            "line %lu: section \"accelerator\" appears again %s: "
-                            "it replaces the one at line %lu", (unsigned long)d->line,
-                            where, (unsigned long)d->earlier_line);
+    if (scalar_is(key, "accelerator") || scalar_is(key, "fsdp_config")) {
+        snprintf(message, size, "line %lu: section \"%s\" appears again %s: "
+                 "it replaces the one at line %lu", (unsigned long)d->line,
+                 key->value, where, (unsigned long)d->earlier_line);
         return;
     }
     char now[64], before[64];
@@ -257,10 +270,46 @@ static void report_repeat(const omi_tree *tree, const omi_duplicate *d,
         shown_value(earlier, before, sizeof before);
     else
         snprintf(before, sizeof before, "?");
-    omi_diagnostics_add(list, OM_DIAGNOSTIC_DUPLICATE_KEY, (int64_t)d->line,
-                        "line %lu: key \"%s\" appears again %s (line %lu's value "
-                        "%s is replaced by %s)", (unsigned long)d->line, key->value,
-                        where, (unsigned long)d->earlier_line, before, now);
+    snprintf(message, size, "line %lu: key \"%s\" appears again %s (line %lu's "
+             "value %s is replaced by %s)", (unsigned long)d->line, key->value,
+             where, (unsigned long)d->earlier_line, before, now);
+}
+
+static void report_repeat(const omi_tree *tree, const omi_duplicate *d,
+                          const char *where, om_diagnostics *list)
+{
+    char message[OM_ERROR_MESSAGE_SIZE];
+    word_repeat(tree, d, where, message, sizeof message);
+    omi_diagnostics_add(list, OM_DIAGNOSTIC_DUPLICATE_KEY, (int64_t)d->line, "%s",
+                        message);
+}
+
+static bool key_in(const omi_node *key, const char *const *keys, size_t nkeys)
+{
+    for (size_t k = 0; k < nkeys; k++)
+        if (scalar_is(key, keys[k]))
+            return true;
+    return false;
+}
+
+unsigned long omi_yaml_first_repeat(const omi_tree *tree, const omi_node *map,
+                                    const char *where, const char *merged_where,
+                                    const char *const *keys, size_t nkeys,
+                                    char *message, size_t size)
+{
+    repeats r = {.tree = tree};
+    collect_repeats(&r, map, where, merged_where, 0);
+    size_t first = r.count;
+    for (size_t i = 0; i < r.count; i++) {
+        const omi_node *m = node_at(tree, r.found[i]->map);
+        if (key_in(node_at(tree, m->items[2 * r.found[i]->pair]), keys, nkeys) &&
+            (first == r.count || r.found[i]->line < r.found[first]->line))
+            first = i;
+    }
+    if (first == r.count)
+        return 0;
+    word_repeat(tree, r.found[first], r.where[first], message, size);
+    return r.found[first]->line;
 }
 
 static int by_line(const void *a, const void *b)
@@ -293,6 +342,10 @@ static void report_repeats(const omi_tree *tree, const omi_node *root,
         const omi_node *key = node_at(tree, map->items[2 * r.found[i]->pair]);
         bool section_key = scalar_is(key, "accelerator");
         if (section_key != (i < at_top))
+            continue;
+        /* The tree also remembers the preset loader's keys (fsdp_config and
+         * its fields): the dims read none of them. */
+        if (!section_key && !is_dims_field(key))
             continue;
         r.where[kept] = r.where[i];
         r.found[kept++] = r.found[i];

@@ -53,6 +53,11 @@ static const char *const field_keys[] = {
 /* Top-level keys the diagnostics name (bit i of frame.seen for key i). */
 static const char *const mesh_keys[] = {"mesh_dim_names", "mesh_shape"};
 #define SEEN_NEAR_SECTION 4
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+/* Keys whose repeats the tree remembers: bit i for field_keys[i], then
+ * one for each section key at the top level. */
+#define REPEAT_BITS (COUNT(field_keys) + COUNT(section_keys))
+_Static_assert(REPEAT_BITS <= 16, "frame.repeatable has a bit for each");
 
 struct omi_arena_block {
     omi_arena_block *next;
@@ -92,9 +97,9 @@ typedef struct {
     int canonical;       /* mapping: the shared key node the pair in
                             progress may use (-1: none) */
     uint8_t seen;        /* ROOT mapping: diagnostic keys kept (bits) */
-    uint8_t repeatable;  /* keys seen of those duplicates name (bits) */
+    uint16_t repeatable; /* keys seen of those duplicates name (REPEAT_BITS) */
     uint32_t unknown_kept;
-    uint32_t last_line[OM_DIM_COUNT + OM_FLAG_COUNT + 1]; /* of each such key */
+    uint32_t last_line[REPEAT_BITS]; /* of each such key */
     size_t scratch_start; /* its children so far: scratch[start..] */
 } frame;
 
@@ -292,7 +297,6 @@ static bool text_in(const char *text, size_t length, const char *const *words,
     return false;
 }
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The roles of the place a node starts at (keys aside). */
 static uint8_t slot_roles(const composer *c)
@@ -321,11 +325,11 @@ static bool note_unknown(composer *c, frame *f, unsigned long line)
     return false;
 }
 
-/* Remembers a field key in a section, or "accelerator" at the top level
+/* Remembers a field key in a section, or a section key at the top level
  * (`which`: its bit), given again in the mapping of `f`. */
-static void note_repeat(composer *c, frame *f, int which, unsigned long line)
+static void note_repeat(composer *c, frame *f, size_t which, unsigned long line)
 {
-    uint8_t bit = (uint8_t)(1u << which);
+    uint16_t bit = (uint16_t)(1u << which);
     omi_tree *tree = c->tree;
     if ((f->repeatable & bit) && tree->nduplicates < OMI_MAX_DUPLICATES) {
         omi_duplicate *d = &tree->duplicates[tree->nduplicates++];
@@ -364,11 +368,12 @@ static void plan_scalar_key(composer *c, frame *f, const char *text,
             v |= ROLE_VALUE;
     }
     if (v && !merge) {
-        for (int i = 0; i < OM_DIM_COUNT + OM_FLAG_COUNT; i++)
+        for (size_t i = 0; i < COUNT(field_keys); i++)
             if ((r & ROLE_SECTION) && text_in(text, length, &field_keys[i], 1))
                 note_repeat(c, f, i, line);
-        if ((r & ROLE_ROOT) && text_in(text, length, section_keys, 1))
-            note_repeat(c, f, OM_DIM_COUNT + OM_FLAG_COUNT, line);
+        for (size_t i = 0; i < COUNT(section_keys); i++)
+            if ((r & ROLE_ROOT) && text_in(text, length, &section_keys[i], 1))
+                note_repeat(c, f, COUNT(field_keys) + i, line);
     }
     if (v) {
         f->pair_kept = true;

@@ -56,9 +56,10 @@ typedef struct {
 
 typedef struct omi_arena_block omi_arena_block;
 
-/* A key of a kept mapping given again in that mapping: an om_dims field
- * in a section, or "accelerator" at the top level (the diagnostics report
- * those of the mappings the projection reads). */
+/* A key of a kept mapping given again in that mapping: a field key in a
+ * section (om_dims's and preset_yaml.c's), or a section key at the top
+ * level (the diagnostics report the dims's ones in the mappings the
+ * projection reads; the preset loader refuses its own). */
 typedef struct {
     uint32_t map;          /* node index of the mapping */
     uint32_t pair;         /* the repeated pair: items[2 * pair] is its key */
@@ -155,6 +156,14 @@ om_status omi_yaml_parse(const char *text, size_t length,
 /* (yaml_diagnose.c) Adds what is probably a mistake in a document the
  * projection accepted (config.h lists the kinds). Never fails. */
 void omi_yaml_diagnose(const omi_tree *tree, om_diagnostics *diagnostics);
+/* (yaml_diagnose.c) The first (by line) of `keys` given again in `map` or
+ * a mapping it merges, worded as the DUPLICATE_KEY diagnostic words it
+ * into `message` (`where`, `merged_where`: "in accelerator", "in a mapping
+ * accelerator merges"); returns its line, 0 when no such key repeats. */
+unsigned long omi_yaml_first_repeat(const omi_tree *tree, const omi_node *map,
+                                    const char *where, const char *merged_where,
+                                    const char *const *keys, size_t nkeys,
+                                    char *message, size_t size);
 /* OM_ERR_INVALID_ARGUMENT for a text over the 64 MiB of files. */
 om_status omi_yaml_check_length(size_t length, om_error *err);
 #endif

@@ -458,11 +458,38 @@ static void test_util_str(void)
     omu_str_free(&s);
 }
 
+static const char *wide_names[300];
+static int64_t wide_sizes[300];
+
+/* Over 32 axes a mesh also allocates its name index. */
+static om_status op_new_wide(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)1;
+    om_status st = om_mesh_new(wide_names, wide_sizes, 300, &m, err);
+    RESET_CHECK(m);
+    if (st == OM_OK && om_mesh_index_of(m, "a123") != 123)
+        abort();
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
+/* Flattening 150 of the 300 axes: the flags of the names resolved. */
+static om_status op_flatten_wide(om_error *err, bool *out_reset)
+{
+    om_mesh *m = (om_mesh *)1;
+    om_status st = om_view_flatten(wide_mesh, wide_names + 150, 150, "f", &m, err);
+    RESET_CHECK(m);
+    if (st == OM_OK && om_mesh_size_of(m, "f") != 2)
+        abort();
+    om_mesh_free(st == OM_OK ? m : NULL);
+    return st;
+}
+
 static void test_named_ops(void)
 {
-    const char *names[300];
-    char storage[300][8];
-    int64_t sizes[300];
+    const char **names = wide_names;
+    static char storage[300][8];
+    int64_t *sizes = wide_sizes;
     for (int i = 0; i < 300; i++) {
         snprintf(storage[i], sizeof storage[i], "a%d", i);
         names[i] = storage[i];
@@ -471,6 +498,8 @@ static void test_named_ops(void)
     omi_alloc_fail_after(-1);
     OM_EXPECT_INT(om_mesh_new(names, sizes, 300, &wide_mesh, NULL), OM_OK);
     run_failing("om_mesh_group_shape_named (axis 299)", op_named_beyond_256);
+    run_failing("om_mesh_new (300 axes)", op_new_wide);
+    run_failing("om_view_flatten (150 of 300 axes)", op_flatten_wide);
     om_mesh_free(wide_mesh);
     wide_mesh = NULL;
 }

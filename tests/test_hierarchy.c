@@ -259,6 +259,36 @@ static void test_hostfile_errors(void)
     expect_hostfile_error("\xff slots=1\n", OM_ERR_PARSE, "not valid UTF-8",
                           __LINE__);
     expect_hostfile_error(":4\n", OM_ERR_PARSE, "empty host name", __LINE__);
+    /* A key given twice on a line used to keep the last value (1.3 bug
+     * fix); both forms of the slot count are one key. */
+    expect_hostfile_error("a slots=1\nb slots=2 slots=4\n", OM_ERR_PARSE,
+                          "hostfile line 2: key \"slots\" is given twice "
+                          "(\"slots=2\" and \"slots=4\")", __LINE__);
+    expect_hostfile_error("a:2 slots=4\n", OM_ERR_PARSE,
+                          "line 1: key \"slots\" is given twice (\"a:2\" and "
+                          "\"slots=4\")", __LINE__);
+    expect_hostfile_error("a slots=2 max_slots=4 max_slots=8\n", OM_ERR_PARSE,
+                          "line 1: key \"max_slots\" is given twice", __LINE__);
+    expect_hostfile_error("a slots=1 rack=1 rack=2\n", OM_ERR_PARSE,
+                          "line 1: key \"rack\" is given twice (\"rack=1\" and "
+                          "\"rack=2\")", __LINE__);
+    expect_hostfile_error("a slots=1 rack=1\nb slots=1 rack=1 rack=2\n",
+                          OM_ERR_PARSE, "line 2: key \"rack\" is given twice",
+                          __LINE__);
+    expect_hostfile_error("a slots=2 max_slots=x\n", OM_ERR_PARSE,
+                          "line 1: max_slots \"x\" is not an integer", __LINE__);
+    expect_hostfile_error("a slots=2 max_slots=0\n", OM_ERR_OUT_OF_RANGE,
+                          "line 1: max_slots \"0\" must be 1..2147483647", __LINE__);
+    expect_hostfile_error("a slots=2\nb max_slots=2 slots=4\n", OM_ERR_OUT_OF_RANGE,
+                          "line 2: host \"b\" has max_slots=2 below its 4 slots",
+                          __LINE__);
+    expect_hostfile_error("a slots=2 =r0\n", OM_ERR_PARSE,
+                          "line 1: field \"=r0\" has an empty key", __LINE__);
+    /* A host named again, in either form, is refused as before. */
+    expect_hostfile_error("a:2\nb:2\na:4\n", OM_ERR_INVALID_ARGUMENT,
+                          "lists host \"a\" twice (lines 1 and 3)", __LINE__);
+    expect_hostfile_error("a:2\na slots=2\n", OM_ERR_INVALID_ARGUMENT,
+                          "lists host \"a\" twice (lines 1 and 2)", __LINE__);
     /* A NUL inside a field (found by fuzz_hierarchy): the host would be ""
      * as a string. */
     static const char with_nul[] = "a slots=1\n\0\0b:1 rack=r\n";

@@ -274,6 +274,69 @@ static void test_many_axes(void)
                   OM_ERR_DUPLICATE_NAME, "\"a3\"");
 }
 
+/* Over OMI_NAME_INDEX_MIN axes names are found by binary search in name
+ * order (length, then bytes): every name of a long mesh, in a scrambled
+ * order of mixed lengths, is found at its axis; near misses are not; and
+ * the views and groups that resolve names agree. */
+static void test_name_index(void)
+{
+    enum { N = 3000 };
+    static char storage[N][16];
+    const char *names[N], *every_third[N / 3];
+    int64_t sizes[N];
+    for (int i = 0; i < N; i++) {
+        /* 7919 is prime: consecutive axes get far-apart, mixed-length names. */
+        snprintf(storage[i], sizeof storage[i], "x%d", (i * 7919) % 100003);
+        names[i] = storage[i];
+        sizes[i] = i == 1 || i == 4 || i == 2007 ? 3 : 1;
+    }
+    om_mesh *mesh = make(names, sizes, N);
+    for (int i = 0; i < N; i++)
+        if (om_mesh_index_of(mesh, names[i]) != i)
+            OM_EXPECT_INT(om_mesh_index_of(mesh, names[i]), i);
+    const char *misses[] = {"", "x", "x00", "x07", "y0", "x0 ", "x100003"};
+    for (size_t k = 0; k < sizeof misses / sizeof *misses; k++)
+        OM_EXPECT_INT(om_mesh_index_of(mesh, misses[k]), -1);
+    OM_EXPECT_INT(om_mesh_index_of(mesh, "x0"), 0);
+    OM_EXPECT_INT(om_mesh_size_of(mesh, names[2007]), 3);
+
+    /* Every third axis (2998, 2995, ..., 1), last first: axes 1 and 4 (size
+     * 3) among them and 2007 not, so a group has 9 ranks, as the flattened
+     * axis. */
+    for (int k = 0; k < N / 3; k++)
+        every_third[k] = names[N - 2 - 3 * k];
+    om_error err;
+    om_error_clear(&err);
+    size_t needed = 0;
+    int32_t group[9];
+    OM_EXPECT_OK(om_mesh_groups_named(mesh, every_third, N / 3, 0, 1, group, 9,
+                                      &needed, &err), &err);
+    OM_EXPECT_INT(needed, 9);
+    om_mesh *sliced = NULL, *flat = NULL;
+    OM_EXPECT_OK(om_view_slice(mesh, every_third, N / 3, &sliced, &err), &err);
+    OM_EXPECT_INT(om_mesh_ndim(sliced), N / 3);
+    OM_EXPECT_INT(om_mesh_index_of(sliced, names[N - 2]), 0);
+    OM_EXPECT_INT(om_mesh_index_of(sliced, names[1]), N / 3 - 1);
+    OM_EXPECT_INT(om_mesh_index_of(sliced, names[0]), -1);
+    const char *ascending[N / 3];
+    for (int k = 0; k < N / 3; k++)
+        ascending[k] = every_third[N / 3 - 1 - k];
+    OM_EXPECT_OK(om_view_flatten(mesh, ascending, N / 3, "f", &flat, &err), &err);
+    OM_EXPECT_INT(om_mesh_ndim(flat), 1);
+    OM_EXPECT_INT(om_mesh_size_of(flat, "f"), 9);
+    /* A repeat far down a long list is still found. */
+    ascending[N / 3 - 1] = ascending[5];
+    om_mesh *none = NULL;
+    OM_EXPECT_ERR(om_view_flatten(mesh, ascending, N / 3, "f", &none, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "is named twice");
+    OM_EXPECT_ERR(om_mesh_groups_named(mesh, ascending, N / 3, 0, 1, group, 9,
+                                       &needed, &err), &err,
+                  OM_ERR_DUPLICATE_NAME, "is named twice");
+    om_mesh_free(flat);
+    om_mesh_free(sliced);
+    om_mesh_free(mesh);
+}
+
 /* ---- accessors ---- */
 
 static void test_accessors_out_of_range(void)
@@ -494,6 +557,7 @@ static const om_test_case mesh_tests[] = {
     {"new: product over 2^31-1", test_new_too_large},
     {"new_checked: length mismatch", test_new_checked},
     {"new: many axes", test_many_axes},
+    {"many axes: names found by the index", test_name_index},
     {"accessors out of range", test_accessors_out_of_range},
     {"size_of: absent = 1", test_size_of},
     {"get: single-axis sub-mesh", test_get},

@@ -563,6 +563,62 @@ static void test_yaml(void)
                   OM_ERR_INVALID_ARGUMENT, "out pointer");
 }
 
+/* A key the preset reads, given twice, used to keep the last value
+ * without a word (1.3 bug fix): refused, worded as the DUPLICATE_KEY
+ * diagnostic of config.h, for both calls. */
+static void test_yaml_repeated_keys(void)
+{
+    static const struct {
+        const char *text, *message;
+    } cases[] = {
+        {"accelerator:\n  tp_size: 2\n  tp_size: 4\n",
+         "line 3: key \"tp_size\" appears again in accelerator (line 2's value 2 "
+         "is replaced by 4)"},
+        {"fsdp_config:\n  dp_shard_size: 2\n  edp_shard_size: 1\n"
+         "  dp_shard_size: 4\n",
+         "line 4: key \"dp_shard_size\" appears again in fsdp_config (line 2's "
+         "value 2 is replaced by 4)"},
+        {"fsdp_config: {edp_shard_size: 2}\nmodel: {}\nfsdp_config: {}\n",
+         "line 3: section \"fsdp_config\" appears again at the top level: it "
+         "replaces the one at line 1"},
+        {"accelerator: {tp_size: 2}\naccelerator: {ep_size: 2}\n",
+         "line 2: section \"accelerator\" appears again at the top level"},
+        {"base: &b {ep_size: 2, ep_size: 4}\naccelerator: {<<: *b}\n",
+         "line 1: key \"ep_size\" appears again in a mapping accelerator merges"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = write_yaml("preset_hp_repeat.yaml", cases[i].text);
+        om_error err;
+        om_preset *p = (om_preset *)&err;
+        OM_EXPECT_ERR(om_preset_load_yaml(path, 8, &p, &err), &err, OM_ERR_PARSE,
+                      "preset_hp_repeat.yaml", cases[i].message);
+        OM_EXPECT(p == NULL);
+        char *verdict = (char *)&err;
+        OM_EXPECT_ERR(om_preset_check_yaml(path, 8, &verdict, &err), &err,
+                      OM_ERR_PARSE, cases[i].message);
+        OM_EXPECT(verdict == NULL);
+    }
+    /* Keys it does not read may repeat (dp_size is the dims's, a merge
+     * beside a key overrides it), as may the fields of other sections. */
+    const char *path = write_yaml("preset_hp_repeat.yaml",
+                                  "base: &b {tp_size: 4}\n"
+                                  "accelerator: {<<: *b, tp_size: 2, dp_size: 1, "
+                                  "dp_size: 2}\n"
+                                  "model: {tp_size: 1, tp_size: 3}\n"
+                                  "accelerator_extra: {}\n");
+    om_error err;
+    om_preset *p = NULL;
+    OM_EXPECT_OK(om_preset_load_yaml(path, 8, &p, &err), &err);
+    OM_EXPECT_INT(om_preset_world_size(p), 8);
+    char *json = NULL;
+    OM_EXPECT_OK(om_preset_to_json(p, &json, &err), &err);
+    /* device view dp, cp, tp: tp 2 (the explicit key), dp 8 / 2 = 4. */
+    OM_EXPECT(json && strstr(json, "\"dim_names\":[\"dp\",\"cp\",\"tp\"]") &&
+              strstr(json, "\"layout\":[[[4,2]],[],[[2,1]]],\"shape\":[4,1,2]}"));
+    om_string_free(json);
+    om_preset_free(p);
+}
+
 /* om_preset_write_json streams exactly om_preset_to_json's text, for
  * every preset, and reports a failed write as OM_ERR_IO. */
 static void test_write_json(void)
@@ -690,6 +746,7 @@ static const om_test_case rule_tests[] = {
     {"single axes: errors and partial_dtensor", test_single_axes_errors},
     {"single axes: loss of size 1 is real-backed", test_single_axes_loss_of_size_one},
     {"yaml", test_yaml},
+    {"yaml: repeated keys", test_yaml_repeated_keys},
     {NULL, NULL},
 };
 

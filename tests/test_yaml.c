@@ -183,6 +183,20 @@ static void test_flow_style(void)
                 __LINE__);
 }
 
+/* What PyYAML's loaders disagree on (tests/yaml_reference/README.md, "Left
+ * out"): a tab after "key:" is separation (the C loader's value; the pure
+ * loader refuses), and an empty tagged value before a flow comma is
+ * refused as both loaders fail. */
+static void test_loaders_disagree(void)
+{
+    fields want = {2, 4, 2, 1, 1, false, false};
+    expect_text("accelerator: {cp_size: 2, tp_size:\t4}\n", 16, want, __LINE__);
+    expect_text("accelerator:\n  cp_size:\t2\n  tp_size: \t4\n", 16, want,
+                __LINE__);
+    TEXT_ERROR("accelerator: {tp_size: !!int, cp_size: 2}\n", OM_ERR_PARSE,
+               "line 1: tp_size must be an integer", "got string \"\"");
+}
+
 static void test_anchors_aliases(void)
 {
     fields want = {2, 2, 2, 1, 1, false, true};
@@ -836,6 +850,7 @@ static const om_test_case yaml_tests[] = {
     {"1.1 read_yaml: pure, path in messages", test_read_yaml},
     {"basic config", test_basic},
     {"flow style", test_flow_style},
+    {"what PyYAML's loaders disagree on", test_loaders_disagree},
     {"anchors and aliases", test_anchors_aliases},
     {"merge keys", test_merge_keys},
     {"merge key errors", test_merge_errors},

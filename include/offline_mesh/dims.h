@@ -242,6 +242,11 @@ OM_API const char *om_world_size_source_variable(om_world_size_source source);
  * `explicit_size`, a bad environment value naming its variable),
  * OM_ERR_OUT_OF_RANGE (a value over 2^31-1). Replaces
  * om_world_size_from_env().
+ * Variables after the first one set are not read, so they may disagree
+ * without a word: they do whenever a launcher runs inside an allocation
+ * (torchrun under srun: SLURM_NTASKS counts the torchrun agents,
+ * WORLD_SIZE the trainers), and the innermost launcher's value is the
+ * world the processes have.
  */
 OM_API OM_NODISCARD om_status om_world_size_resolve(int64_t explicit_size,
                                                     int64_t *world_size,

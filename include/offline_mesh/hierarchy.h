@@ -78,11 +78,17 @@ OM_API OM_NODISCARD om_status om_hierarchy_from_json(const char *text,
  * followed by "LEVEL=ID" fields that place the host in slower levels (the
  * same levels on every line). '#' starts a comment. Ranks fill the hosts in
  * file order, N per host, so level 0 is "host".
+ * "max_slots=N" (Open MPI's cap, 1..2^31-1 and at least the slots) is
+ * checked and otherwise ignored.
  * Errors: OM_ERR_PARSE (a line without a slot count, a bad field, levels
- * differing between lines, a NUL byte or invalid UTF-8),
- * OM_ERR_INVALID_ARGUMENT (a host listed twice, no hosts, domains that do
- * not nest), OM_ERR_OUT_OF_RANGE (slots < 1 or
- * more than 2^31-1 ranks in all), OM_ERR_NO_MEMORY. Messages give the line.
+ * differing between lines, a key given twice on a line, a NUL byte or
+ * invalid UTF-8), OM_ERR_INVALID_ARGUMENT (a host listed twice, in either
+ * form, no hosts, domains that do not nest), OM_ERR_OUT_OF_RANGE (slots or
+ * max_slots < 1, max_slots below slots, more than 2^31-1 ranks in all),
+ * OM_ERR_NO_MEMORY. Messages give the line. 1.3 bug fix: a key given twice
+ * on a line ("a slots=2 slots=4", "a:2 slots=4", "rack=1 rack=2"), and a
+ * max_slots that is no count or below slots, used to be accepted (the
+ * last value winning); Open MPI 4.1's mpirun refuses them too.
  */
 OM_API OM_NODISCARD om_status om_hierarchy_from_hostfile(const char *text,
                                                          size_t length,

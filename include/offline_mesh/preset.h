@@ -73,7 +73,12 @@ OM_API OM_NODISCARD om_status om_preset_new(const char *name,
  * with max(1, value) as hyper-parallel does). `world_size` > 0 is the
  * number of ranks (the YAML does not hold it).
  * Errors: OM_ERR_IO and OM_ERR_PARSE (the file, with the path and line),
- * then every error of om_preset_new().
+ * then every error of om_preset_new(). One of the six keys given again in
+ * its section or a mapping that section merges, or `accelerator:` or
+ * `fsdp_config:` given again at the top level, is OM_ERR_PARSE worded as
+ * config.h's DUPLICATE_KEY diagnostic ("line 4: key \"tp_size\" appears
+ * again in accelerator (line 2's value 2 is replaced by 4)"); 1.3 bug fix:
+ * the last value used to win without a word (as in PyYAML).
  */
 OM_API OM_NODISCARD om_status om_preset_load_yaml(const char *path,
                                                   int64_t world_size,
@@ -206,7 +211,8 @@ OM_API OM_NODISCARD om_status om_preset_check(const char *name,
 
 /* om_preset_check() of the hyper-parallel parameters a training YAML holds
  * (read as om_preset_load_yaml() reads them). Errors: OM_ERR_IO and
- * OM_ERR_PARSE for the file, then every error of om_preset_check(). */
+ * OM_ERR_PARSE for the file (a repeated key as om_preset_load_yaml()
+ * says), then every error of om_preset_check(). */
 OM_API OM_NODISCARD om_status om_preset_check_yaml(const char *path,
                                                    int64_t world_size,
                                                    char **out, om_error *err);

@@ -172,6 +172,19 @@ def test_explicit_size_mismatch(tmp_path):
           match="the hierarchy describes 8 ranks but the mesh has 16")
 
 
+@pytest.mark.parametrize("text,match", [
+    ("a slots=4 slots=8\nb slots=4\n",
+     'hostfile line 1: key "slots" is given twice ("slots=4" and "slots=8")'),
+    ("a:8\nb:4 slots=4\n", 'line 2: key "slots" is given twice ("b:4" and "slots=4")'),
+    ("a slots=8 rack=r0 rack=r1\n", 'line 1: key "rack" is given twice'),
+])
+def test_hostfile_key_given_twice(tmp_path, text, match):
+    # 1.3 bug fix: these used to keep the last value without a word
+    hf = tmp_path / "hosts"
+    hf.write_text(text)
+    fails(1, "locality", "--mesh", "dp=2,tp=8", "--hierarchy", str(hf), match=match)
+
+
 def test_old_output_unchanged():
     r = run("locality", "--mesh", "dp=2,tp=8", "--ranks-per-host", "8")
     assert r.stdout == ('{"hosts":2,"ranks_per_host":8,"report":[{"axes":["dp"],'

@@ -197,6 +197,25 @@ def test_yaml_views_and_check(tmp_path):
     fails(2, "views", str(path), "--param", "accelerator.tp_size=2")
 
 
+def test_yaml_repeated_key_refused(tmp_path):
+    # 1.3 bug fix: the last tp_size used to win without a word
+    path = tmp_path / "train.yaml"
+    path.write_text("accelerator:\n  tp_size: 2\n  ep_size: 2\n  tp_size: 4\n")
+    message = (f'{path}: line 4: key "tp_size" appears again in accelerator '
+               "(line 2's value 2 is replaced by 4)")
+    # reading CONFIG.yaml warns as for every command, then the preset refuses
+    for args in (["views"], ["check", "--preset", "hyper-parallel"]):
+        r = run(*args, str(path), "--world-size", "8")
+        assert (r.returncode, r.stdout) == (1, "")
+        assert r.stderr.splitlines() == [f"offline-mesh: warning: {message}",
+                                         f"offline-mesh: error: {message}"]
+    # fsdp_config is no dims section: the error alone says it
+    path.write_text("accelerator: {tp_size: 2}\n"
+                    "fsdp_config:\n  dp_shard_size: 2\n  dp_shard_size: 4\n")
+    fails(1, "views", str(path), "--world-size", "8",
+          match='line 4: key "dp_shard_size" appears again in fsdp_config')
+
+
 def test_check_without_preset_is_the_preflight():
     r = run("check", "--preset", "megatron", "--world-size", "8")
     assert r.returncode == 0

@@ -63,6 +63,13 @@ CASES = {
         "base: &b {tp_size: 2, tp_size: 4}\naccelerator:\n  <<: *b\n  tp_size: 1\n",
         ['line 1: key "tp_size" appears again in a mapping accelerator merges (line 1\'s '
          "value 2 is replaced by 4)"]),
+    # The preset loader's keys repeat in the tree too; the dims read none,
+    # so only the unknown keys are reported, as before 1.3.
+    "the preset's keys repeated": (
+        "accelerator:\n  dp_shard_size: 1\n  dp_shard_size: 2\n"
+        "fsdp_config: {edp_shard_size: 1}\nfsdp_config: {edp_shard_size: 2}\n",
+        [f'line 2: unknown key "dp_shard_size" in accelerator {KNOWN}',
+         f'line 3: unknown key "dp_shard_size" in accelerator {KNOWN}']),
 }
 
 

@@ -179,8 +179,12 @@ func (m *Mesh) SizeOf(dim string) int {
 func (m *Mesh) Sub(dims ...string) *Mesh {
 	var names []string
 	var shape []int
+	wanted := make(map[string]bool, len(dims)) // 10^5 names cost no O(n^2)
+	for _, d := range dims {
+		wanted[d] = true
+	}
 	for i, n := range m.own().names {
-		if slices.Contains(dims, n) {
+		if wanted[n] {
 			names, shape = append(names, n), append(shape, m.shape[i])
 		}
 	}
