@@ -22,8 +22,10 @@ PRESETS = {"torchtitan": "torchtitan", "megatron": "megatron",
            "deepspeed": "deepspeed", "hyper_parallel": "hyper-parallel"}
 NAMED_GROUPS = {"megatron", "deepspeed"}
 # Random cases recorded from the real frameworks, in the same format, by
-# tests/frameworks/generate_<stem>.py (see tests/frameworks/README.md).
-FRAMEWORKS = os.path.join(os.path.dirname(__file__), "..", "frameworks")
+# tests/frameworks/generate_<stem>.py (see tests/frameworks/README.md);
+# OFFLINE_MESH_FRAMEWORKS names another folder of them (a hunt's draws).
+FRAMEWORKS = os.environ.get("OFFLINE_MESH_FRAMEWORKS",
+                            os.path.join(os.path.dirname(__file__), "..", "frameworks"))
 RECORDED = ["deepspeed", "hyper_parallel", "megatron", "torchtitan"]
 
 

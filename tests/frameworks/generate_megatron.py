@@ -331,11 +331,12 @@ def check_shared(path):
 
 def main():
     warnings.simplefilter("ignore")
-    if len(sys.argv) == 3 and sys.argv[1] == "--check-shared":
-        return check_shared(sys.argv[2])
-    rng = random.Random(SEED)
+    args = recording.options("megatron", SEED, CASES)
+    if args.check_shared:
+        return check_shared(args.check_shared)
+    rng = random.Random(args.seed)
     cases, skipped = [], 0
-    while len(cases) < CASES:
+    while len(cases) < args.cases:
         case = record(*draw(rng), rng)
         if left_out(case):
             skipped += 1
@@ -344,7 +345,7 @@ def main():
     errors = sum("error" in c for c in cases)
     print(f"{len(cases)} cases ({len(cases) - errors} results, {errors} errors), "
           f"{skipped} draws left out", file=sys.stderr)
-    recording.write_cases("megatron", SEED, {"torch": torch.__version__,
+    recording.write_cases("megatron", args.seed, {"torch": torch.__version__,
                                               "megatron_core": megatron.core.__version__}, cases)
 
 

@@ -58,7 +58,7 @@ import torch.distributed as dist  # noqa: E402
 from torch.distributed.device_mesh import DeviceMesh  # noqa: E402
 from torch.testing._internal.distributed.fake_pg import FakeStore, _create_fake_pg  # noqa: E402
 
-from recording import normal_form, write_cases  # noqa: E402
+from recording import normal_form, options, write_cases  # noqa: E402
 
 SEED = 20261202
 CASES = 200
@@ -256,14 +256,13 @@ def main():
     warnings.simplefilter("ignore")
     import logging
     logging.disable(logging.CRITICAL)  # torchtitan logs every build_mesh
-    if len(sys.argv) == 3 and sys.argv[1] == "--check-shared":
-        sys.exit(check_shared(sys.argv[2]))
-    if len(sys.argv) != 1:
-        sys.exit(__doc__)
-    rng = random.Random(SEED)
-    cases = [record(*draw(rng)) for _ in range(CASES)]
+    args = options("torchtitan", SEED, CASES)
+    if args.check_shared:
+        sys.exit(check_shared(args.check_shared))
+    rng = random.Random(args.seed)
+    cases = [record(*draw(rng)) for _ in range(args.cases)]
     import torchtitan
-    write_cases("torchtitan", SEED, {"torch": torch.__version__,
+    write_cases("torchtitan", args.seed, {"torch": torch.__version__,
                                      "torchtitan": torchtitan.__version__}, cases)
 
 

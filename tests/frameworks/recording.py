@@ -2,6 +2,8 @@
 
     generate_<stem>.py                      prints the recorded cases (JSON)
     generate_<stem>.py --check-shared PATH  re-records PATH's cases, compares
+    generate_<stem>.py --seed N --cases N   other draws than the committed
+                                            file's (to hunt for disagreements)
 
 A generator gives its stem, seed, number of cases, `draw(rng)` (a case's
 params, or None for a draw to skip), `record(params)` (the case, in the
@@ -9,6 +11,7 @@ vectors' format) and the versions it ran; duplicate draws are skipped.
 normal_form() is the vectors' "layout" of one axis of a torch mesh (used by
 tests/torch_layout/generate.py too).
 """
+import argparse
 import json
 import platform
 import random
@@ -46,22 +49,31 @@ def check_shared(path, record, answer):
     return 0
 
 
+def options(stem, seed, count):
+    """The command line. The committed file is recorded with the defaults
+    (the generator's SEED and CASES); --seed and --cases draw other cases,
+    to replay through the library in search of disagreements."""
+    parser = argparse.ArgumentParser(prog=f"generate_{stem}.py")
+    parser.add_argument("--check-shared", metavar="VECTORS.json")
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--cases", type=int, default=count)
+    return parser.parse_args()
+
+
 def main(stem, seed, count, draw, record, versions, answer):
     """Run the generator's command line; the exit status."""
-    if len(sys.argv) == 3 and sys.argv[1] == "--check-shared":
-        return check_shared(sys.argv[2], record, answer)
-    if len(sys.argv) != 1:
-        print(f"usage: generate_{stem}.py [--check-shared VECTORS.json]", file=sys.stderr)
-        return 2
-    rng = random.Random(seed)
+    args = options(stem, seed, count)
+    if args.check_shared:
+        return check_shared(args.check_shared, record, answer)
+    rng = random.Random(args.seed)
     cases, seen = [], set()
-    while len(cases) < count:
+    while len(cases) < args.cases:
         params = draw(rng)
         if params is None or json.dumps(params) in seen:
             continue
         seen.add(json.dumps(params))
         cases.append(record(params))
-    write_cases(stem, seed, versions, cases)
+    write_cases(stem, args.seed, versions, cases)
     return 0
 
 
