@@ -165,6 +165,28 @@ struct om_mesh {
                            ascending order */
 };
 
+/* ---- names sorted for lookups (name_index.c) ----
+ * A name is (names[i], lens[i]); lens NULL: NUL-terminated names. Order:
+ * length, then bytes, then position. */
+/* Fills order[0..n) with the positions in name order; false when out of
+ * memory. */
+bool omi_names_sort(const char *const *names, const size_t *lens, size_t n,
+                    size_t *order);
+/* The first place p in `order` whose name is not before (name, len). */
+size_t omi_names_lower_bound(const char *const *names, const size_t *lens,
+                             const size_t *order, size_t n, const char *name,
+                             size_t len);
+/* True when place p (< n) of `order` holds the name (name, len). */
+bool omi_names_equal_at(const char *const *names, const size_t *lens,
+                        const size_t *order, size_t n, size_t p,
+                        const char *name, size_t len);
+/* The first position that repeats an earlier name (*repeat, n when none)
+ * and that earlier one (*first, the earliest): pairwise up to
+ * OMI_NAME_INDEX_MIN names, sorted beyond. OM_ERR_NO_MEMORY only. */
+om_status omi_names_first_repeat(const char *const *names, const size_t *lens,
+                                 size_t n, size_t *first, size_t *repeat,
+                                 om_error *err);
+
 /* Creates a mesh from names with known lengths; validates everything. */
 om_status omi_mesh_create(const char *const *names, const size_t *name_lens,
                           const int64_t *sizes, size_t ndim, om_mesh **out,

@@ -1,6 +1,5 @@
 /* The immutable mesh handle: construction, validation and accessors. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -31,23 +30,6 @@ static uint64_t mesh_hash(const om_mesh *m)
     return h;
 }
 
-typedef struct {
-    const char *name;
-    size_t len;
-    size_t index;
-} named_axis;
-
-static int compare_named(const void *a, const void *b)
-{
-    const named_axis *x = a, *y = b;
-    if (x->len != y->len)
-        return x->len < y->len ? -1 : 1;
-    int c = memcmp(x->name, y->name, x->len);
-    if (c != 0)
-        return c;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 static om_status duplicate_error(const char *name, size_t len, size_t first,
                                  size_t second, om_error *err)
 {
@@ -58,52 +40,18 @@ static om_status duplicate_error(const char *name, size_t len, size_t first,
                     second);
 }
 
-/* Pairwise for the usual handful of axes; sorted for many, so a hostile
- * mesh of 10^6 size-1 axes costs O(n log n), not O(n^2). */
+/* The first repeated name (name_index.c: pairwise for a handful of axes,
+ * sorted for many, so 10^6 size-1 axes cost O(n log n)). */
 static om_status find_duplicates(const char *const *names,
                                  const size_t *name_lens, size_t ndim,
                                  om_error *err)
 {
-    if (ndim <= OMI_NAME_INDEX_MIN) {
-        for (size_t i = 0; i < ndim; i++)
-            for (size_t j = 0; j < i; j++)
-                if (name_lens[j] == name_lens[i] &&
-                    memcmp(names[j], names[i], name_lens[i]) == 0)
-                    return duplicate_error(names[i], name_lens[i], j, i, err);
-        return OM_OK;
-    }
-    named_axis *sorted = omi_malloc(ndim * sizeof *sorted);
-    if (!sorted)
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory creating a mesh");
-    for (size_t i = 0; i < ndim; i++) {
-        sorted[i].name = names[i];
-        sorted[i].len = name_lens[i];
-        sorted[i].index = i;
-    }
-    qsort(sorted, ndim, sizeof *sorted, compare_named);
-    om_status st = OM_OK;
-    for (size_t i = 1; i < ndim && st == OM_OK; i++)
-        if (sorted[i].len == sorted[i - 1].len &&
-            memcmp(sorted[i].name, sorted[i - 1].name, sorted[i].len) == 0)
-            st = duplicate_error(sorted[i].name, sorted[i].len,
-                                 sorted[i - 1].index, sorted[i].index, err);
-    omi_free(sorted);
+    size_t first = 0, repeat = ndim;
+    om_status st = omi_names_first_repeat(names, name_lens, ndim, &first,
+                                          &repeat, err);
+    if (st == OM_OK && repeat < ndim)
+        st = duplicate_error(names[repeat], name_lens[repeat], first, repeat, err);
     return st;
-}
-
-/* Fills m->by_name: the axes sorted by name (names are distinct). */
-static bool index_names(om_mesh *m)
-{
-    named_axis *sorted = omi_malloc(m->ndim * sizeof *sorted);
-    if (!sorted)
-        return false;
-    for (size_t i = 0; i < m->ndim; i++)
-        sorted[i] = (named_axis){m->names[i], m->name_lens[i], i};
-    qsort(sorted, m->ndim, sizeof *sorted, compare_named);
-    for (size_t i = 0; i < m->ndim; i++)
-        m->by_name[i] = sorted[i].index;
-    omi_free(sorted);
-    return true;
 }
 
 om_status omi_mesh_validate(const char *const *names, const size_t *name_lens,
@@ -272,7 +220,8 @@ om_status omi_mesh_assemble(const char *const *names, const size_t *name_lens,
     m->size = stride;
     m->hash = mesh_hash(m);
     derive_layout(m);
-    if (indexed && !index_names(m)) {
+    if (indexed && !omi_names_sort((const char *const *)m->names, m->name_lens,
+                                   ndim, m->by_name)) {
         omi_free(block);
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory creating a mesh");
     }
@@ -409,20 +358,12 @@ int64_t om_mesh_size(const om_mesh *mesh) { return mesh ? mesh->size : 0; }
 int omi_mesh_find(const om_mesh *mesh, const char *name, size_t len)
 {
     if (mesh->by_name) {
-        named_axis key = {name, len, 0};
-        size_t lo = 0, hi = mesh->ndim;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2, i = mesh->by_name[mid];
-            named_axis at = {mesh->names[i], mesh->name_lens[i], 0};
-            int c = compare_named(&at, &key);
-            if (c == 0)
-                return (int)i;
-            if (c < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return -1;
+        const char *const *names = (const char *const *)mesh->names;
+        size_t p = omi_names_lower_bound(names, mesh->name_lens, mesh->by_name,
+                                         mesh->ndim, name, len);
+        return omi_names_equal_at(names, mesh->name_lens, mesh->by_name,
+                                  mesh->ndim, p, name, len)
+                   ? (int)mesh->by_name[p] : -1;
     }
     for (size_t i = 0; i < mesh->ndim; i++) {
         if (mesh->name_lens[i] == len && memcmp(mesh->names[i], name, len) == 0)

@@ -653,6 +653,61 @@ static om_status op_world(om_error *err, bool *out_reset)
     return st;
 }
 
+/* A world of 40 views (over 32: its name indexes) sharing "tp", a slice
+ * of it by 39 names, and the same world with one view disagreeing on tp. */
+#define MANY_VIEWS 40
+static om_mesh *many_views[MANY_VIEWS], *odd_view;
+static const char *many_names[MANY_VIEWS], *many_axes[MANY_VIEWS];
+
+static om_status op_world_many(om_error *err, bool *out_reset)
+{
+    om_world *w = (om_world *)1;
+    om_status st = om_world_new(8, many_names, MANY_VIEWS,
+                                (const om_mesh *const *)many_views, MANY_VIEWS, &w, err);
+    RESET_CHECK(w);
+    if (st == OM_OK) {
+        om_mesh *cut = (om_mesh *)1;
+        st = om_world_slice(w, many_axes, MANY_VIEWS - 1, &cut, err);
+        *out_reset = st == OM_OK || cut == NULL;
+        om_mesh_free(st == OM_OK ? cut : NULL);
+        om_world_free(w);
+    }
+    if (st == OM_OK) {
+        om_mesh *last = many_views[MANY_VIEWS - 1];
+        many_views[MANY_VIEWS - 1] = odd_view;
+        st = om_world_new(8, many_names, MANY_VIEWS,
+                          (const om_mesh *const *)many_views, MANY_VIEWS, &w, err);
+        many_views[MANY_VIEWS - 1] = last;
+        if (st == OM_OK)
+            abort(); /* the conflict was missed */
+        if (st == OM_ERR_VIEW_CONFLICT)
+            st = OM_OK;
+    }
+    return st;
+}
+
+static void test_world_many(void)
+{
+    static char storage[2 * MANY_VIEWS][8];
+    omi_alloc_fail_after(-1);
+    for (int v = 0; v < MANY_VIEWS; v++) {
+        snprintf(storage[v], sizeof storage[v], "v%d", v);
+        snprintf(storage[MANY_VIEWS + v], sizeof storage[v], "u%d", v);
+        many_names[v] = storage[v];
+        many_axes[v] = storage[MANY_VIEWS + v];
+        OM_EXPECT_INT(om_view_new((const char *[]){many_axes[v], "tp"}, 2,
+                                  (int64_t[]){1, 2}, 2, (int64_t[]){1, 1}, 2, 0,
+                                  &many_views[v], NULL), OM_OK);
+    }
+    OM_EXPECT_INT(om_view_new((const char *[]){many_axes[MANY_VIEWS - 1], "tp"}, 2,
+                              (int64_t[]){1, 2}, 2, (int64_t[]){1, 2}, 2, 0, &odd_view,
+                              NULL), OM_OK);
+    run_failing("om_world_new/slice (40 views)", op_world_many);
+    for (int v = 0; v < MANY_VIEWS; v++)
+        om_mesh_free(many_views[v]);
+    om_mesh_free(odd_view);
+}
+
 static void test_view_ops(void)
 {
     run_failing("om_view_flatten", op_view_flatten);
@@ -726,6 +781,7 @@ static const om_test_case alloc_tests[] = {
     {"launch plans under allocation failure", test_launch_ops},
     {"topology queries allocate nothing", test_topology_allocates_nothing},
     {"view and world calls under allocation failure", test_view_ops},
+    {"a world of many views under allocation failure", test_world_many},
     {"the JSON parser's own allocations fail too", test_json_parser_allocations},
     {NULL, NULL},
 };

@@ -343,12 +343,103 @@ static void test_every_conflict(void)
     om_mesh_free(c);
 }
 
+/* ---- a world of many views: the indexed check finds what pairs find ---- */
+
+#define MANY 48 /* over OMI_NAME_INDEX_MIN (32) views: the indexed path */
+#define SHARED 3
+
+typedef struct {
+    char text[MANY * MANY][OM_ERROR_MESSAGE_SIZE];
+    size_t n;
+} found_list;
+
+static void collect_all(void *ctx, const char *message)
+{
+    found_list *found = ctx;
+    if (found->n < MANY * MANY)
+        snprintf(found->text[found->n++], OM_ERROR_MESSAGE_SIZE, "%s", message);
+}
+
+/* True when axis `axis` gives every rank of an 8-rank world the same group
+ * (members in order, or none) in views a and b: the rule by definition. */
+static bool same_groups(const om_mesh *a, const om_mesh *b, const char *axis)
+{
+    for (int64_t r = 0; r < 8; r++) {
+        int32_t ga[8] = {0}, gb[8] = {0};
+        om_status sa = om_mesh_group_of_named(a, &axis, 1, r, ga, 8, NULL, NULL);
+        om_status sb = om_mesh_group_of_named(b, &axis, 1, r, gb, 8, NULL, NULL);
+        if (sa != sb || om_mesh_size_of(a, axis) != om_mesh_size_of(b, axis) ||
+            (sa == OM_OK && memcmp(ga, gb, sizeof ga) != 0))
+            return false;
+    }
+    return true;
+}
+
+/* Random worlds of 48 views over 8 ranks whose axes come from 3 shared
+ * names (of random stride: some views agree, some not) and names of their
+ * own: every conflict, in the pairwise order (view, its axis, later view),
+ * against the definition; om_world_new stops at the first. */
+static void test_many_views_conflicts(void)
+{
+    static found_list found;
+    static char want[MANY * MANY][OM_ERROR_MESSAGE_SIZE];
+    static const char *shared[SHARED] = {"a", "b", "c"};
+    static const int64_t pairs[6][2] = {{1, 2}, {2, 1}, {1, 4}, {4, 1}, {2, 4}, {4, 2}};
+    char own[MANY][8], names[MANY][8];
+    const char *view_names[MANY];
+    om_mesh *views[MANY];
+    srand(20261202);
+    for (int round = 0; round < 20; round++) {
+        for (int v = 0; v < MANY; v++) {
+            snprintf(own[v], sizeof own[v], "u%d", v);
+            snprintf(names[v], sizeof names[v], "v%d", v);
+            view_names[v] = names[v];
+            /* Two axes of size 2 on distinct strides of {1, 2, 4}. */
+            const int64_t *strides = pairs[rand() % 6];
+            const char *axes[2] = {shared[rand() % SHARED],
+                                   rand() % 3 ? shared[rand() % SHARED] : own[v]};
+            if (strcmp(axes[0], axes[1]) == 0)
+                axes[1] = own[v];
+            views[v] = NULL;
+            OM_EXPECT_OK(om_view_new(axes, 2, (int64_t[]){2, 2}, 2, strides, 2, 0, &views[v],
+                                     NULL), NULL);
+        }
+        size_t nwant = 0;
+        for (int x = 0; x < MANY; x++)
+            for (size_t ia = 0; ia < 2; ia++)
+                for (int y = x + 1; y < MANY; y++) {
+                    const char *axis = om_mesh_name(views[x], ia);
+                    if (om_mesh_index_of(views[y], axis) >= 0 &&
+                        !same_groups(views[x], views[y], axis))
+                        snprintf(want[nwant++], OM_ERROR_MESSAGE_SIZE,
+                                 "views 'v%d' and 'v%d' disagree on axis '%s'", x, y, axis);
+                }
+        found.n = 0;
+        om_error err;
+        OM_EXPECT_OK(omi_world_conflicts(8, view_names, (const om_mesh *const *)views, MANY,
+                                         collect_all, &found, &err), &err);
+        OM_EXPECT_INT(found.n, nwant);
+        OM_EXPECT(nwant > 0);
+        for (size_t i = 0; i < nwant && i < found.n; i++)
+            if (strncmp(found.text[i], want[i], strlen(want[i])) != 0)
+                OM_EXPECT_STR(found.text[i], want[i]);
+        om_world *w = (om_world *)1;
+        om_status st = om_world_new(8, view_names, MANY, (const om_mesh *const *)views, MANY,
+                                    &w, &err);
+        OM_EXPECT_INT(st, OM_ERR_VIEW_CONFLICT);
+        OM_EXPECT(strncmp(err.message, want[0], strlen(want[0])) == 0);
+        for (int v = 0; v < MANY; v++)
+            om_mesh_free(views[v]);
+    }
+}
+
 static const om_test_case list_tests[] = {
     {"every broken rule of a world", test_every_conflict},
     {"axis groups and explicit orders vs the definition", test_axis_groups},
     {"regroup, hierarchical split, ends vs the definition", test_derived_lists},
     {"equal layouts <=> equal enumerations", test_equality_is_exact},
     {"message text", test_format},
+    {"many views: every conflict vs the definition", test_many_views_conflicts},
     {NULL, NULL},
 };
 

@@ -247,6 +247,58 @@ static void test_load_json_names_the_file(void)
                   "out pointer is NULL");
 }
 
+
+#define MANY 48 /* over OMI_NAME_INDEX_MIN (32) views: the indexed path */
+
+/* Lookups of a world of many views (the name indexes). */
+static void test_many_views_lookups(void)
+{
+    char names[MANY][8], axes[MANY][8];
+    const char *view_names[MANY];
+    om_mesh *views[MANY];
+    for (int v = 0; v < MANY; v++) {
+        snprintf(names[v], sizeof names[v], "w%d", (v * 37) % MANY);
+        snprintf(axes[v], sizeof axes[v], "x%d", v);
+        view_names[v] = names[v];
+        views[v] = view((const char *[]){axes[v], "tp"}, 2, (int64_t[]){1, 2},
+                        (int64_t[]){1, 1}, 0);
+    }
+    om_error err;
+    om_world *w = NULL;
+    OM_EXPECT_OK(om_world_new(2, view_names, MANY, (const om_mesh *const *)views, MANY, &w,
+                              &err), &err);
+    for (int v = 0; v < MANY; v++) {
+        OM_EXPECT_INT(om_world_view_index(w, names[v]), v);
+        OM_EXPECT_STR(om_world_axis_view(w, axes[v]), names[v]);
+    }
+    OM_EXPECT_INT(om_world_view_index(w, "w48"), -1);
+    OM_EXPECT_INT(om_world_view_index(w, "w"), -1);
+    OM_EXPECT_STR(om_world_axis_view(w, "tp"), names[0]);
+    OM_EXPECT(om_world_axis_view(w, "x48") == NULL);
+    om_mesh *cut = NULL;
+    OM_EXPECT_OK(om_world_slice(w, (const char *[]){"x47", "tp"}, 2, &cut, &err), &err);
+    OM_EXPECT_INT(om_mesh_ndim(cut), 2);
+    om_mesh_free(cut);
+    OM_EXPECT_ERR(om_world_slice(w, (const char *[]){"x3", "tp", "x3"}, 3, &cut, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "axis 'x3' is named twice");
+    /* The first repeat comes before a later unknown name, as pairwise. */
+    OM_EXPECT_ERR(om_world_slice(w, (const char *[]){"tp", "tp", "zz"}, 3, &cut, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "axis 'tp' is named twice");
+    OM_EXPECT_ERR(om_world_slice(w, (const char *[]){"zz", "tp", "tp"}, 3, &cut, &err), &err,
+                  OM_ERR_UNKNOWN_AXIS, "has axis 'zz'");
+    om_world_free(w);
+    /* A repeated view name among many, before an invalid one. */
+    view_names[40] = names[3];
+    view_names[45] = "";
+    OM_EXPECT_ERR(om_world_new(2, view_names, MANY, (const om_mesh *const *)views, MANY, &w,
+                               &err), &err, OM_ERR_DUPLICATE_NAME, "duplicate view name 'w15'");
+    view_names[40] = names[40];
+    OM_EXPECT_ERR(om_world_new(2, view_names, MANY, (const om_mesh *const *)views, MANY, &w,
+                               &err), &err, OM_ERR_EMPTY_NAME, "view 45 has an empty name");
+    for (int v = 0; v < MANY; v++)
+        om_mesh_free(views[v]);
+}
+
 static const om_test_case world_tests[] = {
     {"construction errors", test_construction_errors},
     {"consistency rule", test_consistency_rule},
@@ -254,6 +306,7 @@ static const om_test_case world_tests[] = {
     {"unaligned slice across views", test_unaligned_world_slice},
     {"JSON", test_json},
     {"load_json names the file", test_load_json_names_the_file},
+    {"many views: lookups and slices", test_many_views_lookups},
     {NULL, NULL},
 };
 

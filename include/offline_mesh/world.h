@@ -34,7 +34,10 @@ typedef struct om_world om_world;
 /**
  * Creates a world of `world_size` ranks (1 .. 2^31-1) holding `nviews`
  * views named `view_names` (`nnames` must equal `nviews`; zero views is a
- * valid, empty world). The views are copied.
+ * valid, empty world). The views are copied. Of several broken rules the
+ * first is reported, in view order. Many views cost O(n log n) (names are
+ * indexed; each view sharing an axis name is compared with its first
+ * holder), not a comparison of every pair.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL), OM_ERR_LENGTH_MISMATCH,
  * OM_ERR_OUT_OF_RANGE (world size), OM_ERR_EMPTY_NAME, OM_ERR_INVALID_NAME,
  * OM_ERR_DUPLICATE_NAME ("duplicate view name 'dense'"),
