@@ -40,6 +40,33 @@ static bool plain_word(const char *s)
     return true;
 }
 
+/* The length of `addr` without one pair of enclosing brackets ("[::1]" is
+ * "::1" to torchrun and its workers), and where that host starts. */
+static size_t torchrun_host(const char *addr, const char **start)
+{
+    size_t n = strlen(addr);
+    *start = addr;
+    if (n > 1 && addr[0] == '[' && addr[n - 1] == ']') {
+        *start = addr + 1;
+        return n - 2;
+    }
+    return n;
+}
+
+static bool torchrun_host_ok(const char *addr)
+{
+    const char *host;
+    size_t n = torchrun_host(addr, &host);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)host[i];
+        if (c < 0x80 && !(c == '_' || c == '.' || c == ':' || c == '-' ||
+                          (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                          (c >= 'A' && c <= 'Z')))
+            return false;
+    }
+    return n > 0;
+}
+
 static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
                             om_launch_format format, const char *master_addr,
                             int64_t master_port, const char *const *hosts,
@@ -65,6 +92,20 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
         omi_quote(quoted, sizeof quoted, master_addr, strlen(master_addr));
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "master address %s " PLAIN_WORD_RULE, quoted);
+    }
+    /* torchrun's static rendezvous (every case but one node without a
+     * port, which runs c10d on localhost) parses "ADDR:PORT" and refuses a
+     * host outside [\w.:-] once one pair of IPv6 brackets is dropped
+     * (rendezvous.utils.parse_rendezvous_endpoint): the job would not
+     * start. Bytes past ASCII are left to torch's Unicode \w. */
+    if (format == OM_LAUNCH_TORCHRUN && (nnodes > 1 || master_port != 0) && master_addr &&
+        *master_addr && !torchrun_host_ok(master_addr)) {
+        char quoted[80];
+        omi_quote(quoted, sizeof quoted, master_addr, strlen(master_addr));
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "master address %s is refused by torchrun's static rendezvous "
+                        "(letters, digits, '_', '.', ':' and '-' only, an IPv6 address "
+                        "in brackets or not)", quoted);
     }
     if (master_port < 0 || master_port > 65535)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
@@ -132,6 +173,7 @@ typedef struct {
     int64_t master_port;
     const char *const *hosts;
     bool master_port_given;
+    const int64_t *slurm_nodeid; /* Slurm's number of each node (with hosts) */
 } plan_args;
 
 /* What Open MPI 4.1's mpirun sets alike for every process. */
@@ -186,7 +228,7 @@ static void process_env(const plan_args *a, int64_t node, int64_t local,
     case OM_LAUNCH_SLURM:
         env_int(e, "SLURM_PROCID", rank);
         env_int(e, "SLURM_LOCALID", local);
-        env_int(e, "SLURM_NODEID", node);
+        env_int(e, "SLURM_NODEID", a->slurm_nodeid ? a->slurm_nodeid[node] : node);
         env_int(e, "SLURM_NTASKS", world);
         env_int(e, "SLURM_NNODES", a->nnodes);
         if (a->hosts)
@@ -288,6 +330,81 @@ static void write_file(omi_buf *b, const plan_args *a)
     omi_free(text.data);
 }
 
+/* Slurm's natural order of node names (strnatcmp, which slurmctld sorts its
+ * node table by): digit runs compare as numbers, "sn2" before "sn10"; a run
+ * with a leading zero compares digit by digit ("n01" before "n1"). Host
+ * names have no blanks (check_args), so Slurm's skipping of them does not
+ * arise. */
+static bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+static int natural_compare(const char *a, const char *b)
+{
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    for (;;) {
+        if (is_digit(*x) && is_digit(*y)) {
+            const unsigned char *p = x, *q = y;
+            int bias = 0;
+            if (*x == '0' || *y == '0') { /* left-aligned: first difference */
+                for (; is_digit(*p) && is_digit(*q); p++, q++)
+                    if (*p != *q)
+                        return *p < *q ? -1 : 1;
+                if (is_digit(*p) != is_digit(*q))
+                    return is_digit(*p) ? 1 : -1;
+            } else { /* right-aligned: the longer run, then the first difference */
+                for (; is_digit(*p) && is_digit(*q); p++, q++)
+                    if (!bias && *p != *q)
+                        bias = *p < *q ? -1 : 1;
+                if (is_digit(*p) != is_digit(*q))
+                    return is_digit(*p) ? 1 : -1;
+                if (bias)
+                    return bias;
+            }
+            x = p;
+            y = q;
+            continue;
+        }
+        if (*x != *y)
+            return *x < *y ? -1 : 1;
+        if (!*x)
+            return 0;
+        x++;
+        y++;
+    }
+}
+
+typedef struct {
+    const char *name;
+    int64_t node;
+} named_node;
+
+static int compare_named(const void *a, const void *b)
+{
+    return natural_compare(((const named_node *)a)->name, ((const named_node *)b)->name);
+}
+
+/* SLURM_NODEID of each node: srun numbers a step's nodes in slurmctld's node
+ * order (their names in natural order), not in the hostfile's. */
+static om_status slurm_node_ids(const char *const *hosts, int64_t nnodes,
+                                int64_t **out, om_error *err)
+{
+    named_node *sorted = omi_malloc((size_t)nnodes * sizeof *sorted);
+    int64_t *ids = omi_malloc((size_t)nnodes * sizeof *ids);
+    if (!sorted || !ids) {
+        omi_free(sorted);
+        omi_free(ids);
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory numbering %lld Slurm nodes",
+                        (long long)nnodes);
+    }
+    for (int64_t k = 0; k < nnodes; k++)
+        sorted[k] = (named_node){hosts[k], k};
+    qsort(sorted, (size_t)nnodes, sizeof *sorted, compare_named);
+    for (int64_t k = 0; k < nnodes; k++)
+        ids[sorted[k].node] = k;
+    omi_free(sorted);
+    *out = ids;
+    return OM_OK;
+}
+
 /* torchrun's variables whose value the plan does not give, each with the
  * rule torchrun follows (checked against the real torchrun by
  * tests/torchrun/): placeholders {tmpdir} (tempfile.gettempdir() in the
@@ -327,7 +444,25 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
     plan_args a = {nnodes, nproc_per_node, format,
                    master_addr && *master_addr ? master_addr : "127.0.0.1",
                    master_port ? master_port : 29500, nhosts ? hosts : NULL,
-                   master_port != 0};
+                   master_port != 0, NULL};
+    int64_t *nodeid = NULL;
+    char *host = NULL;
+    const char *start;
+    size_t n = torchrun_host(a.master_addr, &start);
+    if (format == OM_LAUNCH_TORCHRUN && start != a.master_addr) {
+        host = omi_malloc(n + 1);
+        if (!host)
+            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory copying the master address");
+        memcpy(host, start, n);
+        host[n] = '\0';
+        a.master_addr = host;
+    }
+    if (format == OM_LAUNCH_SLURM && a.hosts) {
+        st = slurm_node_ids(hosts, nnodes, &nodeid, err);
+        if (st != OM_OK)
+            return st; /* host is NULL: not torchrun */
+        a.slurm_nodeid = nodeid;
+    }
     omi_buf b = {0};
     omi_buf_puts(&b, "{");
     if (format == OM_LAUNCH_SLURM && a.hosts) {
@@ -347,5 +482,7 @@ om_status om_launch_plan(const om_mesh *mesh, int64_t nnodes,
         write_file(&b, &a);
     }
     omi_buf_puts(&b, "}");
+    omi_free(nodeid);
+    omi_free(host);
     return omi_buf_finish(&b, out, err);
 }

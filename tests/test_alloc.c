@@ -412,6 +412,31 @@ static om_status op_1_2_config(om_error *err, bool *out_reset)
     return st;
 }
 
+/* ---- launch plans (Slurm's node numbering allocates) ---- */
+
+static om_status op_launch_plan(om_error *err, bool *out_reset)
+{
+    const char *hosts[] = {"sn10", "sn2", "sn1", "a"};
+    char *plan = (char *)"x";
+    om_status st = om_launch_plan(fixture_mesh, 4, 2, OM_LAUNCH_SLURM, NULL, 0, hosts, 4,
+                                  &plan, err);
+    RESET_CHECK(plan);
+    om_string_free(st == OM_OK ? plan : NULL);
+    if (st != OM_OK)
+        return st;
+    plan = (char *)"x";
+    st = om_launch_plan(fixture_mesh, 4, 2, OM_LAUNCH_TORCHRUN, "[::1]", 0, NULL, 0, &plan,
+                        err);
+    RESET_CHECK(plan);
+    om_string_free(st == OM_OK ? plan : NULL);
+    return st;
+}
+
+static void test_launch_ops(void)
+{
+    run_failing("om_launch_plan (Slurm with hosts, torchrun with [::1])", op_launch_plan);
+}
+
 static void test_1_2_ops(void)
 {
     run_failing("om_diagnostics_new/message, om_dims_parse/read_yaml_checked",
@@ -753,6 +778,7 @@ static const om_test_case alloc_tests[] = {
     {"1.1 loaders and names under allocation failure", test_1_1_ops},
     {"1.2 strict configs under allocation failure", test_1_2_ops},
     {"util string builder under allocation failure", test_util_str},
+    {"launch plans under allocation failure", test_launch_ops},
     {"topology queries allocate nothing", test_topology_allocates_nothing},
     {"view and world calls under allocation failure", test_view_ops},
     {"a world of many views under allocation failure", test_world_many},

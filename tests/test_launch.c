@@ -1,5 +1,6 @@
 /* Launch plans (torchrun, Slurm, Open MPI) and admission checks.
  * SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,13 +68,56 @@ static void test_torchrun_master_and_hosts(void)
     om_string_free(json);
 }
 
+/* srun numbers a step's nodes as slurmctld orders its node table: by name in
+ * natural order (digit runs as numbers; a run with a leading zero digit by
+ * digit), whatever the hostfile's order (tests/slurm/ has srun's values). */
+static void test_slurm_node_ids_follow_natural_name_order(void)
+{
+    const char *hosts[] = {"sn10", "sn2", "n01", "n1", "n001", "sn02", "r2n1", "r10n1"};
+    const int want[] = {7, 6, 1, 2, 0, 5, 3, 4};
+    char *json = plan("dp=8", 8, 1, OM_LAUNCH_SLURM, NULL, 0, hosts, 8);
+    for (int k = 0; k < 8 && json; k++) {
+        char env[200];
+        snprintf(env, sizeof env,
+                 "{\"env\":{\"SLURMD_NODENAME\":\"%s\",\"SLURM_LOCALID\":\"0\","
+                 "\"SLURM_NNODES\":\"8\",\"SLURM_NODEID\":\"%d\",", hosts[k], want[k]);
+        OM_EXPECT(strstr(json, env) != NULL);
+    }
+    om_string_free(json);
+    /* Without hosts, node K is the allocation's K-th node in that order. */
+    json = plan("dp=2", 2, 1, OM_LAUNCH_SLURM, NULL, 0, NULL, 0);
+    OM_EXPECT(json && strstr(json, "\"node_rank\":1,\"processes\":[{\"env\":{"
+                                   "\"SLURM_LOCALID\":\"0\",\"SLURM_NNODES\":\"2\","
+                                   "\"SLURM_NODEID\":\"1\",") != NULL);
+    om_string_free(json);
+}
+
+/* torchrun hands the workers an IPv6 master address without its brackets
+ * (the static rendezvous parses "[::1]:PORT"); other hosts stay whole. */
+static void test_torchrun_ipv6_master_address(void)
+{
+    char *json = plan("dp=4", 2, 2, OM_LAUNCH_TORCHRUN, "[::1]", 29514, NULL, 0);
+    OM_EXPECT(json && strstr(json, "\"MASTER_ADDR\":\"::1\",") != NULL);
+    OM_EXPECT(json && strstr(json, "[::1]") == NULL);
+    om_string_free(json);
+    const char *whole[] = {"::1", "node_0.example-1", "LOCALHOST"};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+        char want[64];
+        json = plan("dp=4", 2, 2, OM_LAUNCH_TORCHRUN, whole[i], 0, NULL, 0);
+        snprintf(want, sizeof want, "\"MASTER_ADDR\":\"%s\",", whole[i]);
+        OM_EXPECT(json && strstr(json, want) != NULL);
+        om_string_free(json);
+    }
+}
+
 static void test_slurm_and_openmpi(void)
 {
     const char *hosts[] = {"b", "a"};
     char *json = plan("dp=2,tp=2", 2, 2, OM_LAUNCH_SLURM, NULL, 0, hosts, 2);
     OM_EXPECT(strncmp(json, "{\"hostfile\":\"b\\nb\\na\\na\\n\",\"nodes\":", 35) == 0);
+    /* Node 1 runs on "a", which srun numbers first (names in order). */
     OM_EXPECT(strstr(json, "{\"env\":{\"SLURMD_NODENAME\":\"a\",\"SLURM_LOCALID\":\"1\","
-                           "\"SLURM_NNODES\":\"2\",\"SLURM_NODEID\":\"1\","
+                           "\"SLURM_NNODES\":\"2\",\"SLURM_NODEID\":\"0\","
                            "\"SLURM_NTASKS\":\"4\",\"SLURM_PROCID\":\"3\"},"
                            "\"local_rank\":1,\"rank\":3}") != NULL);
     om_string_free(json);
@@ -119,6 +163,27 @@ static void test_plan_errors(void)
     OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, "a b", 0, NULL, 0,
                                  &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
                   "master address \"a b\"");
+    /* torchrun's static rendezvous refuses these hosts (tests/torchrun has
+     * "[::1]", which it takes as ::1). */
+    const char *refused[] = {"fe80::1%eth0", "a/b", "[]", "[::1", "x]", "h@x"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "master address \"%s\" is refused by torchrun", refused[i]);
+        OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, refused[i], 0, NULL, 0,
+                                     &json, &err), &err, OM_ERR_INVALID_ARGUMENT, want);
+        OM_EXPECT(json == NULL);
+        /* One node with a port is static too. */
+        OM_EXPECT_ERR(om_launch_plan(mesh, 1, 4, OM_LAUNCH_TORCHRUN, refused[i], 1234, NULL,
+                                     0, &json, &err), &err, OM_ERR_INVALID_ARGUMENT, want);
+    }
+    /* One node without a port runs c10d on localhost: the address is unused;
+     * and the other launchers never read it. */
+    OM_EXPECT_OK(om_launch_plan(mesh, 1, 4, OM_LAUNCH_TORCHRUN, "a/b", 0, NULL, 0, &json,
+                                &err), &err);
+    om_string_free(json);
+    OM_EXPECT_OK(om_launch_plan(mesh, 2, 2, OM_LAUNCH_SLURM, "a/b", 0, NULL, 0, &json,
+                                &err), &err);
+    om_string_free(json);
     OM_EXPECT_ERR(om_launch_plan(mesh, 2, 2, OM_LAUNCH_TORCHRUN, NULL, 70000, NULL,
                                  0, &json, &err), &err, OM_ERR_INVALID_ARGUMENT,
                   "master port 70000");
@@ -219,7 +284,9 @@ static void test_check_lists_every_violation(void)
 static const om_test_case launch_tests[] = {
     {"torchrun, one process per node", test_torchrun_single_process_nodes},
     {"torchrun, master and hosts", test_torchrun_master_and_hosts},
+    {"torchrun, IPv6 master address", test_torchrun_ipv6_master_address},
     {"slurm and openmpi", test_slurm_and_openmpi},
+    {"slurm node ids follow natural name order", test_slurm_node_ids_follow_natural_name_order},
     {"plan errors", test_plan_errors},
     {"admission: every violation", test_check_lists_every_violation},
     {NULL, NULL},

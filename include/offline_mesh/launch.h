@@ -15,7 +15,8 @@
  * CUDA_VISIBLE_DEVICES; checked for every process against torch 2.15.0 by
  * tests/torchrun/): RANK, LOCAL_RANK, GROUP_RANK, GROUP_WORLD_SIZE,
  * LOCAL_WORLD_SIZE, WORLD_SIZE, ROLE_NAME ("default"), ROLE_RANK,
- * ROLE_WORLD_SIZE, MASTER_ADDR ("127.0.0.1"), MASTER_PORT ("29500"),
+ * ROLE_WORLD_SIZE, MASTER_ADDR ("127.0.0.1"; an address in brackets,
+ * "[::1]", without them, as torchrun parses it), MASTER_PORT ("29500"),
  * TORCHELASTIC_RESTART_COUNT ("0"), TORCHELASTIC_MAX_RESTARTS ("0"),
  * TORCHELASTIC_RUN_ID ("none"), TORCHELASTIC_USE_AGENT_STORE ("True"),
  * TORCH_NCCL_ASYNC_ERROR_HANDLING ("1"), TORCHELASTIC_SIGNALS_TO_HANDLE
@@ -41,8 +42,12 @@
  * SLURM_NNODES (+ SLURMD_NODENAME with hosts) and, with hosts, the
  * SLURM_HOSTFILE text for `srun --distribution=arbitrary` (one line per
  * rank); checked against Slurm 22.05's srun by tests/slurm/. SLURM_NODEID
- * is the node rank, which srun gives only when the hosts follow the
- * slurm.conf order (Slurm numbers a step's nodes in that order).
+ * is srun's number of the node: without hosts the node rank; with hosts
+ * the node's place among the hosts in natural name order ("sn2" before
+ * "sn10", "n01" before "n1"), the order slurmctld keeps its nodes in
+ * whatever the hostfile's or slurm.conf's order (before 1.3 it was the node
+ * rank, which srun gives only for hosts in that order; bug fix). A cluster
+ * whose topology plugin ranks its nodes numbers them otherwise.
  * Open MPI (`mpirun --rankfile FILE -np N*P PROGRAM`, no --mca options;
  * checked for every process against Open MPI 4.1.4 by tests/openmpi/): a
  * rankfile ("rank R=HOST slot=L"; without hosts "rank R=+nK slot=L", which
@@ -119,7 +124,11 @@ OM_API OM_NODISCARD om_status om_launch_format_from_name(
  * this call only refuses what it cannot write.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, nnodes or nproc_per_node < 1, the
  * mesh size differing from nnodes * nproc_per_node, a bad master address
- * or port, hosts that are not nnodes distinct non-empty names without
+ * or port, for torchrun's static rendezvous (nnodes > 1 or a port given) a
+ * master address it refuses: an ASCII byte other than letters, digits,
+ * '_', '.', ':' and '-' once one pair of enclosing brackets is dropped
+ * ("fe80::1%eth0", "[]"; bytes past ASCII are not checked; since 1.3, a
+ * bug fix: the job would not start), hosts that are not nnodes distinct non-empty names without
  * spaces, an unknown format), OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_launch_plan(

@@ -148,6 +148,8 @@ def test_require_holds_with_implied_host_level():
      "--master-port must be 1..65535"),
     (["--nnodes", "2", "--nproc-per-node", "2", "--master-addr", "a b"], 1,
      "master address \"a b\""),
+    (["--nnodes", "2", "--nproc-per-node", "2", "--master-addr", "fe80::1%eth0"], 1,
+     "master address \"fe80::1%eth0\" is refused by torchrun's static rendezvous"),
     (["--nnodes", "2", "--nproc-per-node", "2", "--hosts", "a,a"], 1,
      "host \"a\" is listed twice"),
     (["--nnodes", "2", "--nproc-per-node", "2", "--hosts", "a"], 1,

@@ -9,8 +9,11 @@ Run as root. It starts a private Slurm cluster on this machine for the
 recording and stops it afterwards: munged (unless one runs already),
 slurmctld and one slurmd per node (`slurmd -N NAME`, Debian's build
 supports several on one host), with a slurm.conf in a temporary directory
-(ports 16817 and 17000-17003 must be free). Nodes sn0..sn3 are listed in
-that order in slurm.conf. The tests never need Slurm: they read the JSON.
+(ports 16817 and 17000-17003 must be free). The nodes are listed in
+slurm.conf out of name order (sn10, sn2, sn0, sn1): slurmctld orders its
+node table by name (natural order: sn0, sn1, sn2, sn10), and that order,
+read back with `scontrol show node`, is recorded as `slurm_node_order`.
+The tests never need Slurm: they read the JSON.
 
 Per case, without hosts: `srun -N N --ntasks-per-node P
 --distribution=block PROGRAM`; with hosts: `srun -n N*P
@@ -25,7 +28,7 @@ import sys
 import tempfile
 import time
 
-NODES = ["sn0", "sn1", "sn2", "sn3"]
+NODES = ["sn10", "sn2", "sn0", "sn1"]  # slurm.conf order, not name order
 
 CONF = """\
 ClusterName=om
@@ -59,13 +62,15 @@ with open(os.path.join(sys.argv[1], os.environ["SLURM_PROCID"] + ".json"), "w") 
     json.dump(dict(os.environ), f)
 """
 
-# (nnodes, nproc_per_node, hosts or None); host lists out of slurm.conf
-# order show how Slurm numbers nodes.
+# (nnodes, nproc_per_node, hosts or None); host lists in and out of name
+# order (and in slurm.conf order, ["sn10", "sn2"]) show how Slurm numbers
+# nodes.
 CASES = [
     (1, 1, None), (1, 4, None), (2, 2, None), (2, 3, None), (3, 2, None),
     (4, 2, None), (3, 1, None),
     (2, 2, ["sn0", "sn1"]), (2, 2, ["sn1", "sn0"]), (3, 2, ["sn2", "sn0", "sn1"]),
-    (4, 1, ["sn3", "sn2", "sn1", "sn0"]),
+    (4, 1, ["sn10", "sn2", "sn1", "sn0"]), (2, 2, ["sn10", "sn2"]),
+    (2, 3, ["sn2", "sn10"]), (4, 2, ["sn0", "sn1", "sn2", "sn10"]),
 ]
 
 
@@ -174,11 +179,14 @@ def main():
                                  env=cluster.env).stdout.strip()
         try:
             cluster.start()
+            shown = subprocess.run(["scontrol", "-o", "show", "node"], check=True,
+                                   capture_output=True, text=True, env=cluster.env).stdout
+            order = [line.split()[0].split("=", 1)[1] for line in shown.splitlines()]
             cases = [run_case(cluster, n, p, h, workdir) for n, p, h in CASES]
         finally:
             cluster.stop()
     json.dump({"generator": "tests/slurm/generate.py", "slurm_version": version,
-               "slurm_conf_nodes": NODES, "cases": cases},
+               "slurm_conf_nodes": NODES, "slurm_node_order": order, "cases": cases},
               sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
 
