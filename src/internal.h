@@ -172,10 +172,9 @@ struct om_mesh {
  * memory. */
 bool omi_names_sort(const char *const *names, const size_t *lens, size_t n,
                     size_t *order);
-/* The first place p in `order` whose name is not before (name, len). */
-size_t omi_names_lower_bound(const char *const *names, const size_t *lens,
-                             const size_t *order, size_t n, const char *name,
-                             size_t len);
+/* The first place p in `order` holding the name (name, len), or n. */
+size_t omi_names_find(const char *const *names, const size_t *lens,
+                      const size_t *order, size_t n, const char *name, size_t len);
 /* True when place p (< n) of `order` holds the name (name, len). */
 bool omi_names_equal_at(const char *const *names, const size_t *lens,
                         const size_t *order, size_t n, size_t p,

@@ -358,12 +358,9 @@ int64_t om_mesh_size(const om_mesh *mesh) { return mesh ? mesh->size : 0; }
 int omi_mesh_find(const om_mesh *mesh, const char *name, size_t len)
 {
     if (mesh->by_name) {
-        const char *const *names = (const char *const *)mesh->names;
-        size_t p = omi_names_lower_bound(names, mesh->name_lens, mesh->by_name,
-                                         mesh->ndim, name, len);
-        return omi_names_equal_at(names, mesh->name_lens, mesh->by_name,
-                                  mesh->ndim, p, name, len)
-                   ? (int)mesh->by_name[p] : -1;
+        size_t p = omi_names_find((const char *const *)mesh->names, mesh->name_lens,
+                                  mesh->by_name, mesh->ndim, name, len);
+        return p < mesh->ndim ? (int)mesh->by_name[p] : -1;
     }
     for (size_t i = 0; i < mesh->ndim; i++) {
         if (mesh->name_lens[i] == len && memcmp(mesh->names[i], name, len) == 0)

@@ -45,9 +45,10 @@ bool omi_names_sort(const char *const *names, const size_t *lens, size_t n,
     return true;
 }
 
-size_t omi_names_lower_bound(const char *const *names, const size_t *lens,
-                             const size_t *order, size_t n, const char *name,
-                             size_t len)
+/* The first place in `order` whose name is not before (name, len). */
+static size_t lower_bound(const char *const *names, const size_t *lens,
+                          const size_t *order, size_t n, const char *name,
+                          size_t len)
 {
     named key = {name, len, 0};
     size_t lo = 0, hi = n;
@@ -68,6 +69,13 @@ bool omi_names_equal_at(const char *const *names, const size_t *lens,
 {
     return p < n && len_of(names, lens, order[p]) == len &&
            memcmp(names[order[p]], name, len) == 0;
+}
+
+size_t omi_names_find(const char *const *names, const size_t *lens,
+                       const size_t *order, size_t n, const char *name, size_t len)
+{
+    size_t p = lower_bound(names, lens, order, n, name, len);
+    return omi_names_equal_at(names, lens, order, n, p, name, len) ? p : n;
 }
 
 om_status omi_names_first_repeat(const char *const *names, const size_t *lens,

@@ -73,31 +73,6 @@ static om_status index_world(om_world *w, om_error *err)
     return OM_OK;
 }
 
-/* Where next_holder() starts for the axis (name, len). */
-static size_t holder_start(const om_world *w, const char *name, size_t len)
-{
-    return w->by_axis ? omi_names_lower_bound(w->axis_names, w->axis_lens,
-                                              w->by_axis, w->naxes, name, len)
-                      : 0;
-}
-
-/* The first view from `y` on that has the axis (name, len), or
- * w->nviews; `*at` (from holder_start) walks the axis index. */
-static size_t next_holder(const om_world *w, const char *name, size_t len,
-                          size_t y, size_t *at)
-{
-    if (!w->by_axis) {
-        while (y < w->nviews && omi_mesh_find(w->views[y], name, len) < 0)
-            y++;
-        return y;
-    }
-    for (; omi_names_equal_at(w->axis_names, w->axis_lens, w->by_axis,
-                              w->naxes, *at, name, len); ++*at)
-        if (w->axis_view[w->by_axis[*at]] >= y)
-            return w->axis_view[w->by_axis[*at]];
-    return w->nviews;
-}
-
 /* "[1, 3]", shortened with "..." for long groups. */
 static void format_group(char *buf, size_t size, const int32_t *m, int64_t n)
 {
@@ -517,11 +492,8 @@ int om_world_view_index(const om_world *world, const char *name)
     const char *const *names = (const char *const *)world->names;
     size_t len = strlen(name);
     if (world->by_name) {
-        size_t p = omi_names_lower_bound(names, NULL, world->by_name,
-                                         world->nviews, name, len);
-        return omi_names_equal_at(names, NULL, world->by_name, world->nviews, p,
-                                  name, len)
-                   ? (int)world->by_name[p] : -1;
+        size_t p = omi_names_find(names, NULL, world->by_name, world->nviews, name, len);
+        return p < world->nviews ? (int)world->by_name[p] : -1;
     }
     for (size_t i = 0; i < world->nviews; i++)
         if (strcmp(names[i], name) == 0)
@@ -567,9 +539,17 @@ om_status om_world_view(const om_world *world, const char *name, om_mesh **out,
 /* Index of the first view with axis `axis`, or -1. */
 static int axis_owner(const om_world *w, const char *axis)
 {
-    size_t len = strlen(axis), at = holder_start(w, axis, len);
-    size_t i = next_holder(w, axis, len, 0, &at);
-    return i < w->nviews ? (int)i : -1;
+    size_t len = strlen(axis);
+    if (w->by_axis) {
+        /* Entries of one name are in view order: the first is the owner. */
+        size_t p = omi_names_find(w->axis_names, w->axis_lens, w->by_axis, w->naxes,
+                                  axis, len);
+        return p < w->naxes ? (int)w->axis_view[w->by_axis[p]] : -1;
+    }
+    for (size_t i = 0; i < w->nviews; i++)
+        if (omi_mesh_find(w->views[i], axis, len) >= 0)
+            return (int)i;
+    return -1;
 }
 
 const char *om_world_axis_view(const om_world *world, const char *axis)
