@@ -585,6 +585,13 @@ static void test_yaml_repeated_keys(void)
          "line 2: section \"accelerator\" appears again at the top level"},
         {"base: &b {ep_size: 2, ep_size: 4}\naccelerator: {<<: *b}\n",
          "line 1: key \"ep_size\" appears again in a mapping accelerator merges"},
+        /* Two merge keys in a mapping (1.3 bug fix too). */
+        {"a: &a {tp_size: 2}\nb: &b {tp_size: 4}\naccelerator:\n  <<: *a\n  <<: *b\n",
+         "line 5: merge key \"<<\" appears again in accelerator (line 4 has one)"},
+        {"a: &a {dp_shard_size: 2}\nfsdp_config: {<<: *a, !!merge x: *a}\n",
+         "line 2: merge key \"<<\" appears again in fsdp_config (line 2 has one)"},
+        {"a: &a {accelerator: {tp_size: 2}}\n<<: *a\n<<: *a\n",
+         "line 3: merge key \"<<\" appears again at the top level (line 2 has one)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *path = write_yaml("preset_hp_repeat.yaml", cases[i].text);
