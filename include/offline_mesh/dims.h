@@ -172,7 +172,10 @@ OM_API OM_NODISCARD om_status om_order_normalize(const char *order,
  * WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS; the first one
  * that is set decides. `*found` tells whether any was set; when none is,
  * `*world_size` is 1. Values are read as Python's int() reads them:
- * surrounding whitespace, a leading '+' and leading zeros are accepted.
+ * surrounding whitespace, a leading '+' and leading zeros (decimal) are
+ * accepted; what else int() takes, digit separators ("4_0") and
+ * non-ASCII digits, is refused: an error, never another number (the rule
+ * of every channel: docs/hardening.md, "Integers in text").
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL out pointer, or a set value,
  * empty included, that is not a positive decimal integer, naming the
  * variable),

@@ -138,8 +138,12 @@ OM_API OM_NODISCARD om_status om_mesh_load_json(const char *path,
 
 /**
  * Parses the text form "dp=2,cp=2,tp=8" (spaces around items are allowed;
- * the empty string is the empty mesh). Errors: OM_ERR_PARSE (missing '=' or
- * a size that is not a decimal integer), then every error of om_mesh_new().
+ * the empty string is the empty mesh). A size is ASCII decimal with an
+ * optional sign ("+08" is 8; "0x8", "8.0", "8_0" are refused). Errors:
+ * OM_ERR_PARSE (missing '=' or a size that is not a decimal integer), then
+ * every error of om_mesh_new(); a size beyond int64 is OM_ERR_MESH_TOO_LARGE
+ * or OM_ERR_BAD_SIZE naming the item as written (1.3 bug fix: the message
+ * showed 9223372036854775807).
  */
 OM_API OM_NODISCARD om_status om_mesh_from_spec(const char *spec,
                                                 om_mesh **out, om_error *err);
