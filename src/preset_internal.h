@@ -21,8 +21,6 @@
 #define OMI_PRESET_MAX_AXES 8
 #define OMI_PRESET_MAX_MODES 4
 #define OMI_PRESET_MAX_VIEWS 8
-#define OMI_PRESET_MAX_LISTS 40
-#define OMI_PRESET_MAX_LIST_ITEMS 16
 #define OMI_PRESET_MAX_RULES 64
 
 /* ---- parameters ---- */
@@ -47,8 +45,11 @@ typedef struct {
     bool is_null;
     int64_t integer; /* INT, BOOL (0/1) */
     char string[64];
-    int64_t list[OMI_PRESET_MAX_LIST_ITEMS];
-    size_t list_len;
+    /* OMI_PARAM_INT_LIST_OR_NULL: as many items as given (Megatron takes
+     * any number of hierarchical_context_parallel_sizes: levels of size 1
+     * cost nothing there). Owned: omi_preset_free_params(). */
+    int64_t *list;
+    size_t list_len, list_cap;
 } omi_param_value;
 
 /* ---- rules ---- */
@@ -147,8 +148,8 @@ struct om_preset {
     size_t nsingle;
     omi_pview views[OMI_PRESET_MAX_VIEWS];
     size_t nviews;
-    omi_group_list lists[OMI_PRESET_MAX_LISTS];
-    size_t nlists;
+    omi_group_list *lists; /* grown by omi_preset_add_list */
+    size_t nlists, lists_cap;
     omi_local_rank local[OMI_PRESET_MAX_LOCAL]; /* sorted by key */
     size_t nlocal;
 };
@@ -177,6 +178,9 @@ om_status omi_preset_read_params(const omi_preset_def *def,
                                  const char *const *params, size_t nparams,
                                  int64_t *world, omi_param_value *out,
                                  om_error *err);
+/* Releases the lists of values read by omi_preset_read_params (also after
+ * it failed). */
+void omi_preset_free_params(omi_param_value *values, size_t n);
 
 /* ---- building descriptions (preset.c) ---- */
 /* Product of sizes, saturated at 2^31 (beyond any world size, so it then
