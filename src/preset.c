@@ -12,7 +12,8 @@ static const omi_preset_def *const presets[] = {
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 
-/* The largest parameter table of any preset. */
+/* The largest parameter table of any preset (a fixed table per preset:
+ * each key is read once, a repeat is refused). */
 #define OMI_PRESET_MAX_PARAMS 16
 
 static om_status find_preset(const char *name, const omi_preset_def **def,

@@ -17,6 +17,16 @@
 #include "offline_mesh/preset.h"
 #include "topology_layout.h"
 
+/* Fixed sizes, none reachable by a parameter (the scale audit, session 9):
+ * names, views, their axes and modes are the preset modules' own, not
+ * the caller's: view and axis names are literals, list names at most
+ * "hcp[<20 digits>]" (25 bytes); the most views is torchtitan's 6, the
+ * most axes 5 (Megatron's generators), the most modes of an axis 2
+ * (torchtitan's loss). A run evaluates at most about 15 rules (plus one
+ * per view pair that disagrees, none for the presets' own views); past
+ * OMI_PRESET_MAX_RULES the count still counts, messages are dropped.
+ * The parameter lists and the group lists grow (omi_param_value,
+ * om_preset): Megatron takes any number of hierarchical CP levels. */
 #define OMI_PRESET_NAME_LEN 32
 #define OMI_PRESET_MAX_AXES 8
 #define OMI_PRESET_MAX_MODES 4
@@ -127,6 +137,7 @@ typedef struct {
     bool optional_none; /* get_optional_mesh returns None (not _mesh_exist) */
 } omi_single_axis;
 
+/* torchtitan's get_mesh keys: a fixed set, at most 10 (not caller input). */
 #define OMI_PRESET_MAX_SINGLE 12
 
 /* A per-rank local rank the framework computes from its views
@@ -139,6 +150,7 @@ typedef struct {
     int axis;
 } omi_local_rank;
 
+/* Local-rank keys: a fixed set per preset (hyper-parallel's 5 at most). */
 #define OMI_PRESET_MAX_LOCAL 8
 
 struct om_preset {
