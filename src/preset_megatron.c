@@ -278,7 +278,9 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     int64_t dp = world / model;
     if (!omi_rule(rules, v[P_VPP].is_null || pp > 1, false,
                   "pipeline-model-parallel size should be greater than 1 with "
-                  "interleaved schedule"))
+                  "interleaved schedule (pipeline_model_parallel_size = %lld, "
+                  "virtual_pipeline_model_parallel_size = %lld)", (long long)pp,
+                  (long long)v[P_VPP].integer))
         return OM_OK;
     generator dense_gen, expert_gen;
     if (dense_ok && !make_generator(rules, order, (int64_t[]){tp, pp, dp, 1, cp},
@@ -298,7 +300,8 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     bool pp_last = order_len >= 2 && strcmp(order + order_len - 2, "pp") == 0;
     if (!omi_rule(rules, pp_last || pp == 1 || edp == dp, true,
                   "When not using pp-last rank ordering, the data parallel size "
-                  "of the attention and moe layers must be the same"))
+                  "of the attention and moe layers must be the same (%lld and %lld, "
+                  "order %.40s)", (long long)dp, (long long)edp, order))
         return OM_OK;
     if (rules->count)
         return OM_OK;
@@ -312,7 +315,9 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     if (st != OM_OK)
         return st;
     omi_rule(rules, (dp * cp) % n == 0, false,
-             "Data parallel size should be divisible by partial DistOpt shard factor");
+             "Data parallel size should be divisible by partial DistOpt shard factor "
+             "(dp*cp = %lld, num_distributed_optimizer_instances = %lld)",
+             (long long)(dp * cp), (long long)n);
     if (!v[P_HCP].is_null && v[P_HCP].list_len > 0) {
         int64_t product = 1;
         char shown[80] = "[";
@@ -331,7 +336,8 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     }
     omi_rule(rules, edp % n == 0, false,
              "Expert data parallel size should be divisible by partial DistOpt "
-             "shard factor");
+             "shard factor (%lld, num_distributed_optimizer_instances = %lld)",
+             (long long)edp, (long long)n);
     if (rules->count)
         return OM_OK;
     group_plan plan = {n, edp, &v[P_HCP]};

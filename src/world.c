@@ -820,8 +820,12 @@ static om_status world_from_root(json_t *root, void *ctx, om_error *err)
     if (!json_is_object(views))
         return omi_fail(err, OM_ERR_PARSE,
                         "world document needs a \"views\" object");
-    if (size_j && !json_is_integer(size_j))
-        return omi_fail(err, OM_ERR_PARSE, "\"world_size\" must be an integer");
+    if (size_j && !json_is_integer(size_j)) {
+        char got[80];
+        omi_json_shown(size_j, got, sizeof got);
+        return omi_fail(err, OM_ERR_PARSE, "\"world_size\" must be an integer, got %s",
+                        got);
+    }
     size_t n = json_object_size(views);
     const char **names = omi_malloc((n + 1) * sizeof *names);
     om_mesh **list = omi_malloc((n + 1) * sizeof *list);

@@ -57,9 +57,10 @@ typedef struct {
 typedef struct omi_arena_block omi_arena_block;
 
 /* A key of a kept mapping given again in that mapping: a field key in a
- * section (om_dims's and preset_yaml.c's), or a section key at the top
- * level (the diagnostics report the dims's ones in the mappings the
- * projection reads; the preset loader refuses its own). */
+ * section (om_dims's and preset_yaml.c's), a section key at the top
+ * level, or a merge key in either (the diagnostics report the dims's ones
+ * and merge keys in the mappings the projection reads; the preset loader
+ * refuses its own and merge keys). */
 typedef struct {
     uint32_t map;          /* node index of the mapping */
     uint32_t pair;         /* the repeated pair: items[2 * pair] is its key */

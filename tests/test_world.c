@@ -214,7 +214,10 @@ static void test_json(void)
         {"[]", OM_ERR_PARSE, "object"},
         {"{}", OM_ERR_PARSE, "\"views\""},
         {"{\"views\":{},\"x\":1}", OM_ERR_PARSE, "unknown key 'x'"},
-        {"{\"views\":{},\"world_size\":\"8\"}", OM_ERR_PARSE, "world_size"},
+        {"{\"views\":{},\"world_size\":\"8\"}", OM_ERR_PARSE,
+         "\"world_size\" must be an integer, got \"8\""},
+        {"{\"views\":{},\"world_size\":8.0}", OM_ERR_PARSE,
+         "\"world_size\" must be an integer, got 8.0"},
         {"{\"views\":{\"v\":{\"dim_names\":[]}}}", OM_ERR_PARSE,
          "view 'v': view record lacks \"shape\""},
         {"{\"views\":{\"v\":{\"dim_names\":[\"a\"],\"shape\":[4],\"layout\":[[[4,1]]]}},"
