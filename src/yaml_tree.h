@@ -68,7 +68,11 @@ typedef struct {
     uint32_t earlier_line; /* line of the occurrence before it */
 } omi_duplicate;
 
-/* Repeated keys remembered per document (a real config has a few). */
+/* Repeated keys remembered per document (a real config has a few). Past
+ * it a repeat is parsed as PyYAML does (the last value wins) without its
+ * diagnostic, and the diagnostics' "N more keys appear again" counts the
+ * remembered ones only: reached only by a config repeating section keys
+ * more than 64 times. */
 #define OMI_MAX_DUPLICATES 64
 
 /* Nodes live in blocks of OMI_NODE_BLOCK that never move: the tree grows
