@@ -127,6 +127,44 @@ static om_status read_entry(const om_hierarchy *h, json_t *entry, size_t i,
     return OM_OK;
 }
 
+/* An integer id and a string id with the same text (1 and "1") fall in
+ * one domain here, but are two values to the tool that wrote the JSON
+ * (Python's 1 != "1"): refused, naming both entries. */
+static om_status check_id_types(const om_hierarchy *h, size_t l, const json_tables *t,
+                                om_error *err)
+{
+    const omi_level *level = &h->levels[l];
+    size_t nd = (size_t)level->ndomains;
+    int64_t *first = omi_malloc(2 * (nd ? nd : 1) * sizeof *first);
+    if (!first)
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading hierarchy JSON");
+    for (size_t d = 0; d < 2 * nd; d++)
+        first[d] = -1;
+    om_status st = OM_OK;
+    for (size_t r = 0; r < t->nranks && st == OM_OK; r++) {
+        size_t cell = l * t->nranks + r;
+        bool number = t->labels[cell] == t->numbers[cell];
+        size_t d = (size_t)level->domain[r];
+        if (first[2 * d + number] < 0)
+            first[2 * d + number] = (int64_t)r;
+        if (first[2 * d + !number] < 0)
+            continue;
+        int64_t a = first[2 * d + 1], b = first[2 * d]; /* integer, string */
+        char quoted[80];
+        omi_quote(quoted, sizeof quoted, t->labels[l * t->nranks + (size_t)b],
+                  t->lens[l * t->nranks + (size_t)b]);
+        st = omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                      "hierarchy JSON ranks[%ld].%.40s is the integer %.40s and "
+                      "ranks[%ld].%.40s the string %s: one id here, two values in "
+                      "JSON (give a level's ids one type)",
+                      t->entry_of_rank[a], level->name,
+                      t->labels[l * t->nranks + (size_t)a], t->entry_of_rank[b],
+                      level->name, quoted);
+    }
+    omi_free(first);
+    return st;
+}
+
 static om_status build(json_t *root, void *ctx, om_error *err)
 {
     om_hierarchy **out = ctx;
@@ -181,8 +219,11 @@ static om_status build(json_t *root, void *ctx, om_error *err)
     }
     for (size_t i = 0; st == OM_OK && i < n; i++)
         st = read_entry(h, json_array_get(ranks, i), i, &t, err);
-    for (size_t l = 0; st == OM_OK && l < t.nlevels; l++)
+    for (size_t l = 0; st == OM_OK && l < t.nlevels; l++) {
         st = omi_hierarchy_set_labels(h, l, t.labels + l * n, t.lens + l * n, err);
+        if (st == OM_OK)
+            st = check_id_types(h, l, &t, err);
+    }
     if (st == OM_OK)
         st = omi_hierarchy_check_nesting(h, err);
     omi_free(names);

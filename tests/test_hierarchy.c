@@ -189,6 +189,31 @@ static void test_json_errors(void)
                       OM_ERR_PARSE, "must be a string or an integer id, got 1.5", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0.0,\"host\":1}]}",
                       OM_ERR_PARSE, "\"rank\" must be an integer, got 0.0", __LINE__);
+    /* 1 and "1" are one id as text but two JSON values (1.3: refused, they
+     * used to be merged into one domain); distinct texts may mix types. */
+    expect_json_error("{\"levels\":[\"host\",\"rack\"],\"ranks\":[{\"rank\":0,\"rack\":0,"
+                      "\"host\":\"a\"},{\"rank\":2,\"rack\":0,\"host\":1},{\"rank\":1,"
+                      "\"rack\":0,\"host\":\"1\"}]}",
+                      OM_ERR_INVALID_ARGUMENT,
+                      "hierarchy JSON ranks[1].host is the integer 1 and ranks[2].host "
+                      "the string \"1\": one id here, two values in JSON", __LINE__);
+    {
+        om_hierarchy *mixed = from_json("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,"
+                                        "\"host\":\"a\"},{\"rank\":1,\"host\":1},"
+                                        "{\"rank\":2,\"host\":1}]}");
+        int64_t d0 = -1, d1 = -1, d2 = -1;
+        om_error err;
+        OM_EXPECT_OK(om_hierarchy_domain_of(mixed, 0, 0, &d0, &err), &err);
+        OM_EXPECT_OK(om_hierarchy_domain_of(mixed, 0, 1, &d1, &err), &err);
+        OM_EXPECT_OK(om_hierarchy_domain_of(mixed, 0, 2, &d2, &err), &err);
+        OM_EXPECT_INT(d0, 0);
+        OM_EXPECT_INT(d1, 1);
+        OM_EXPECT_INT(d2, 1);
+        om_hierarchy_free(mixed);
+    }
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,\"host\":\"7\"},"
+                      "{\"rank\":1,\"host\":7}]}",
+                      OM_ERR_INVALID_ARGUMENT, "ranks[1].host is the integer 7", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[7]}", OM_ERR_PARSE,
                       "ranks[0] must be an object", __LINE__);
     expect_json_error("[1]", OM_ERR_PARSE, "must be an object", __LINE__);

@@ -65,7 +65,10 @@ OM_API OM_NODISCARD om_status om_hierarchy_from_spec(const char *spec,
  * Errors: OM_ERR_PARSE (malformed JSON, wrong types, an unknown key: a
  * level not in "levels"), OM_ERR_INVALID_ARGUMENT (a rank missing or
  * doubled, a level missing in an entry, an empty id, domains that do not
- * nest, no levels or no ranks), OM_ERR_NO_MEMORY. Messages name the entry.
+ * nest, no levels or no ranks, and since 1.3 an integer and a string id of
+ * one text in a level, 1 and "1": one domain here, two values to the tool
+ * that wrote them; it used to merge them without a word),
+ * OM_ERR_NO_MEMORY. Messages name the entry.
  */
 OM_API OM_NODISCARD om_status om_hierarchy_from_json(const char *text,
                                                      size_t length,

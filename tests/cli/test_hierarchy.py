@@ -148,6 +148,11 @@ def test_explicit_json_and_hostfile(tmp_path):
             "--require", "dp:host")
     assert r.returncode == 1
     assert "rank 4 is in host node10, rank 0 in host node8" in r.stderr
+    # 1.3: ids 3 and "3" of one level used to be merged into one host
+    ranks = [{"rank": r, "host": "3" if r == 6 else r // 2, "nvl": 0} for r in range(8)]
+    hj.write_text(json.dumps({"levels": ["host", "nvl"], "ranks": ranks}))
+    fails(1, "locality", "--mesh", "dp=2,tp=4", "--hierarchy", str(hj),
+          match='ranks[7].host is the integer 3 and ranks[6].host the string "3"')
 
 
 @pytest.mark.parametrize("args,code,match", [
