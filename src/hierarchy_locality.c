@@ -10,6 +10,7 @@
  *
  * Explicit levels walk every member of every group through a per-domain
  * counter (O(domains) scratch). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hierarchy_internal.h"
@@ -223,7 +224,7 @@ static void totals_add(level_totals *t, const walk *w, int64_t group,
  * looked at: each lies in one or two domains, decided by its base modulo
  * k, which the odometer keeps up to date without dividing. */
 static void small_groups(const omi_layout *members, const omi_layout *bases,
-                         int64_t k, level_totals *t)
+                         int64_t offset, int64_t k, level_totals *t)
 {
     int64_t n = members->n ? members->ax[0].len : 1;
     int64_t s = members->n ? members->ax[0].stride : 1;
@@ -234,7 +235,7 @@ static void small_groups(const omi_layout *members, const omi_layout *bases,
         wrap[j] = (bases->ax[j].len * bases->ax[j].stride) % k;
         coord[j] = 0;
     }
-    int64_t base = 0, o = 0, group = 0;
+    int64_t base = offset, o = offset % k, group = 0;
     int64_t inside = 0, ppn_min = n, first = -1, rank = -1;
     for (;;) {
         if (o + span < k) {
@@ -279,7 +280,7 @@ static void small_groups(const omi_layout *members, const omi_layout *bases,
 }
 
 static void uniform_level(const omi_layout *members, const omi_layout *bases,
-                          int64_t k, level_totals *t)
+                          int64_t offset, int64_t k, level_totals *t)
 {
     /* Representatives: outside coordinate c_j < period_j. */
     int64_t reps[OMI_MAX_LAYOUT], period[OMI_MAX_LAYOUT];
@@ -298,7 +299,7 @@ static void uniform_level(const omi_layout *members, const omi_layout *bases,
             groups *= bases->ax[j].len;
         walk w;
         walk_start(&w, k);
-        walk_group(&w, members, 0);
+        walk_group(&w, members, offset);
         totals_add(t, &w, 0, groups);
         return;
     }
@@ -308,12 +309,12 @@ static void uniform_level(const omi_layout *members, const omi_layout *bases,
     if (!reduced && members->n <= 1 &&
         (members->n == 0 ||
          (members->ax[0].len - 1) * members->ax[0].stride < k)) {
-        small_groups(members, bases, k, t);
+        small_groups(members, bases, offset, k, t);
         return;
     }
     if (!reduced) {
         /* No two groups alike modulo k: walk them all, in order. */
-        int64_t base = 0, group = 0;
+        int64_t base = offset, group = 0;
         do {
             walk w;
             walk_start(&w, k);
@@ -323,7 +324,7 @@ static void uniform_level(const omi_layout *members, const omi_layout *bases,
         return;
     }
     for (;;) {
-        int64_t base = 0, group = 0, weight = 1;
+        int64_t base = offset, group = 0, weight = 1;
         for (size_t j = 0; j < bases->n; j++) {
             base += coord[j] * bases->ax[j].stride;
             group = group * bases->ax[j].len + coord[j];
@@ -344,8 +345,9 @@ static void uniform_level(const omi_layout *members, const omi_layout *bases,
 
 /* Explicit level: every member of every group, counted per domain. */
 static om_status explicit_level(const omi_layout *members,
-                                const omi_layout *bases, const omi_level *lv,
-                                level_totals *t, om_error *err)
+                                const omi_layout *bases, int64_t offset,
+                                const omi_level *lv, level_totals *t,
+                                om_error *err)
 {
     int64_t *counts = omi_malloc((size_t)lv->ndomains * sizeof *counts);
     int32_t *touched = omi_malloc((size_t)lv->ndomains * sizeof *touched);
@@ -360,7 +362,7 @@ static om_status explicit_level(const omi_layout *members,
     for (size_t i = 0; i < members->n; i++)
         size *= members->ax[i].len;
     int64_t coord[OMI_MAX_LAYOUT] = {0};
-    int64_t base = 0, group = 0;
+    int64_t base = offset, group = 0;
     totals_start(t);
     do {
         walk w;
@@ -395,6 +397,60 @@ static om_status explicit_level(const omi_layout *members,
     return OM_OK;
 }
 
+static int compare_domains(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Views whose strides interleave, where the walks above do not apply
+ * (members or groups not increasing): each group as om_mesh_groups lists
+ * it, first members from `sorted` (groups out of odometer order) or the
+ * odometer, its members' domains sorted. O(group size) memory. */
+static om_status listed_level(const omi_layout *members, const omi_layout *bases,
+                              const int64_t *sorted, int64_t offset, int64_t count,
+                              const omi_level *lv, level_totals *t, om_error *err)
+{
+    int64_t size = 1;
+    for (size_t i = 0; i < members->n; i++)
+        size *= members->ax[i].len;
+    int32_t *ranks = omi_malloc((size_t)size * sizeof *ranks);
+    int64_t *domains = omi_malloc((size_t)size * sizeof *domains);
+    if (!ranks || !domains) {
+        omi_free(ranks);
+        omi_free(domains);
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory for level %.60s",
+                        lv->name);
+    }
+    int64_t coord[OMI_MAX_LAYOUT] = {0};
+    int64_t base = offset;
+    totals_start(t);
+    for (int64_t g = 0; g < count; g++) {
+        omi_emit(members, sorted ? sorted[g] : base, 0, size, ranks);
+        walk w;
+        walk_start(&w, 1);
+        for (int64_t i = 0; i < size; i++) {
+            domains[i] = lv->domain ? lv->domain[ranks[i]] : ranks[i] / lv->ranks_per_domain;
+            if (w.outside_rank < 0 && domains[i] != domains[0])
+                w.outside_rank = ranks[i];
+        }
+        qsort(domains, (size_t)size, sizeof *domains, compare_domains);
+        for (int64_t i = 0, j; i < size; i = j) {
+            for (j = i + 1; j < size && domains[j] == domains[i]; j++)
+                continue;
+            w.domains++;
+            w.ppn_min = j - i < w.ppn_min ? j - i : w.ppn_min;
+            w.ppn_max = j - i > w.ppn_max ? j - i : w.ppn_max;
+        }
+        totals_add(t, &w, g, 1);
+        if (!sorted)
+            omi_odometer_step(bases->ax, bases->n, coord, &base);
+    }
+    omi_free(ranks);
+    omi_free(domains);
+    return OM_OK;
+}
+
 om_status om_hierarchy_locality(const om_mesh *mesh, const om_hierarchy *h,
                                 const char *const *axes, size_t naxes,
                                 om_locality **out, om_error *err)
@@ -405,10 +461,19 @@ om_status om_hierarchy_locality(const om_mesh *mesh, const om_hierarchy *h,
     if (!mesh || !h)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "%s is NULL",
                         mesh ? "hierarchy" : "mesh");
-    if (h->nranks > 0 && h->nranks != mesh->size)
+    /* An explicit level is a table indexed by rank. A plain mesh is a
+     * whole job: it must have the table's ranks. Any other view is part of
+     * a rank space (a flatten's instances, a slice, strides): every rank
+     * it holds must be in the table. */
+    if (h->nranks > 0 && mesh->plain && h->nranks != mesh->size)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "the hierarchy describes %lld ranks but the mesh has %lld",
                         (long long)h->nranks, (long long)mesh->size);
+    if (h->nranks > 0 && !mesh->plain && mesh->extent > h->nranks)
+        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                        "the view holds rank %lld but the hierarchy describes "
+                        "only ranks 0..%lld",
+                        (long long)(mesh->extent - 1), (long long)(h->nranks - 1));
     omi_axis_set set;
     om_status st = omi_axis_set_from_names(mesh, axes, naxes, &set, err);
     if (st != OM_OK)
@@ -429,15 +494,30 @@ om_status om_hierarchy_locality(const om_mesh *mesh, const om_hierarchy *h,
     omi_layout_build(mesh, &set, false, true, &members);
     omi_layout_build(mesh, &set, true, false, &bases);
     omi_axis_set_release(&set);
+    /* The walks take groups in odometer order and members increasing, as
+     * a plain mesh has them; other views are listed group by group, with
+     * their first members sorted when the odometer is out of order. */
+    bool walked = mesh->plain || (omi_layout_ascending(&members) &&
+                                  omi_layout_ascending(&bases));
+    int64_t *sorted = NULL;
+    if (!walked && !omi_layout_ascending(&bases) &&
+        !(sorted = omi_group_bases(mesh, &bases, loc->groups))) {
+        om_locality_free(loc);
+        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory ordering groups");
+    }
     for (size_t l = 0; l < h->nlevels; l++) {
         level_totals t;
         totals_start(&t);
         const omi_level *lv = &h->levels[l];
-        if (lv->domain)
-            st = explicit_level(&members, &bases, lv, &t, err);
+        if (!walked)
+            st = listed_level(&members, &bases, sorted, mesh->offset, loc->groups,
+                              lv, &t, err);
+        else if (lv->domain)
+            st = explicit_level(&members, &bases, mesh->offset, lv, &t, err);
         else
-            uniform_level(&members, &bases, lv->ranks_per_domain, &t);
+            uniform_level(&members, &bases, mesh->offset, lv->ranks_per_domain, &t);
         if (st != OM_OK) {
+            omi_free(sorted);
             om_locality_free(loc);
             return st;
         }
@@ -451,6 +531,7 @@ om_status om_hierarchy_locality(const om_mesh *mesh, const om_hierarchy *h,
         v[OM_LOCALITY_FIRST_CROSSING] = t.first_crossing;
         v[OM_LOCALITY_CROSSING_RANK] = t.crossing_rank;
     }
+    omi_free(sorted);
     *out = loc;
     return OM_OK;
 }
@@ -501,16 +582,25 @@ om_status omi_group_preview(const om_mesh *mesh, const char *const *axes,
     omi_layout members, bases;
     omi_layout_build(mesh, &set, false, true, &members);
     omi_layout_build(mesh, &set, true, false, &bases);
+    int64_t count, size;
+    omi_group_shape(mesh, &set, &count, &size);
     omi_axis_set_release(&set);
-    /* The group's first member: its index read row-major over the bases. */
-    int64_t base = 0, rest = group;
-    for (size_t j = bases.n; j-- > 0;) {
-        base += (rest % bases.ax[j].len) * bases.ax[j].stride;
-        rest /= bases.ax[j].len;
+    /* The group's first member: its index read row-major over the bases,
+     * or (strides out of order) its place among the sorted first members,
+     * as om_mesh_groups lists them. */
+    int64_t base = mesh->offset, rest = group;
+    if (mesh->plain || omi_layout_ascending(&bases)) {
+        for (size_t j = bases.n; j-- > 0;) {
+            base += (rest % bases.ax[j].len) * bases.ax[j].stride;
+            rest /= bases.ax[j].len;
+        }
+    } else {
+        int64_t *sorted = omi_group_bases(mesh, &bases, count);
+        if (!sorted)
+            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory ordering groups");
+        base = sorted[group];
+        omi_free(sorted);
     }
-    int64_t size = 1;
-    for (size_t i = 0; i < members.n; i++)
-        size *= members.ax[i].len;
     int64_t n = size < (int64_t)max ? size : (int64_t)max;
     omi_emit(&members, base, 0, n, out);
     *written = (size_t)n;

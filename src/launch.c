@@ -67,6 +67,18 @@ static bool torchrun_host_ok(const char *addr)
     return n > 0;
 }
 
+om_status omi_launch_whole_job(const om_mesh *mesh, om_error *err)
+{
+    if (mesh->instances == 1 && mesh->offset == 0 && mesh->extent == mesh->size)
+        return OM_OK;
+    return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
+                    "the mesh is a view of part of a job (%lld instance%s of %lld "
+                    "ranks, ranks %lld..%lld), not ranks 0..N-1 of one: launch the "
+                    "job's mesh", (long long)mesh->instances,
+                    mesh->instances == 1 ? "" : "s", (long long)mesh->size,
+                    (long long)mesh->offset, (long long)(mesh->extent - 1));
+}
+
 static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
                             om_launch_format format, const char *master_addr,
                             int64_t master_port, const char *const *hosts,
@@ -74,6 +86,9 @@ static om_status check_args(const om_mesh *mesh, int64_t nnodes, int64_t nproc,
 {
     if (!mesh)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
+    om_status st = omi_launch_whole_job(mesh, err);
+    if (st != OM_OK)
+        return st;
     if (nnodes < 1 || nproc < 1)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "%s must be >= 1, got %lld",

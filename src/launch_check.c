@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hierarchy_internal.h"
+#include "launch_internal.h"
 #include "offline_mesh/launch.h"
 
 /* `text` may hold a name cut at a byte limit ("%.60s"), possibly inside a
@@ -101,6 +102,8 @@ om_status om_launch_check(const om_mesh *mesh, const om_hierarchy *hierarchy,
     *count = 0;
     if (!mesh)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT, "mesh is NULL");
+    if (omi_launch_whole_job(mesh, err) != OM_OK)
+        return OM_ERR_INVALID_ARGUMENT;
     if (nnodes < 1 || nproc < 1 || nproc > OMI_MAX_INT32)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
                         "%s must be 1..2147483647, got %lld",

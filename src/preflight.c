@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "offline_mesh/view.h"
 
 static om_status check_sizes(const om_mesh *mesh, int64_t tp, int64_t cp,
                              int64_t ep, om_error *err)
@@ -113,7 +114,18 @@ om_status om_mesh_reslice_experts(const om_mesh *mesh, int64_t ep_size,
     const char *names[] = {"edp", "ep"};
     size_t lens[] = {3, 2};
     int64_t sizes[] = {dense / ep_size, ep_size};
-    return omi_mesh_create(names, lens, sizes, 2, out, err);
+    if (mesh->plain || mesh->ndim == 0)
+        return omi_mesh_create(names, lens, sizes, 2, out, err);
+    /* A view: the same cut of its own ranks (flatten every axis, then
+     * unflatten), so the groups are the view's global ranks, per
+     * instance; it used to be the plain mesh of ranks 0..dense-1. */
+    om_mesh *flat = NULL;
+    om_status st = om_view_flatten(mesh, (const char *const *)mesh->names, mesh->ndim,
+                                   "edp_ep", &flat, err);
+    if (st == OM_OK)
+        st = om_view_unflatten(flat, "edp_ep", sizes, 2, names, 2, out, err);
+    om_mesh_free(flat);
+    return st;
 }
 
 /* ---- the 1.0 names ---- */

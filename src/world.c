@@ -552,6 +552,73 @@ static int axis_owner(const om_world *w, const char *axis)
     return -1;
 }
 
+/* The entries of axis name `axis` (known to the index): by_axis[*lo ..
+ * *hi), in view order. */
+static void axis_run(const om_world *w, const char *axis, size_t *lo, size_t *hi)
+{
+    size_t len = strlen(axis);
+    *lo = omi_names_find(w->axis_names, w->axis_lens, w->by_axis, w->naxes, axis, len);
+    size_t a = *lo, b = w->naxes; /* equal names are one run: bisect its end */
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (omi_names_equal_at(w->axis_names, w->axis_lens, w->by_axis, w->naxes, mid,
+                               axis, len))
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *hi = a;
+}
+
+/* The first view >= `view` among the entries by_axis[lo .. hi) (*next),
+ * false when none. */
+static bool run_from(const om_world *w, size_t lo, size_t hi, size_t view, size_t *next)
+{
+    size_t end = hi;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->axis_view[w->by_axis[mid]] < view)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == end)
+        return false;
+    *next = w->axis_view[w->by_axis[lo]];
+    return true;
+}
+
+/* Index of the first view holding every name of `axes` (each held by
+ * some view), or -1. Indexed: leapfrog over the names' runs of entries
+ * (each in view order) to the first view in all of them, O(k log n) per
+ * view skipped to, not a pass over every view. */
+static int common_owner(const om_world *w, const char *const *axes, size_t naxes)
+{
+    if (!w->by_axis) {
+        for (size_t i = 0; i < w->nviews; i++) {
+            size_t k = 0;
+            while (k < naxes && omi_mesh_find(w->views[i], axes[k], strlen(axes[k])) >= 0)
+                k++;
+            if (k == naxes)
+                return (int)i;
+        }
+        return -1;
+    }
+    size_t candidate = 0;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (size_t k = 0; k < naxes; k++) {
+            size_t lo, hi, next;
+            axis_run(w, axes[k], &lo, &hi);
+            if (!run_from(w, lo, hi, candidate, &next))
+                return -1;
+            moved = moved || next != candidate;
+            candidate = next;
+        }
+    }
+    return (int)candidate;
+}
+
 const char *om_world_axis_view(const om_world *world, const char *axis)
 {
     if (!world || !axis)
@@ -703,14 +770,9 @@ om_status om_world_slice(const om_world *world, const char *const *axes,
         return invalid.status;
     }
     /* The first view holding every name: an exact slice of it. */
-    for (size_t i = 0; i < world->nviews; i++) {
-        size_t k = 0;
-        while (k < naxes && omi_mesh_find(world->views[i], axes[k],
-                                          strlen(axes[k])) >= 0)
-            k++;
-        if (k == naxes)
-            return om_view_slice(world->views[i], axes, naxes, out, err);
-    }
+    int holder = common_owner(world, axes, naxes);
+    if (holder >= 0)
+        return om_view_slice(world->views[holder], axes, naxes, out, err);
     return slice_across(world, axes, naxes, out, err);
 }
 

@@ -432,9 +432,51 @@ static om_status op_launch_plan(om_error *err, bool *out_reset)
     return st;
 }
 
+/* A hostfile hierarchy, and locality of a plain mesh and of a view whose
+ * groups and members interleave (the listed path, its sorted bases), and
+ * a broken rule naming a group of that view. */
+static om_status op_hierarchy(om_error *err, bool *out_reset)
+{
+    const char *text = "a slots=10 rack=x\nb slots=10 rack=y\n";
+    om_hierarchy *h = (om_hierarchy *)(void *)err, *uniform = NULL;
+    om_mesh *view = NULL, *plain = NULL;
+    om_locality *loc = NULL;
+    char *broken = NULL;
+    size_t nbroken = 0;
+    om_status st = om_hierarchy_from_hostfile(text, strlen(text), &h, err);
+    RESET_CHECK(h);
+    if (st != OM_OK)
+        return st;
+    st = om_hierarchy_from_spec("host=2,rack=4", &uniform, err);
+    if (st == OM_OK)
+        st = om_view_new((const char *[]){"a", "b", "c"}, 3, (int64_t[]){3, 2, 2}, 3,
+                         (int64_t[]){2, 3, 12}, 3, 0, &view, err);
+    if (st == OM_OK)
+        st = om_mesh_new((const char *[]){"dp", "tp"}, (int64_t[]){4, 5}, 2, &plain, err);
+    const char *ab[] = {"a", "b"};
+    for (int i = 0; i < 3 && st == OM_OK; i++) {
+        loc = (om_locality *)(void *)err;
+        st = om_hierarchy_locality(i == 2 ? plain : view, i == 1 ? uniform : h,
+                                   i == 1 ? ab : NULL, i == 1 ? 2 : 0, &loc, err);
+        RESET_CHECK(loc);
+        om_locality_free(st == OM_OK ? loc : NULL);
+    }
+    if (st == OM_OK)
+        st = om_hierarchy_check(view, h, "c:host", &broken, &nbroken, err);
+    if (st == OM_OK && nbroken != 1)
+        st = omi_fail(err, OM_ERR_INVALID_ARGUMENT, "c:host holds");
+    om_string_free(broken);
+    om_mesh_free(plain);
+    om_mesh_free(view);
+    om_hierarchy_free(uniform);
+    om_hierarchy_free(h);
+    return st;
+}
+
 static void test_launch_ops(void)
 {
     run_failing("om_launch_plan (Slurm with hosts, torchrun with [::1])", op_launch_plan);
+    run_failing("om_hierarchy_from_hostfile/locality/check (views)", op_hierarchy);
 }
 
 static void test_1_2_ops(void)

@@ -619,6 +619,106 @@ static void test_brute_force(void)
     }
 }
 
+/* Views in an explicit hierarchy of the job's ranks: a flatten (a family
+ * whose instances cover the job), a slice and a strided view with an
+ * offset (part of it). Their global ranks index the table; a view holding
+ * a rank past it is refused (it used to be read out of bounds). */
+static void test_views_in_explicit_tables(void)
+{
+    om_mesh *mesh = om_test_mesh("dp=3,cp=2,tp=4");
+    const char *dpcp[] = {"dp", "cp"}, *cp[] = {"cp"}, *ab[] = {"a", "b"};
+    const char *abc[] = {"a", "b", "c"};
+    const int64_t sizes[] = {3, 2}, strides[] = {8, 1};
+    const int64_t mixed_sizes[] = {3, 2, 2}, mixed_strides[] = {2, 3, 12};
+    om_mesh *views[5] = {NULL};
+    om_error err;
+    OM_EXPECT_OK(om_view_flatten(mesh, dpcp, 2, "dpcp", &views[0], &err), &err);
+    OM_EXPECT_OK(om_view_slice(mesh, cp, 1, &views[1], &err), &err);
+    OM_EXPECT_OK(om_view_new(ab, 2, sizes, 2, strides, 2, 2, &views[2], &err), &err);
+    OM_EXPECT_OK(om_view_flatten(views[2], ab, 2, "ab", &views[3], &err), &err);
+    /* Strides that interleave: members and groups not increasing. */
+    OM_EXPECT_OK(om_view_new(abc, 3, mixed_sizes, 3, mixed_strides, 3, 0, &views[4], &err),
+                 &err);
+    const char *hostfile = "h0 slots=5 rack=x\nh1 slots=7 rack=x\nh2 slots=3 rack=y\n"
+                           "h3 slots=9 rack=y\n";
+    om_hierarchy *h = NULL;
+    OM_EXPECT_OK(om_hierarchy_from_hostfile(hostfile, strlen(hostfile), &h, &err), &err);
+    int64_t host[24], rack[24];
+    for (int64_t r = 0; r < 24; r++) {
+        OM_EXPECT_OK(om_hierarchy_domain_of(h, 0, r, &host[r], &err), &err);
+        OM_EXPECT_OK(om_hierarchy_domain_of(h, 1, r, &rack[r], &err), &err);
+    }
+    OM_EXPECT_INT(host[5], 1);
+    OM_EXPECT_INT(rack[15], 1);
+    for (size_t v = 0; v < 5; v++) {
+        size_t ndim = om_mesh_ndim(views[v]);
+        for (uint64_t mask = 0; mask < (UINT64_C(1) << ndim); mask++) {
+            const char *axes[3];
+            size_t naxes = 0;
+            for (size_t i = 0; i < ndim; i++)
+                if (mask >> i & 1)
+                    axes[naxes++] = om_mesh_name(views[v], i);
+            om_locality *loc = locality(views[v], h, axes, naxes);
+            expected e = brute(views[v], mask, table_domain, host);
+            compare(loc, 0, &e, "view in a hostfile, host", __LINE__);
+            e = brute(views[v], mask, table_domain, rack);
+            compare(loc, 1, &e, "view in a hostfile, rack", __LINE__);
+            om_locality_free(loc);
+        }
+    }
+    /* The flatten's dpcp groups: ranks 0,4,..,20 plus tp, hosts 0-3. */
+    om_locality *loc = locality(views[0], h, dpcp + 1, 0);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_GROUPS_INSIDE), 24);
+    om_locality_free(loc);
+    const char *dims[] = {"dpcp"};
+    loc = locality(views[0], h, dims, 1);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_MAX_DOMAINS), 4);
+    OM_EXPECT_INT(value(loc, 0, OM_LOCALITY_CROSSING_RANK), 8);
+    om_locality_free(loc);
+    /* A rule names the group as om_mesh_groups lists it: c's groups start
+     * at the sorted first members 0, 2, 3, 4, 5, 7 (the odometer gives
+     * 0, 2, 4, 3, 5, 7), and only rank 15's domain differs. */
+    char json[1024];
+    size_t o = (size_t)snprintf(json, sizeof json, "{\"levels\":[\"s\"],\"ranks\":[");
+    for (int r = 0; r < 20; r++)
+        o += (size_t)snprintf(json + o, sizeof json - o, "%s{\"rank\":%d,\"s\":\"%s\"}",
+                              r ? "," : "", r, r == 15 ? "B" : "A");
+    snprintf(json + o, sizeof json - o, "]}");
+    om_hierarchy *odd = from_json(json);
+    char *broken = NULL;
+    size_t nbroken = 0;
+    OM_EXPECT_OK(om_hierarchy_check(views[4], odd, "c:s", &broken, &nbroken, &err), &err);
+    OM_EXPECT_STR(broken, "c:s broken: c group 2 (ranks 3, 15) crosses s domains: "
+                          "rank 15 is in s B, rank 3 in s A (groups span up to 2 "
+                          "domains)\n");
+    om_string_free(broken);
+    om_hierarchy_free(odd);
+    /* Past the table: a strided view of 4 ranks (so as many as the table
+     * of a 4-slot hostfile) reaching rank 3000000, and one rank too far. */
+    om_hierarchy *four = NULL;
+    OM_EXPECT_OK(om_hierarchy_from_hostfile("x slots=2\ny slots=2\n", 20, &four, &err), &err);
+    const char *a[] = {"a"};
+    const int64_t four_size[] = {4}, wide[] = {1000000}, one[] = {1};
+    om_mesh *far = NULL, *shifted = NULL;
+    OM_EXPECT_OK(om_view_new(a, 1, four_size, 1, wide, 1, 0, &far, &err), &err);
+    OM_EXPECT_OK(om_view_new(a, 1, four_size, 1, one, 1, 1, &shifted, &err), &err);
+    loc = (om_locality *)&loc;
+    OM_EXPECT_ERR(om_hierarchy_locality(far, four, a, 1, &loc, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT,
+                  "the view holds rank 3000000 but the hierarchy describes only ranks 0..3");
+    OM_EXPECT(loc == NULL);
+    OM_EXPECT_ERR(om_hierarchy_locality(shifted, four, a, 1, &loc, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT,
+                  "the view holds rank 4 but the hierarchy describes only ranks 0..3");
+    om_mesh_free(shifted);
+    om_mesh_free(far);
+    om_hierarchy_free(four);
+    om_hierarchy_free(h);
+    for (size_t v = 0; v < 5; v++)
+        om_mesh_free(views[v]);
+    om_mesh_free(mesh);
+}
+
 /* Long runs and strides that do not divide the domain size: the cases the
  * run walker handles without visiting every member. */
 static void test_brute_force_long_runs(void)
@@ -828,6 +928,7 @@ static const om_test_case locality_tests[] = {
     {"errors", test_locality_errors},
     {"brute force, random meshes", test_brute_force},
     {"brute force, long runs", test_brute_force_long_runs},
+    {"views in an explicit hierarchy", test_views_in_explicit_tables},
     {"placement rules", test_check},
     {"order advice", test_order_advice},
     {NULL, NULL},

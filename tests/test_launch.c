@@ -216,6 +216,45 @@ static void test_plan_errors(void)
     om_mesh_free(mesh);
 }
 
+/* A plan places a whole job. A view of part of one (a flatten's
+ * instances, an offset) used to give the plan of a job of one instance's
+ * size without a word; a permuted view of ranks 0..N-1 is a whole job. */
+static void test_views_of_part_of_a_job_refused(void)
+{
+    om_mesh *job = om_test_mesh("dp=2,tp=4"), *flat = NULL, *shifted = NULL, *permuted = NULL;
+    om_error err;
+    const char *tp[] = {"tp"}, *ab[] = {"a", "b"};
+    OM_EXPECT_OK(om_view_flatten(job, tp, 1, "x", &flat, &err), &err);
+    OM_EXPECT_OK(om_view_new(ab, 2, (int64_t[]){2, 2}, 2, (int64_t[]){2, 1}, 2, 4, &shifted,
+                             &err), &err);
+    OM_EXPECT_OK(om_view_new(ab, 2, (int64_t[]){4, 2}, 2, (int64_t[]){1, 4}, 2, 0, &permuted,
+                             &err), &err);
+    char *plan = (char *)"x", *lines = (char *)"x";
+    size_t count = 7;
+    OM_EXPECT_ERR(om_launch_plan(flat, 1, 4, OM_LAUNCH_TORCHRUN, NULL, 0, NULL, 0, &plan, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT,
+                  "the mesh is a view of part of a job (2 instances of 4 ranks, ranks 0..7), "
+                  "not ranks 0..N-1 of one: launch the job's mesh");
+    OM_EXPECT(plan == NULL);
+    OM_EXPECT_ERR(om_launch_plan(shifted, 2, 2, OM_LAUNCH_SLURM, NULL, 0, NULL, 0, &plan, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "(1 instance of 4 ranks, ranks 4..7)");
+    OM_EXPECT_ERR(om_launch_check(flat, NULL, 1, 4, NULL, &lines, &count, &err), &err,
+                  OM_ERR_INVALID_ARGUMENT, "2 instances of 4 ranks");
+    OM_EXPECT(lines == NULL && count == 0);
+    char *expected = NULL;
+    OM_EXPECT_OK(om_launch_plan(job, 2, 4, OM_LAUNCH_TORCHRUN, NULL, 0, NULL, 0, &expected,
+                                &err), &err);
+    OM_EXPECT_OK(om_launch_plan(permuted, 2, 4, OM_LAUNCH_TORCHRUN, NULL, 0, NULL, 0, &plan,
+                                &err), &err);
+    OM_EXPECT_STR(plan, expected);
+    om_string_free(plan);
+    om_string_free(expected);
+    om_mesh_free(permuted);
+    om_mesh_free(shifted);
+    om_mesh_free(flat);
+    om_mesh_free(job);
+}
+
 static void test_check_lists_every_violation(void)
 {
     om_mesh *mesh = om_test_mesh("dp=2,cp=2,tp=4");
@@ -289,6 +328,7 @@ static const om_test_case launch_tests[] = {
     {"slurm node ids follow natural name order", test_slurm_node_ids_follow_natural_name_order},
     {"plan errors", test_plan_errors},
     {"admission: every violation", test_check_lists_every_violation},
+    {"views of part of a job refused", test_views_of_part_of_a_job_refused},
     {NULL, NULL},
 };
 

@@ -314,6 +314,50 @@ static void test_expert_groups_cross_check(void)
 }
 
 
+/* A view's expert layout cuts the view's own ranks, per instance (it used
+ * to be the plain mesh of ranks 0..n-1, whatever ranks the view held). */
+static void test_expert_views(void)
+{
+    om_mesh *base = om_test_mesh("dp=4,tp=2"), *views[3] = {NULL};
+    om_error err;
+    const char *dp[] = {"dp"}, *dptp[] = {"dp", "tp"};
+    OM_EXPECT_OK(om_view_flatten(base, dp, 1, "dp", &views[0], &err), &err);
+    OM_EXPECT_OK(om_view_new(dptp, 2, (int64_t[]){4, 2}, 2, (int64_t[]){2, 1}, 2, 8, &views[1],
+                             &err), &err);
+    OM_EXPECT_OK(om_view_new(dptp, 2, (int64_t[]){4, 2}, 2, (int64_t[]){1, 4}, 2, 0, &views[2],
+                             &err), &err);
+    static const char *const want[3][2] = {
+        /* 2 instances: ranks 0,2,4,6 and 1,3,5,7 */
+        {"{0,2},{1,3},{4,6},{5,7}", "{0,4},{1,5},{2,6},{3,7}"},
+        /* ranks 8..15 */
+        {"{8,9},{10,11},{12,13},{14,15}", "{8,10,12,14},{9,11,13,15}"},
+        /* row-major order of the view: 0,4,1,5,2,6,3,7 */
+        {"{0,4},{1,5},{2,6},{3,7}", "{0,1,2,3},{4,5,6,7}"},
+    };
+    for (int v = 0; v < 3; v++) {
+        om_mesh *experts = NULL;
+        OM_EXPECT_OK(om_mesh_reslice_experts(views[v], 2, 0, &experts, &err), &err);
+        char *text = groups_text(experts, "ep");
+        OM_EXPECT_STR(text, want[v][0]);
+        free(text);
+        text = groups_text(experts, "edp");
+        OM_EXPECT_STR(text, want[v][1]);
+        free(text);
+        om_mesh_free(experts);
+        om_mesh_free(views[v]);
+    }
+    /* Ranks 0,1,2 and 8,9,10: an ep of 2 would cut the run of 3. */
+    om_mesh *odd = NULL, *experts = (om_mesh *)&odd;
+    const char *ab[] = {"a", "b"};
+    OM_EXPECT_OK(om_view_new(ab, 2, (int64_t[]){2, 3}, 2, (int64_t[]){8, 1}, 2, 0, &odd, &err),
+                 &err);
+    OM_EXPECT_ERR(om_mesh_reslice_experts(odd, 2, 0, &experts, &err), &err, OM_ERR_UNALIGNED,
+                  "");
+    OM_EXPECT(experts == NULL);
+    om_mesh_free(odd);
+    om_mesh_free(base);
+}
+
 /* ---- 1.1 names: same results as the 1.0 names ---- */
 
 static void test_new_names(void)
@@ -360,6 +404,7 @@ static const om_test_case preflight_tests[] = {
     {"expert mesh: shapes", test_expert_shapes},
     {"expert mesh: errors", test_expert_errors},
     {"expert mesh: EP/EDP groups", test_expert_groups_cross_check},
+    {"expert mesh of views: their own ranks", test_expert_views},
     {NULL, NULL},
 };
 

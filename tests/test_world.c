@@ -299,6 +299,137 @@ static void test_many_views_lookups(void)
         om_mesh_free(views[v]);
 }
 
+/* Bit j of rank space 2^6 is axis "b<j>" (stride 2^j) in the views
+ * holds() says, and an axis of the view's own elsewhere. */
+#define BITS 6
+static bool holds(int j, int v)
+{
+    switch (j) {
+    case 0: return v % 3 == 0;
+    case 1: return v % 4 == 1;
+    case 2: return v % 3 == 1;
+    case 3: return v >= 40;
+    case 4: return true;
+    default: return v == MANY - 1;
+    }
+}
+
+/* What slicing gave as text: the view's JSON or the error message. */
+static void outcome(om_status st, om_mesh *cut, const om_error *err, char *buf,
+                    size_t size)
+{
+    char *json = NULL;
+    om_error e;
+    if (st == OM_OK) {
+        OM_EXPECT_OK(om_view_to_json(cut, &json, &e), &e);
+        snprintf(buf, size, "%s", json ? json : "");
+    } else {
+        snprintf(buf, size, "error %d: %s", (int)st, err->message);
+    }
+    om_string_free(json);
+    om_mesh_free(cut);
+}
+
+static void world_outcome(const om_world *w, const char *const *axes, size_t n,
+                          char *buf, size_t size)
+{
+    om_error err;
+    om_mesh *cut = NULL;
+    om_status st = om_world_slice(w, axes, n, &cut, &err);
+    outcome(st, cut, &err, buf, size);
+}
+
+static bool holds_all(const char *const *axes, size_t n, int v)
+{
+    bool all = true;
+    for (size_t k = 0; k < n; k++)
+        all = all && holds(axes[k][1] - '0', v);
+    return all;
+}
+
+/* om_world_slice over many views takes the first view holding every name
+ * (found through the index), else slices across views. Every view covers
+ * ranks 0..63 of 128, so the two differ: a view's exact slice is a family
+ * over its ranks, a slice across views tiles the world.
+ * (Which holder is taken does not show: by the consistency rule all give
+ * the same family.) */
+static void test_many_views_first_holder(void)
+{
+    char names[MANY][8], axes[MANY][BITS][12];
+    const char *view_names[MANY];
+    om_mesh *views[MANY];
+    for (int v = 0; v < MANY; v++) {
+        snprintf(names[v], sizeof names[v], "v%d", v);
+        view_names[v] = names[v];
+        int free_bits[BITS] = {0, 1, 2, 3, 4, 5}, code = v * 13, left = BITS;
+        const char *ptrs[BITS];
+        int64_t sizes[BITS], strides[BITS];
+        for (int a = 0; a < BITS; a++, left--) { /* a permutation per view */
+            int pick = code % left, j = free_bits[pick];
+            code /= left;
+            memmove(free_bits + pick, free_bits + pick + 1,
+                    (size_t)(left - pick - 1) * sizeof *free_bits);
+            snprintf(axes[v][a], sizeof axes[v][a], holds(j, v) ? "b%d" : "u%d_%d", j, v);
+            ptrs[a] = axes[v][a];
+            sizes[a] = 2;
+            strides[a] = (int64_t)1 << j;
+        }
+        views[v] = view(ptrs, BITS, sizes, strides, 0);
+    }
+    om_error err;
+    om_world *w = NULL;
+    OM_EXPECT_OK(om_world_new(128, view_names, MANY, (const om_mesh *const *)views, MANY,
+                              &w, &err), &err);
+    static const char *const sets[][3] = {
+        {"b0", "b1"},       /* v9 */
+        {"b1", "b0"},       /* v9 */
+        {"b4"},             /* v0 */
+        {"b4", "b1"},       /* v1 */
+        {"b3", "b0"},       /* v42 */
+        {"b5", "b4"},       /* v47, the last */
+        {"b3", "b1", "b0"}, /* v45 */
+        {"b0", "b2"},       /* no single view */
+        {"b5", "b0"},       /* no single view */
+        {"b0", "b1", "b2"}, /* pairs held, never all three */
+    };
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        size_t n = sets[s][2] ? 3 : sets[s][1] ? 2 : 1;
+        int first = 0;
+        while (first < MANY && !holds_all(sets[s], n, first))
+            first++;
+        char got[2048], want[2048];
+        world_outcome(w, sets[s], n, got, sizeof got);
+        if (first < MANY) {
+            om_mesh *cut = NULL;
+            om_status st = om_view_slice(views[first], sets[s], n, &cut, &err);
+            OM_EXPECT_OK(st, &err);
+            outcome(st, cut, &err, want, sizeof want);
+            OM_EXPECT_STR(got, want);
+            OM_EXPECT(strstr(got, "64") == NULL); /* over the view's ranks */
+        } else {
+            /* As a world of the names' first owners (few views: the
+             * unindexed path) slices it. */
+            const om_mesh *some[3];
+            const char *some_names[3] = {"x", "y", "z"};
+            for (size_t k = 0; k < n; k++) {
+                int owner = 0;
+                while (!holds(sets[s][k][1] - '0', owner))
+                    owner++;
+                some[k] = views[owner];
+            }
+            om_world *few = NULL;
+            OM_EXPECT_OK(om_world_new(128, some_names, n, some, n, &few, &err), &err);
+            world_outcome(few, sets[s], n, want, sizeof want);
+            OM_EXPECT_STR(got, want);
+            OM_EXPECT(strstr(got, "127") != NULL); /* over the whole world */
+            om_world_free(few);
+        }
+    }
+    om_world_free(w);
+    for (int v = 0; v < MANY; v++)
+        om_mesh_free(views[v]);
+}
+
 static const om_test_case world_tests[] = {
     {"construction errors", test_construction_errors},
     {"consistency rule", test_consistency_rule},
@@ -307,6 +438,7 @@ static const om_test_case world_tests[] = {
     {"JSON", test_json},
     {"load_json names the file", test_load_json_names_the_file},
     {"many views: lookups and slices", test_many_views_lookups},
+    {"many views: the first view holding every name", test_many_views_first_holder},
     {NULL, NULL},
 };
 

@@ -172,14 +172,23 @@ typedef enum om_locality_field {
 /**
  * Per-level locality of the groups over the axis set `axes` (`naxes`
  * names, any order; none selects single-rank groups) of `mesh` in
- * `hierarchy`. An explicit hierarchy must describe exactly the mesh's
- * ranks. Time: for uniform levels about one step per group whose base
- * differs modulo the domain size, each walked run by run (never more than
- * the group enumeration); memory O(ndim + levels). Explicit hierarchies
- * walk every member and use O(domains) scratch memory.
+ * `hierarchy`. Groups are numbered and their members ordered as
+ * om_mesh_groups_named() lists them, for any view. An explicit hierarchy
+ * must describe exactly the ranks of a plain mesh; any other view (a
+ * world's view, a flatten's instances, a slice, strides, an offset) must
+ * hold no rank beyond it. (Before 1.3 such views were compared by the
+ * ranks of one instance, and their offsets and interleaved strides were
+ * ignored: refusals of valid views and wrong counts, fixed.)
+ * Time: for uniform levels about one step per group whose base differs
+ * modulo the domain size, each walked run by run (never more than the
+ * group enumeration); memory O(ndim + levels). Explicit hierarchies walk
+ * every member and use O(domains) scratch memory. Views whose strides
+ * interleave (groups or members not increasing) visit every member and
+ * use O(group size) memory (and O(groups) when the groups interleave).
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, an explicit hierarchy of another
- * number of ranks), OM_ERR_UNKNOWN_AXIS (an axis not in the mesh),
- * OM_ERR_DUPLICATE_NAME (an axis named twice), OM_ERR_NO_MEMORY.
+ * number of ranks than a plain mesh, or short of a view's ranks),
+ * OM_ERR_UNKNOWN_AXIS (an axis not in the mesh), OM_ERR_DUPLICATE_NAME (an
+ * axis named twice), OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_hierarchy_locality(
     const om_mesh *mesh, const om_hierarchy *hierarchy,

@@ -122,7 +122,11 @@ OM_API OM_NODISCARD om_status om_launch_format_from_name(
  * only). `nhosts` is 0 (no hosts; `hosts` ignored), or exactly `nnodes` distinct
  * names in node-rank order. Validate the job first with om_launch_check():
  * this call only refuses what it cannot write.
- * Errors: OM_ERR_INVALID_ARGUMENT (NULL, nnodes or nproc_per_node < 1, the
+ * Errors: OM_ERR_INVALID_ARGUMENT (NULL, a view of part of a job rather
+ * than ranks 0..N-1 of one instance (a world's view, a flatten's
+ * instances, a slice, an offset; a permuted view of a whole job is fine;
+ * since 1.3, a bug fix: such a view gave the plan of a job of one
+ * instance's size), nnodes or nproc_per_node < 1, the
  * mesh size differing from nnodes * nproc_per_node, a bad master address
  * or port, for torchrun's static rendezvous (nnodes > 1 or a port given) a
  * master address it refuses: an ASCII byte other than letters, digits,
@@ -151,8 +155,9 @@ OM_API OM_NODISCARD om_status om_launch_plan(
  * "host=P" (P = nproc_per_node). Rules are checked only when the sizes
  * agree. Lines are valid UTF-8 (a long level name is cut, never inside a
  * character).
- * Errors (not violations): OM_ERR_INVALID_ARGUMENT (NULL, nnodes < 1,
- * nproc_per_node outside 1..2^31-1; too many nodes is a violation) and
+ * Errors (not violations): OM_ERR_INVALID_ARGUMENT (NULL, a view of part
+ * of a job as for om_launch_plan(), nnodes < 1, nproc_per_node outside
+ * 1..2^31-1; too many nodes is a violation) and
  * those of om_hierarchy_check() for bad rules.
  */
 OM_API OM_NODISCARD om_status om_launch_check(

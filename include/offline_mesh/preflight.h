@@ -45,10 +45,15 @@ OM_API OM_NODISCARD om_status om_mesh_plan_axes(const om_mesh *mesh,
  * non-"pp" axes, flattened row-major in mesh order) as the mesh ("edp",
  * "ep") = (dense / ep, ep). Its groups over "ep" are the EP groups (ep
  * consecutive ranks) and over "edp" the EDP groups (every ep-th rank); see
- * topology.h. `num_experts` 0 means "not given". Caller frees `*out`.
+ * topology.h. A view (view.h) is cut the same way in its own ranks, taken
+ * in its row-major order, per instance: the result is the view
+ * flatten-then-unflatten gives, so its groups are the view's global ranks
+ * (since 1.3, a bug fix: it was the plain mesh of ranks 0..n-1).
+ * `num_experts` 0 means "not given". Caller frees `*out`.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL; ep < 1; num_experts < 0; a "pp"
  * axis of size > 1; ep not dividing the dense region or larger than it;
- * num_experts not divisible by ep), OM_ERR_NO_MEMORY.
+ * num_experts not divisible by ep), OM_ERR_UNALIGNED (a view whose modes
+ * the (edp, ep) cut would split), OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_mesh_reslice_experts(const om_mesh *mesh,
                                                       int64_t ep_size,

@@ -159,9 +159,10 @@ void cli_axis_set_free(cli_axis_set *set);
 bool cli_stream_groups(omu_writer *w, const om_mesh *mesh,
                        const cli_axis_set *axes, int32_t *buf, om_error *e);
 int64_t cli_group_buffer(const om_mesh *mesh, int64_t size);
-/* What cli_stream_groups does for a group of 2^24 ranks or more of a plain
- * mesh: each group's members computed from the strides, `piece` ranks at a
- * time through `buf` (room for `piece`), not from the library. Its own
+/* What cli_stream_groups does for a group of 2^24 ranks or more of a mesh
+ * or view: each group's members computed from the modes (om_view_modes),
+ * `piece` ranks at a time through `buf` (room for `piece`), not from the
+ * library. Its own
  * entry so tests can compare it with the library on small meshes. */
 bool cli_stream_groups_in_pieces(omu_writer *w, const om_mesh *mesh,
                                  const cli_axis_set *axes, int64_t piece,

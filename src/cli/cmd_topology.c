@@ -1,4 +1,6 @@
 /* Commands about rank topology: groups, coord, dump and locality. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,81 +27,119 @@ static int64_t slice_groups(int64_t size)
     return size >= CLI_SLICE_RANKS ? 1 : CLI_SLICE_RANKS / size;
 }
 
-/* A group over this many ranks or more of a plain mesh is written in
- * pieces computed from the strides (the layout is row-major) instead of
- * whole from the library: a group of 2^31-1 ranks took 8 GiB and half a
- * minute before its first byte. A view's groups are the library's. */
+/* A group over this many ranks or more is written in pieces computed from
+ * the modes of the mesh or view instead of whole from the library: a group
+ * of 2^31-1 ranks took 8 GiB and half a minute before its first byte. */
 #define CLI_BIG_GROUP (1 << 24)
 
-static bool big_groups(const om_mesh *mesh, int64_t size)
+static bool big_groups(int64_t size)
 {
-    return size >= CLI_BIG_GROUP && om_view_is_plain(mesh);
+    return size >= CLI_BIG_GROUP;
 }
 
 int64_t cli_group_buffer(const om_mesh *mesh, int64_t size)
 {
-    return big_groups(mesh, size) ? CLI_SLICE_RANKS : slice_groups(size) * size;
+    (void)mesh;
+    return big_groups(size) ? CLI_SLICE_RANKS : slice_groups(size) * size;
 }
 
-/* The axes of size > 1 of a plain mesh (at most 31: the mesh has at most
- * 2^31-1 ranks), with their strides and whether the set holds them. */
+/* The (size, stride) modes of a mesh or view split by an axis set: those of
+ * the axes inside it, in view order (a group's members are row-major over
+ * them), and the others with the instance modes (they number the groups).
+ * Modes have size >= 2 and the view at most 2^31-1 ranks: at most 31. */
 typedef struct {
-    size_t count;
-    int64_t size[32], stride[32];
-    bool inside[32];
-} axis_strides;
+    size_t ninside, noutside;
+    int64_t inside[2 * 32], outside[2 * 32];
+} split_modes;
 
-static void find_long_axes(const om_mesh *mesh, const cli_axis_set *axes,
-                           axis_strides *la)
+static bool fail(om_error *e, om_status status, const char *message)
 {
-    int64_t stride = 1;
-    la->count = 0;
-    for (size_t i = om_mesh_ndim(mesh); i-- > 0;) {
-        int64_t len = om_mesh_dim_size(mesh, i);
-        if (len > 1 && la->count < 32) {
-            bool in = false;
-            for (size_t k = 0; k < axes->count && !in; k++)
-                in = strcmp(axes->names[k], om_mesh_name(mesh, i)) == 0;
-            la->size[la->count] = len;
-            la->stride[la->count] = stride;
-            la->inside[la->count++] = in;
-        }
-        stride *= len;
-    }
-    /* Listed innermost first: index 0 varies fastest. */
+    e->status = status;
+    snprintf(e->message, sizeof e->message, "%s", message);
+    return false;
 }
 
-/* Members of group `g` (numbered row-major over the axes outside the set),
- * row-major over the axes inside it, `piece` at a time through `buf`,
- * comma-separated. */
-static void write_big_group(omu_writer *w, const axis_strides *la, int64_t g,
+static bool push_modes(int64_t *list, size_t *n, const om_mesh *mesh, bool instances,
+                       size_t axis, om_error *e)
+{
+    size_t count = instances ? om_view_instance_mode_count(mesh)
+                             : om_view_mode_count(mesh, axis);
+    if (*n + count > 32) /* cannot be: 2^32 > any number of ranks */
+        return fail(e, OM_ERR_OUT_OF_RANGE, "more than 32 modes");
+    if (count == 0)
+        return true;
+    om_status st = instances
+        ? om_view_instance_modes(mesh, list + 2 * *n, 2 * count, NULL, e)
+        : om_view_modes(mesh, axis, list + 2 * *n, 2 * count, NULL, e);
+    *n += count;
+    return st == OM_OK;
+}
+
+static bool split_by_set(const om_mesh *mesh, const cli_axis_set *axes,
+                         split_modes *sm, om_error *e)
+{
+    sm->ninside = sm->noutside = 0;
+    if (!push_modes(sm->outside, &sm->noutside, mesh, true, 0, e))
+        return false;
+    for (size_t i = 0; i < om_mesh_ndim(mesh); i++) {
+        bool in = false;
+        for (size_t k = 0; k < axes->count && !in; k++)
+            in = strcmp(axes->names[k], om_mesh_name(mesh, i)) == 0;
+        if (!push_modes(in ? sm->inside : sm->outside, in ? &sm->ninside : &sm->noutside,
+                        mesh, false, i, e))
+            return false;
+    }
+    return true;
+}
+
+static int compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every group's first member, ascending (the library's group order):
+ * the offset plus each combination of the outside modes. */
+static int64_t *group_bases(const om_mesh *mesh, const split_modes *sm, int64_t count)
+{
+    int64_t *bases = malloc((size_t)(count ? count : 1) * sizeof *bases);
+    if (!bases)
+        return NULL;
+    int64_t coord[32] = {0}, base = om_view_offset(mesh);
+    for (int64_t g = 0; g < count; g++) {
+        bases[g] = base;
+        for (size_t k = sm->noutside; k-- > 0;) { /* odometer, last fastest */
+            base += sm->outside[2 * k + 1];
+            if (++coord[k] < sm->outside[2 * k])
+                break;
+            base -= sm->outside[2 * k] * sm->outside[2 * k + 1];
+            coord[k] = 0;
+        }
+    }
+    qsort(bases, (size_t)count, sizeof *bases, compare_int64);
+    return bases;
+}
+
+/* The members of the group starting at `base`, row-major over the inside
+ * modes, `piece` at a time through `buf`, comma-separated. */
+static void write_big_group(omu_writer *w, const split_modes *sm, int64_t base,
                             int64_t piece, int32_t *buf)
 {
-    int64_t base = 0, coord[32] = {0};
-    for (size_t k = 0; k < la->count; k++)
-        if (!la->inside[k]) {
-            base += g % la->size[k] * la->stride[k];
-            g /= la->size[k];
-        }
-    int64_t rank = base;
+    int64_t coord[32] = {0}, rank = base;
     bool first = true, done = false;
     while (!done && omu_writer_error(w) == 0) {
         size_t n = 0;
         while ((int64_t)n < piece && !done) {
             buf[n++] = (int32_t)rank;
-            /* The odometer over the axes inside the set, fastest first. */
-            size_t k = 0;
-            for (; k < la->count; k++) {
-                if (!la->inside[k])
-                    continue;
-                if (++coord[k] < la->size[k]) {
-                    rank += la->stride[k];
+            size_t k = sm->ninside;
+            while (k-- > 0) { /* odometer, last mode fastest */
+                rank += sm->inside[2 * k + 1];
+                if (++coord[k] < sm->inside[2 * k])
                     break;
-                }
-                rank -= (la->size[k] - 1) * la->stride[k];
+                rank -= sm->inside[2 * k] * sm->inside[2 * k + 1];
                 coord[k] = 0;
             }
-            done = k == la->count;
+            done = k == SIZE_MAX;
         }
         omu_write_int_list(w, buf, n, first);
         first = false;
@@ -111,16 +151,20 @@ bool cli_stream_groups_in_pieces(omu_writer *w, const om_mesh *mesh,
                                  int32_t *buf, om_error *e)
 {
     int64_t count, size;
+    split_modes sm;
     if (om_mesh_group_shape_named(mesh, axes->names, axes->count, &count, &size,
-                                  e) != OM_OK)
+                                  e) != OM_OK ||
+        !split_by_set(mesh, axes, &sm, e))
         return false;
-    axis_strides la;
-    find_long_axes(mesh, axes, &la);
+    int64_t *bases = group_bases(mesh, &sm, count);
+    if (!bases)
+        return fail(e, OM_ERR_NO_MEMORY, "out of memory for the groups' first ranks");
     for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g++) {
         omu_write_str(w, g ? ",[" : "[");
-        write_big_group(w, &la, g, piece, buf);
+        write_big_group(w, &sm, bases[g], piece, buf);
         omu_write_char(w, ']');
     }
+    free(bases);
     return true;
 }
 
@@ -131,7 +175,7 @@ bool cli_stream_groups(omu_writer *w, const om_mesh *mesh,
     if (om_mesh_group_shape_named(mesh, axes->names, axes->count, &count, &size,
                                   e) != OM_OK)
         return false;
-    if (big_groups(mesh, size))
+    if (big_groups(size))
         return cli_stream_groups_in_pieces(w, mesh, axes, CLI_SLICE_RANKS, buf, e);
     int64_t per_slice = slice_groups(size);
     for (int64_t g = 0; g < count && omu_writer_error(w) == 0; g += per_slice) {

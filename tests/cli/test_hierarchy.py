@@ -172,6 +172,41 @@ def test_explicit_size_mismatch(tmp_path):
           match="the hierarchy describes 8 ranks but the mesh has 16")
 
 
+def test_world_views_in_a_hostfile(tmp_path):
+    # A view of a world (torchtitan's loss mesh: a flatten with 2 instances
+    # of 8 ranks) in the job's 16-rank hostfile. Before 1.3 this was
+    # refused ("describes 16 ranks but the mesh has 8"); views with an
+    # offset or interleaved strides got wrong counts.
+    world = tmp_path / "world.json"
+    r = run("views", "--preset", "torchtitan", "--world-size", "16", "--param", "dp_shard=4",
+            "--param", "cp=2", "--param", "tp=2", "--param", "ep=4")
+    assert r.returncode == 0, r.stderr
+    world.write_text(r.stdout)
+    hf = tmp_path / "hosts"
+    hf.write_text("a slots=3 rack=r0\nb slots=5 rack=r0\nc slots=4 rack=r1\nd slots=4 rack=r1\n")
+    host = [0] * 3 + [1] * 5 + [2] * 4 + [3] * 4
+    rack = [0] * 8 + [1] * 8
+    for view, dims in [("loss", "loss_mesh"), ("dataloading", "batch"), ("sparse", "efsdp,ep")]:
+        groups = json.loads(run("groups", "--world", str(world), "--view", view,
+                                "--dims", dims).stdout)
+        got = ok("locality", "--world", str(world), "--view", view, "--dims", dims,
+                 "--hierarchy", str(hf))
+        levels = got["report"][0]["levels"]
+        for name, table in (("host", host), ("rack", rack)):
+            counts = [{} for _ in groups]
+            for c, g in zip(counts, groups):
+                for rank in g:
+                    c[table[rank]] = c.get(table[rank], 0) + 1
+            assert levels[name] == {
+                "groups_inside": sum(len(c) == 1 for c in counts),
+                "groups_crossing": sum(len(c) > 1 for c in counts),
+                "max_domains": max(len(c) for c in counts),
+                "ppn_min": min(min(c.values()) for c in counts),
+                "ppn_max": max(max(c.values()) for c in counts)}, (view, name)
+    assert ok("locality", "--world", str(world), "--view", "loss", "--dims", "loss_mesh",
+              "--hierarchy", str(hf))["report"][0]["levels"]["rack"]["max_domains"] == 2
+
+
 @pytest.mark.parametrize("text,match", [
     ("a slots=4 slots=8\nb slots=4\n",
      'hostfile line 1: key "slots" is given twice ("slots=4" and "slots=8")'),
