@@ -175,7 +175,6 @@ static void om_java_done(JNIEnv *jenv, jlong cell, const void *used) {
 
 JNIEXPORT void JNICALL Java_org_offlinemesh_OfflineMeshesJNI_closeHandle(JNIEnv *jenv, jclass cls, jlong cell) {
   om_java_cell *c = (om_java_cell *)(intptr_t)cell;
-  (void)jenv, (void)cls;
   if (c && atomic_fetch_or(&c->state, 1) == 0) /* no call is using it */
     om_java_free(c);
 }
@@ -186,7 +185,6 @@ JNIEXPORT void JNICALL Java_org_offlinemesh_OfflineMeshesJNI_dropHandle(JNIEnv *
 }
 
 JNIEXPORT jlong JNICALL Java_org_offlinemesh_OfflineMeshesJNI_liveHandles(JNIEnv *jenv, jclass cls) {
-  (void)jenv, (void)cls;
   return atomic_load(&om_java_live);
 }
 
