@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hierarchy_internal.h"
+#include "topology_layout.h"
 
 #define OMI_TOKENS 5
 
@@ -278,7 +279,8 @@ static om_status setup(const om_dims *dims, const om_hierarchy *h,
                         dims ? "hierarchy" : "dims");
     if (h->nlevels > OMI_MAX_LEVELS_ADVICE)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "order advice takes at most %d levels", OMI_MAX_LEVELS_ADVICE);
+                        "order advice takes at most %d levels, the hierarchy has %zu",
+                        OMI_MAX_LEVELS_ADVICE, h->nlevels);
     memset(a, 0, sizeof *a);
     a->h = h;
     a->require = require;
@@ -312,8 +314,25 @@ static om_status setup(const om_dims *dims, const om_hierarchy *h,
     return parse_priority(a, priority, err);
 }
 
-/* Megatron's rule for orders not ending in pp. */
-static void legality(const advice *a, candidate *c)
+/* The pp groups of a mesh as a layout: outside modes (group order), then
+ * pp's (member order), in normal form, which is unique for an
+ * enumeration. */
+static om_status pp_layout(const om_mesh *mesh, omi_layout *layout, om_error *err)
+{
+    const char *pp = "pp";
+    omi_axis_set set;
+    om_status st = omi_axis_set_from_names(mesh, &pp, 1, &set, err);
+    if (st != OM_OK)
+        return st;
+    omi_layout_build(mesh, &set, true, true, layout);
+    omi_axis_set_release(&set);
+    return OM_OK;
+}
+
+/* Megatron's two checks of an order (parallel_state.py): pp last unless
+ * pp = 1 or the expert data-parallel size is dp's; then the dense and the
+ * expert generator give the same pp groups, in the same order. */
+static om_status legality(const advice *a, candidate *c, om_error *err)
 {
     c->legal = true;
     bool pp_last = a->nactive == 0 || c->perm[a->nactive - 1] == 4;
@@ -323,7 +342,29 @@ static void legality(const advice *a, candidate *c)
                  "Megatron needs pp last (slowest) when the expert data-parallel "
                  "size (%lld) differs from dp (%lld), i.e. ep != cp",
                  (long long)a->edp, (long long)a->size[3]);
+        return OM_OK;
     }
+    if (a->size[4] == 1 || pp_last)
+        return OM_OK; /* pp groups are the slowest axis of both: equal */
+    om_mesh *dense = NULL, *expert = NULL;
+    omi_layout x, y;
+    om_status st = order_mesh(a, c->perm, false, &dense, err);
+    if (st == OM_OK)
+        st = order_mesh(a, c->perm, true, &expert, err);
+    if (st == OM_OK)
+        st = pp_layout(dense, &x, err);
+    if (st == OM_OK)
+        st = pp_layout(expert, &y, err);
+    if (st == OM_OK && (x.n != y.n || memcmp(x.ax, y.ax, x.n * sizeof x.ax[0]) != 0)) {
+        c->legal = false;
+        snprintf(c->reason, sizeof c->reason,
+                 "Megatron needs the same pp groups in the dense and the expert "
+                 "layout (\"Pipeline parallel groups are expected to be the same "
+                 "for Non-Expert and Expert part\"): this order gives different ones");
+    }
+    om_mesh_free(dense);
+    om_mesh_free(expert);
+    return st;
 }
 
 static bool next_permutation(size_t *v, size_t n)
@@ -371,8 +412,8 @@ om_status om_order_advice(const om_dims *dims, const om_hierarchy *h,
         candidate *c = &all[n++];
         memset(c, 0, sizeof *c);
         memcpy(c->perm, perm, sizeof perm);
-        legality(&a, c);
-        if (c->legal)
+        st = legality(&a, c, err);
+        if (st == OM_OK && c->legal)
             st = judge(&a, c, err);
     } while (st == OM_OK && next_permutation(perm, a.nactive));
     /* Stable insertion sort of the legal ones. */
@@ -465,7 +506,9 @@ om_status om_order_check(const om_dims *dims, const om_hierarchy *h,
                                 tokens[a.active[i]], (long long)a.size[a.active[i]]);
         }
     }
-    legality(&a, &c);
+    st = legality(&a, &c, err);
+    if (st != OM_OK)
+        return st;
     omi_buf out = {0};
     omi_buf_puts(&out, "");
     size_t total = 0;

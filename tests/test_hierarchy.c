@@ -180,13 +180,15 @@ static void test_json_errors(void)
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[],\"x\":1}", OM_ERR_PARSE,
                       "unknown key \"x\"", __LINE__);
     expect_json_error("{\"levels\":[3],\"ranks\":[{\"rank\":0}]}", OM_ERR_PARSE,
-                      "levels[0] must be a string", __LINE__);
+                      "levels[0] must be a string, got 3", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":\"0\"}]}",
-                      OM_ERR_PARSE, "\"rank\" must be an integer", __LINE__);
+                      OM_ERR_PARSE, "\"rank\" must be an integer, got \"0\"", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"host\":1}]}",
                       OM_ERR_PARSE, "ranks[0] has no \"rank\"", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,\"host\":1.5}]}",
-                      OM_ERR_PARSE, "must be a string or an integer id", __LINE__);
+                      OM_ERR_PARSE, "must be a string or an integer id, got 1.5", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0.0,\"host\":1}]}",
+                      OM_ERR_PARSE, "\"rank\" must be an integer, got 0.0", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[7]}", OM_ERR_PARSE,
                       "ranks[0] must be an object", __LINE__);
     expect_json_error("[1]", OM_ERR_PARSE, "must be an object", __LINE__);
@@ -912,6 +914,63 @@ static void test_order_advice(void)
     om_hierarchy_free(h);
 }
 
+/* Megatron also asserts that the dense and expert generators give the
+ * same pp groups: with ep == cp and pp not last that fails when something
+ * sits between them (tp-cp-pp-ep). Advice used to rank such orders. For
+ * tp = cp = ep = 2, pp = 3 (dp 1), every order of the four tokens is
+ * ranked or rejected exactly as the megatron preset (checked against
+ * megatron-core) accepts or refuses it. */
+static void test_order_advice_matches_megatron(void)
+{
+    om_dims *d = moe_dims(2, 2, 2, 1, 3);
+    om_hierarchy *h = spec("host=4");
+    om_error err;
+    char *json = NULL;
+    OM_EXPECT_OK(om_order_advice(d, h, NULL, NULL, NULL, &json, &err), &err);
+    const char *tokens[] = {"tp", "cp", "ep", "pp"};
+    size_t refused = 0, orders = 0;
+    for (int n = 0; n < 256; n++) {
+        /* every order of the four tokens: n's base-4 digits, all distinct */
+        size_t perm[4] = {(size_t)n & 3, (size_t)n >> 2 & 3, (size_t)n >> 4 & 3,
+                          (size_t)n >> 6 & 3};
+        if (perm[0] == perm[1] || perm[0] == perm[2] || perm[0] == perm[3] ||
+            perm[1] == perm[2] || perm[1] == perm[3] || perm[2] == perm[3])
+            continue;
+        char order[32], param[64], quoted[64];
+        snprintf(order, sizeof order, "%s-%s-%s-%s", tokens[perm[0]], tokens[perm[1]],
+                 tokens[perm[2]], tokens[perm[3]]);
+        snprintf(param, sizeof param, "order=%s", order);
+        const char *params[] = {"tensor_model_parallel_size=2", "context_parallel_size=2",
+                                "expert_model_parallel_size=2",
+                                "pipeline_model_parallel_size=3", param};
+        om_preset *p = NULL;
+        om_status st = om_preset_new("megatron", params, 5, 12, &p, &err);
+        om_preset_free(p);
+        snprintf(quoted, sizeof quoted, "\"megatron\":\"%s\"", order);
+        const char *at = strstr(json, quoted), *rejected = strstr(json, "\"rejected\"");
+        OM_EXPECT(at != NULL && rejected != NULL);
+        om_test_record(at && rejected && (st == OM_OK) == (at < rejected), __FILE__, __LINE__,
+                       "%s: megatron %s it, advice %s it", order,
+                       st == OM_OK ? "accepts" : "refuses",
+                       at && at < rejected ? "ranks" : "rejects");
+        refused += st != OM_OK;
+        orders += at && at < rejected;
+        char *broken = NULL;
+        size_t count = 0;
+        OM_EXPECT_OK(om_order_check(d, h, order, NULL, &broken, &count, &err), &err);
+        OM_EXPECT_INT(count, st == OM_OK ? 0 : 1);
+        om_string_free(broken);
+    }
+    OM_EXPECT_INT(orders + refused, 24);
+    OM_EXPECT(refused > 0 && refused < 24);
+    OM_EXPECT(strstr(json, "{\"megatron\":\"tp-cp-pp-ep\",\"torch\":\"ep,pp,cp,tp\","
+                           "\"reason\":\"Megatron needs the same pp groups in the dense "
+                           "and the expert layout") != NULL);
+    om_string_free(json);
+    om_hierarchy_free(h);
+    om_dims_free(d);
+}
+
 static const om_test_case hierarchy_tests[] = {
     {"uniform spec", test_spec},
     {"uniform spec errors", test_spec_errors},
@@ -931,6 +990,7 @@ static const om_test_case locality_tests[] = {
     {"views in an explicit hierarchy", test_views_in_explicit_tables},
     {"placement rules", test_check},
     {"order advice", test_order_advice},
+    {"order advice: Megatron's pp-group rule", test_order_advice_matches_megatron},
     {NULL, NULL},
 };
 

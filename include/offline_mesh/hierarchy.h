@@ -250,9 +250,12 @@ OM_API OM_NODISCARD om_status om_hierarchy_check(const om_mesh *mesh,
  *   {"orders":[{"broken":[...],"crossings":{"tp":{"host":0,...},...},
  *    "megatron":"tp-cp-dp-pp","torch":"pp,dp,cp,tp"},...],
  *    "rejected":[{"megatron":...,"torch":...,"reason":...},...]}
- * where rejected orders break Megatron's own rule (pp must be last when
- * the expert data-parallel size differs from dp, i.e. ep != cp, pp > 1);
- * their keys come in that order (not sorted), as since 1.1.
+ * where rejected orders break one of Megatron's own two rules: pp must be
+ * last when the expert data-parallel size differs from dp (ep != cp,
+ * pp > 1), and the dense and expert layouts must give the same pp groups
+ * (with ep == cp and pp not last, e.g. tp-cp-pp-ep; since 1.3, a bug fix:
+ * such orders were ranked, and Megatron refuses them); their keys come
+ * in that order (not sorted), as since 1.1.
  * Caller frees `*out`. Errors: OM_ERR_INVALID_ARGUMENT (NULL, a bad
  * priority, a world size tp*ep*pp does not divide, a rule mixing cp and
  * ep), OM_ERR_MESH_TOO_LARGE (tp*cp*dp*pp over 2^31-1, as
@@ -270,7 +273,7 @@ OM_API OM_NODISCARD om_status om_order_advice(const om_dims *dims,
 /**
  * The rules one runtime `order` (either style of om_build_runtime_mesh())
  * breaks, one line each in `*broken` ("" when none; caller frees), their
- * number in `*count`: Megatron's pp-last rule, then each broken rule of
+ * number in `*count`: Megatron's pp-last or pp-group rule, then each broken rule of
  * `require`, judged as om_order_advice() does.
  * Errors: as om_order_advice(), and an order that is malformed or omits
  * an axis of size > 1.
