@@ -91,6 +91,9 @@ om_status omi_hierarchy_alloc(size_t nlevels, const char *const *names,
 
 /* ---- uniform specs ---- */
 
+/* Levels of a uniform spec ("gpu=8,host=64"): sizes strictly increase,
+ * real specs have a handful; a longer one is refused naming the limit
+ * (a JSON hierarchy has no such limit). */
 #define OMI_MAX_LEVELS 64
 
 typedef struct {

@@ -6,6 +6,8 @@
 
 #include "hierarchy_internal.h"
 
+/* One locality rule ("tp within host"): a short text of a few axis names
+ * (a mesh's axes, a handful); longer ones are refused with their limit. */
 #define OMI_RULE_TEXT 512
 #define OMI_RULE_AXES 64
 

@@ -5,6 +5,8 @@
 
 #include "hierarchy_internal.h"
 
+/* key=id fields of a hostfile line (rack=, pod=, ...): real hostfiles
+ * name a few; more are refused naming the line and the limit. */
 #define OMI_HOSTFILE_LEVELS 16
 
 typedef struct {

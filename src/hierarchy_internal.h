@@ -22,8 +22,11 @@ struct om_hierarchy {
     int64_t nranks; /* explicit: ranks described; uniform: 0 */
 };
 
+/* The om_locality_field values: a fixed enumeration, not input. */
 #define OMI_LOCALITY_FIELDS 8
-/* Levels order advice compares. */
+/* Levels order advice compares. Deeper hierarchies (a JSON one may have
+ * any number of levels, a spec 64) are refused naming both counts: real
+ * ones have a handful (GPU, NUMA, host, switch, pod). */
 #define OMI_MAX_LEVELS_ADVICE 16
 
 /* values[level][field], fields as om_locality_field. */

@@ -35,9 +35,13 @@ static om_status read_levels(json_t *levels, const char ***names,
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading hierarchy JSON");
     for (size_t l = 0; l < n; l++) {
         json_t *name = json_array_get(levels, l);
-        if (!json_is_string(name))
+        if (!json_is_string(name)) {
+            char got[80];
+            omi_json_shown(name, got, sizeof got);
             return omi_fail(err, OM_ERR_PARSE,
-                            "hierarchy JSON levels[%zu] must be a string", l);
+                            "hierarchy JSON levels[%zu] must be a string, got %s", l,
+                            got);
+        }
         (*names)[l] = json_string_value(name);
         (*lens)[l] = json_string_length(name);
     }
@@ -62,9 +66,12 @@ static om_status read_entry(const om_hierarchy *h, json_t *entry, size_t i,
     if (!rank)
         return omi_fail(err, OM_ERR_PARSE, "hierarchy JSON ranks[%zu] has no "
                         "\"rank\"", i);
-    if (!json_is_integer(rank))
+    if (!json_is_integer(rank)) {
+        char got[80];
+        omi_json_shown(rank, got, sizeof got);
         return omi_fail(err, OM_ERR_PARSE, "hierarchy JSON ranks[%zu]: \"rank\" "
-                        "must be an integer", i);
+                        "must be an integer, got %s", i, got);
+    }
     json_int_t r = json_integer_value(rank);
     if (r < 0 || (size_t)r >= t->nranks)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
@@ -105,9 +112,11 @@ static om_status read_entry(const om_hierarchy *h, json_t *entry, size_t i,
             t->labels[slot] = t->numbers[slot];
             t->lens[slot] = (size_t)n;
         } else {
+            char got[80];
+            omi_json_shown(value, got, sizeof got);
             return omi_fail(err, OM_ERR_PARSE,
                             "hierarchy JSON ranks[%zu].%.40s must be a string or "
-                            "an integer id", i, key);
+                            "an integer id, got %s", i, key, got);
         }
     }
     for (size_t l = 0; l < h->nlevels; l++)

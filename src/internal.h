@@ -263,6 +263,9 @@ typedef om_status (*omi_json_consumer)(struct json_t *root, void *ctx,
  * OM_ERR_NO_MEMORY, or the consumer's. Thread-safe. */
 om_status omi_json_read(const char *text, size_t length, const char *what,
                         omi_json_consumer consume, void *ctx, om_error *err);
+/* A JSON value for a type error's "got ...": 2.0, "2", true, null, an
+ * array, an object (a NULL value is "nothing"). */
+void omi_json_shown(const struct json_t *value, char *buf, size_t size);
 /* omi_quote() with single quotes, as VIEWS.md's messages write names. */
 void omi_squote(char *buf, size_t size, const char *s, size_t len);
 /* Writes "(0,1)" for coordinates in messages. */

@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -152,4 +153,29 @@ om_status omi_json_read(const char *text, size_t length, const char *what,
     pool_release(&p);
     current_pool = outer;
     return st;
+}
+
+void omi_json_shown(const json_t *value, char *buf, size_t size)
+{
+    if (!value) {
+        snprintf(buf, size, "nothing");
+    } else if (json_is_integer(value)) {
+        snprintf(buf, size, "%lld", (long long)json_integer_value(value));
+    } else if (json_is_real(value)) {
+        /* 2.0 and 2e0 parse alike: show a whole number with its ".0",
+         * so it does not read as the integer it is not. */
+        double x = json_real_value(value);
+        if (x > -1e15 && x < 1e15 && x == (double)(long long)x)
+            snprintf(buf, size, "%.1f", x);
+        else
+            snprintf(buf, size, "%.17g", x);
+    } else if (json_is_string(value)) {
+        omi_quote(buf, size, json_string_value(value), json_string_length(value));
+    } else {
+        snprintf(buf, size, "%s", json_is_true(value)    ? "true"
+                                  : json_is_false(value) ? "false"
+                                  : json_is_null(value)  ? "null"
+                                  : json_is_array(value) ? "an array"
+                                                         : "an object");
+    }
 }

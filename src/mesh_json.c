@@ -71,10 +71,14 @@ static om_status parse_fields(json_t *root, void *ctx, om_error *err)
     for (size_t i = 0; st == OM_OK && i < n; i++) {
         json_t *name = json_array_get(names, i);
         json_t *size = json_array_get(shape, i);
+        char got[80];
+        omi_json_shown(json_is_string(name) ? size : name, got, sizeof got);
         if (!json_is_string(name))
-            st = omi_fail(err, OM_ERR_PARSE, "mesh_dim_names[%zu] must be a string", i);
+            st = omi_fail(err, OM_ERR_PARSE,
+                          "mesh_dim_names[%zu] must be a string, got %s", i, got);
         else if (!json_is_integer(size))
-            st = omi_fail(err, OM_ERR_PARSE, "mesh_shape[%zu] must be an integer", i);
+            st = omi_fail(err, OM_ERR_PARSE,
+                          "mesh_shape[%zu] must be an integer, got %s", i, got);
         else {
             name_ptrs[i] = json_string_value(name);
             lens[i] = json_string_length(name);

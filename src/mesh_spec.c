@@ -37,6 +37,14 @@ static om_status read_item(const char *item, size_t len, size_t index,
     if (parsed == OMI_NAME_SIZE_NOT_DECIMAL)
         return omi_fail(err, OM_ERR_PARSE,
                         "mesh spec item %s: size is not a decimal integer", quoted);
+    /* Beyond int64 the size saturated: name the text, not the limit (the
+     * mesh's own checks name the number, with the same statuses). */
+    if (size == INT64_MAX)
+        return omi_fail(err, OM_ERR_MESH_TOO_LARGE,
+                        "mesh spec item %s: size exceeds 2^31-1 ranks", quoted);
+    if (size == INT64_MIN)
+        return omi_fail(err, OM_ERR_BAD_SIZE,
+                        "mesh spec item %s: sizes must be >= 1", quoted);
     items->names[index] = item;
     items->lens[index] = name_len;
     items->sizes[index] = size;

@@ -279,7 +279,8 @@ static om_status setup(const om_dims *dims, const om_hierarchy *h,
                         dims ? "hierarchy" : "dims");
     if (h->nlevels > OMI_MAX_LEVELS_ADVICE)
         return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "order advice takes at most %d levels", OMI_MAX_LEVELS_ADVICE);
+                        "order advice takes at most %d levels, the hierarchy has %zu",
+                        OMI_MAX_LEVELS_ADVICE, h->nlevels);
     memset(a, 0, sizeof *a);
     a->h = h;
     a->require = require;

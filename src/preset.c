@@ -12,7 +12,8 @@ static const omi_preset_def *const presets[] = {
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 
-/* The largest parameter table of any preset. */
+/* The largest parameter table of any preset (a fixed table per preset:
+ * each key is read once, a repeat is refused). */
 #define OMI_PRESET_MAX_PARAMS 16
 
 static om_status find_preset(const char *name, const omi_preset_def **def,
@@ -80,10 +81,17 @@ omi_pview *omi_preset_add_view(om_preset *preset, const char *name,
 om_status omi_preset_add_list(om_preset *preset, const char *name,
                               omi_group_list *list, om_error *err)
 {
-    if (preset->nlists == OMI_PRESET_MAX_LISTS) {
-        omi_group_list_free(list);
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "more than %d group lists", OMI_PRESET_MAX_LISTS);
+    if (preset->nlists == preset->lists_cap) {
+        /* Megatron makes one list per hierarchical CP level, any number. */
+        size_t cap = preset->lists_cap ? 2 * preset->lists_cap : 32;
+        omi_group_list *grown = omi_realloc(preset->lists, cap * sizeof *grown);
+        if (!grown) {
+            omi_group_list_free(list);
+            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory adding group list %s",
+                            name);
+        }
+        preset->lists = grown;
+        preset->lists_cap = cap;
     }
     omi_group_list *slot = &preset->lists[preset->nlists++];
     *slot = *list;
@@ -138,6 +146,7 @@ void om_preset_free(om_preset *preset)
         return;
     for (size_t i = 0; i < preset->nlists; i++)
         omi_group_list_free(&preset->lists[i]);
+    omi_free(preset->lists);
     omi_free(preset);
 }
 
@@ -163,19 +172,20 @@ static om_status run_preset(const char *name, const char *const *params,
                         (long long)world);
     const omi_preset_def *def = NULL;
     om_status st = find_preset(name, &def, err);
-    omi_param_value values_read[OMI_PRESET_MAX_PARAMS];
-    if (st == OM_OK)
-        st = omi_preset_read_params(def, params, nparams, &world,
-                                    values_read, err);
     if (st != OM_OK)
         return st;
-    om_preset *preset = omi_malloc(sizeof *preset);
-    if (!preset)
-        return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory building a preset");
-    memset(preset, 0, sizeof *preset);
-    snprintf(preset->name, sizeof preset->name, "%s", def->name);
-    preset->world = world;
-    st = def->run(values_read, world, rules, preset, err);
+    omi_param_value values_read[OMI_PRESET_MAX_PARAMS];
+    st = omi_preset_read_params(def, params, nparams, &world, values_read, err);
+    om_preset *preset = NULL;
+    if (st == OM_OK && !(preset = omi_malloc(sizeof *preset)))
+        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory building a preset");
+    if (st == OM_OK) {
+        memset(preset, 0, sizeof *preset);
+        snprintf(preset->name, sizeof preset->name, "%s", def->name);
+        preset->world = world;
+        st = def->run(values_read, world, rules, preset, err);
+    }
+    omi_preset_free_params(values_read, def->nparams);
     if (st != OM_OK) {
         om_preset_free(preset);
         return st;

@@ -17,12 +17,20 @@
 #include "offline_mesh/preset.h"
 #include "topology_layout.h"
 
+/* Fixed sizes, none reachable by a parameter (the scale audit, session 9):
+ * names, views, their axes and modes are the preset modules' own, not
+ * the caller's: view and axis names are literals, list names at most
+ * "hcp[<20 digits>]" (25 bytes); the most views is torchtitan's 6, the
+ * most axes 5 (Megatron's generators), the most modes of an axis 2
+ * (torchtitan's loss). A run evaluates at most about 15 rules (plus one
+ * per view pair that disagrees, none for the presets' own views); past
+ * OMI_PRESET_MAX_RULES the count still counts, messages are dropped.
+ * The parameter lists and the group lists grow (omi_param_value,
+ * om_preset): Megatron takes any number of hierarchical CP levels. */
 #define OMI_PRESET_NAME_LEN 32
 #define OMI_PRESET_MAX_AXES 8
 #define OMI_PRESET_MAX_MODES 4
 #define OMI_PRESET_MAX_VIEWS 8
-#define OMI_PRESET_MAX_LISTS 40
-#define OMI_PRESET_MAX_LIST_ITEMS 16
 #define OMI_PRESET_MAX_RULES 64
 
 /* ---- parameters ---- */
@@ -47,8 +55,11 @@ typedef struct {
     bool is_null;
     int64_t integer; /* INT, BOOL (0/1) */
     char string[64];
-    int64_t list[OMI_PRESET_MAX_LIST_ITEMS];
-    size_t list_len;
+    /* OMI_PARAM_INT_LIST_OR_NULL: as many items as given (Megatron takes
+     * any number of hierarchical_context_parallel_sizes: levels of size 1
+     * cost nothing there). Owned: omi_preset_free_params(). */
+    int64_t *list;
+    size_t list_len, list_cap;
 } omi_param_value;
 
 /* ---- rules ---- */
@@ -126,6 +137,7 @@ typedef struct {
     bool optional_none; /* get_optional_mesh returns None (not _mesh_exist) */
 } omi_single_axis;
 
+/* torchtitan's get_mesh keys: a fixed set, at most 10 (not caller input). */
 #define OMI_PRESET_MAX_SINGLE 12
 
 /* A per-rank local rank the framework computes from its views
@@ -138,6 +150,7 @@ typedef struct {
     int axis;
 } omi_local_rank;
 
+/* Local-rank keys: a fixed set per preset (hyper-parallel's 5 at most). */
 #define OMI_PRESET_MAX_LOCAL 8
 
 struct om_preset {
@@ -147,8 +160,8 @@ struct om_preset {
     size_t nsingle;
     omi_pview views[OMI_PRESET_MAX_VIEWS];
     size_t nviews;
-    omi_group_list lists[OMI_PRESET_MAX_LISTS];
-    size_t nlists;
+    omi_group_list *lists; /* grown by omi_preset_add_list */
+    size_t nlists, lists_cap;
     omi_local_rank local[OMI_PRESET_MAX_LOCAL]; /* sorted by key */
     size_t nlocal;
 };
@@ -177,6 +190,9 @@ om_status omi_preset_read_params(const omi_preset_def *def,
                                  const char *const *params, size_t nparams,
                                  int64_t *world, omi_param_value *out,
                                  om_error *err);
+/* Releases the lists of values read by omi_preset_read_params (also after
+ * it failed). */
+void omi_preset_free_params(omi_param_value *values, size_t n);
 
 /* ---- building descriptions (preset.c) ---- */
 /* Product of sizes, saturated at 2^31 (beyond any world size, so it then

@@ -5,6 +5,7 @@
  * no more than a block of text and a chunk of ranks at any time. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "preset_internal.h"
@@ -82,9 +83,35 @@ static const char *axis_name(const void *view, size_t i)
     return ((const omi_pview *)view)->axes[i].name;
 }
 
-static const char *list_name(const void *preset, size_t i)
+typedef struct {
+    const char *name;
+    size_t index;
+} named_list;
+
+static int compare_lists(const void *a, const void *b)
 {
-    return ((const om_preset *)preset)->lists[i].name;
+    return strcmp(((const named_list *)a)->name, ((const named_list *)b)->name);
+}
+
+/* The preset's lists in name order (names are unique), or NULL when out
+ * of memory. qsort: Megatron has a list per hierarchical CP level. */
+static size_t *sorted_lists(const om_preset *preset)
+{
+    size_t n = preset->nlists;
+    size_t *order = omi_malloc((n + 1) * sizeof *order);
+    named_list *named = omi_malloc((n + 1) * sizeof *named);
+    if (order && named) {
+        for (size_t i = 0; i < n; i++)
+            named[i] = (named_list){preset->lists[i].name, i};
+        qsort(named, n, sizeof *named, compare_lists);
+        for (size_t i = 0; i < n; i++)
+            order[i] = named[i].index;
+    } else {
+        omi_free(order);
+        order = NULL;
+    }
+    omi_free(named);
+    return order;
 }
 
 /* Ranks computed per call of the group kernel (a 256 KiB scratch: long
@@ -359,24 +386,26 @@ static om_status put_preset(jout *o, const om_preset *preset, om_error *err)
     if (st != OM_OK)
         return st;
     o->ranks = omi_malloc(CHUNK * sizeof *o->ranks);
-    if (!o->ranks) {
+    size_t *lists = sorted_lists(preset);
+    if (!o->ranks || !lists) {
+        omi_free(o->ranks);
+        omi_free(lists);
         release(p);
         return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory writing a preset");
     }
     put(o, "{");
     if (preset->nlists > 0) {
-        size_t order[OMI_PRESET_MAX_LISTS];
-        sort_by_name(order, preset->nlists, list_name, preset);
         put(o, "\"groups\":{");
         for (size_t i = 0; i < preset->nlists && !failed(o); i++) {
             if (i)
                 put(o, ",");
-            put_string(o, preset->lists[order[i]].name);
+            put_string(o, preset->lists[lists[i]].name);
             put(o, ":");
-            put_groups(o, &preset->lists[order[i]]);
+            put_groups(o, &preset->lists[lists[i]]);
         }
         put(o, "},");
     }
+    omi_free(lists);
     if (preset->nlocal > 0) {
         om_mesh *meshes[OMI_PRESET_MAX_VIEWS];
         for (size_t v = 0; v < preset->nviews; v++)

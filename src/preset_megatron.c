@@ -117,16 +117,21 @@ static om_status axis_list(om_preset *preset, const omi_pview *view,
 
 /* create_hierarchical_groups(ranks, sizes), for every group of `source`:
  * level l cuts each group into runs of prod sizes[:l+1] and takes every
- * prod sizes[:l]-th member; list `names[l]` collects level l. */
+ * prod sizes[:l]-th member; list `names[l]` (names NULL: "hcp[l]")
+ * collects level l. */
 static om_status hierarchical_lists(om_preset *preset, const omi_group_list *source,
                                     const int64_t *sizes, size_t levels,
                                     const char *const *names, om_error *err)
 {
+    /* Adding lists may move the preset's lists: keep the source's layout. */
+    omi_group_list from = *source;
     size_t processed = 1;
     for (size_t l = 0; l < levels; l++) {
         omi_group_list list;
-        omi_group_list_split(source, processed, (size_t)sizes[l], &list);
-        om_status st = omi_preset_add_list(preset, names[l], &list, err);
+        char name[OMI_PRESET_NAME_LEN];
+        snprintf(name, sizeof name, "hcp[%zu]", l);
+        omi_group_list_split(&from, processed, (size_t)sizes[l], &list);
+        om_status st = omi_preset_add_list(preset, names ? names[l] : name, &list, err);
         if (st != OM_OK)
             return st;
         processed *= (size_t)sizes[l];
@@ -197,16 +202,9 @@ static om_status add_lists(om_preset *preset, const omi_pview *dense,
         st = axis_list(preset, dense, "dp", (const char *[]){"dp"}, 1, err);
     if (st == OM_OK)
         st = axis_list(preset, dense, "cp", (const char *[]){"cp"}, 1, err);
-    if (st == OM_OK && !plan->hcp->is_null && plan->hcp->list_len > 0) {
-        char names[OMI_PRESET_MAX_LIST_ITEMS][16];
-        const char *name_ptrs[OMI_PRESET_MAX_LIST_ITEMS];
-        for (size_t l = 0; l < plan->hcp->list_len; l++) {
-            snprintf(names[l], sizeof names[l], "hcp[%zu]", l);
-            name_ptrs[l] = names[l];
-        }
+    if (st == OM_OK && !plan->hcp->is_null && plan->hcp->list_len > 0)
         st = hierarchical_lists(preset, omi_preset_find_list(preset, "cp"),
-                                plan->hcp->list, plan->hcp->list_len, name_ptrs, err);
-    }
+                                plan->hcp->list, plan->hcp->list_len, NULL, err);
     if (st == OM_OK)
         st = axis_list(preset, dense, "mp", (const char *[]){"tp", "pp"}, 2, err);
     if (st == OM_OK)
@@ -280,7 +278,9 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     int64_t dp = world / model;
     if (!omi_rule(rules, v[P_VPP].is_null || pp > 1, false,
                   "pipeline-model-parallel size should be greater than 1 with "
-                  "interleaved schedule"))
+                  "interleaved schedule (pipeline_model_parallel_size = %lld, "
+                  "virtual_pipeline_model_parallel_size = %lld)", (long long)pp,
+                  (long long)v[P_VPP].integer))
         return OM_OK;
     generator dense_gen, expert_gen;
     if (dense_ok && !make_generator(rules, order, (int64_t[]){tp, pp, dp, 1, cp},
@@ -300,7 +300,8 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     bool pp_last = order_len >= 2 && strcmp(order + order_len - 2, "pp") == 0;
     if (!omi_rule(rules, pp_last || pp == 1 || edp == dp, true,
                   "When not using pp-last rank ordering, the data parallel size "
-                  "of the attention and moe layers must be the same"))
+                  "of the attention and moe layers must be the same (%lld and %lld, "
+                  "order %.40s)", (long long)dp, (long long)edp, order))
         return OM_OK;
     if (rules->count)
         return OM_OK;
@@ -314,7 +315,9 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     if (st != OM_OK)
         return st;
     omi_rule(rules, (dp * cp) % n == 0, false,
-             "Data parallel size should be divisible by partial DistOpt shard factor");
+             "Data parallel size should be divisible by partial DistOpt shard factor "
+             "(dp*cp = %lld, num_distributed_optimizer_instances = %lld)",
+             (long long)(dp * cp), (long long)n);
     if (!v[P_HCP].is_null && v[P_HCP].list_len > 0) {
         int64_t product = 1;
         char shown[80] = "[";
@@ -333,7 +336,8 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     }
     omi_rule(rules, edp % n == 0, false,
              "Expert data parallel size should be divisible by partial DistOpt "
-             "shard factor");
+             "shard factor (%lld, num_distributed_optimizer_instances = %lld)",
+             (long long)edp, (long long)n);
     if (rules->count)
         return OM_OK;
     group_plan plan = {n, edp, &v[P_HCP]};

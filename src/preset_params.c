@@ -133,14 +133,19 @@ static om_status list_item(const char *item, size_t len, size_t index,
 {
     list_ctx *ctx = ctx_ptr;
     (void)index;
-    if (len == 0 && ctx->out->list_len == 0)
+    omi_param_value *out = ctx->out;
+    if (len == 0 && out->list_len == 0)
         return OM_OK; /* "[]" */
-    if (ctx->out->list_len == OMI_PRESET_MAX_LIST_ITEMS)
-        return omi_fail(err, OM_ERR_INVALID_ARGUMENT,
-                        "parameter %s has more than %d items", ctx->key,
-                        OMI_PRESET_MAX_LIST_ITEMS);
-    return read_int(ctx->key, ctx->value, item, len,
-                    &ctx->out->list[ctx->out->list_len++], err);
+    if (out->list_len == out->list_cap) {
+        size_t cap = out->list_cap ? 2 * out->list_cap : 8;
+        int64_t *grown = omi_realloc(out->list, cap * sizeof *grown);
+        if (!grown)
+            return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading parameter %s",
+                            ctx->key);
+        out->list = grown;
+        out->list_cap = cap;
+    }
+    return read_int(ctx->key, ctx->value, item, len, &out->list[out->list_len++], err);
 }
 
 static om_status read_value(const omi_param_spec *spec, const char *value,
@@ -166,13 +171,16 @@ static om_status read_value(const omi_param_spec *spec, const char *value,
             len -= 2;
         }
         {
-            char items[256];
-            if (len >= sizeof items)
-                return bad_value(spec->key, value, "a short list of integers", err);
+            char *items = omi_malloc(len + 1);
+            if (!items)
+                return omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading parameter %s",
+                                spec->key);
             memcpy(items, s, len);
             items[len] = '\0';
             list_ctx ctx = {spec->key, value, out};
-            return omi_split(items, ',', list_item, &ctx, err);
+            om_status st = omi_split(items, ',', list_item, &ctx, err);
+            omi_free(items);
+            return st;
         }
     case OMI_PARAM_INT:
         return read_int(spec->key, value, s, len, &out->integer, err);
@@ -204,6 +212,15 @@ static void set_default(const omi_param_spec *spec, omi_param_value *out)
                    spec->type == OMI_PARAM_INT_LIST_OR_NULL;
     if (spec->default_string)
         snprintf(out->string, sizeof out->string, "%s", spec->default_string);
+}
+
+void omi_preset_free_params(omi_param_value *values, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        omi_free(values[i].list);
+        values[i].list = NULL;
+        values[i].list_len = values[i].list_cap = 0;
+    }
 }
 
 static const omi_param_spec world_spec = {"world_size", OMI_PARAM_INT, 0, NULL, NULL};

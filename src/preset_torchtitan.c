@@ -138,10 +138,16 @@ static om_status run(const omi_param_value *v, int64_t world, omi_rules *rules,
     int64_t dr = v[P_DP_REPLICATE].integer, ds = v[P_DP_SHARD].integer;
     int64_t cp = v[P_CP].integer, tp = v[P_TP].integer, pp = v[P_PP].integer;
     int64_t ep = v[P_EP].integer;
+    /* torchtitan's message, and which degree broke it (it names none). */
+    const char *low = dr < 1 ? "dp_replicate" : cp < 1 ? "cp" : tp < 1 ? "tp"
+                      : pp < 1 ? "pp" : "ep";
+    int64_t low_value = dr < 1 ? dr : cp < 1 ? cp : tp < 1 ? tp : pp < 1 ? pp : ep;
     if (!omi_rule(rules, dr >= 1 && cp >= 1 && tp >= 1 && pp >= 1 && ep >= 1, true,
-                  "Parallelism degree should be >= 1, except for dp_shard"))
+                  "Parallelism degree should be >= 1, except for dp_shard (%s = %lld)",
+                  low, (long long)low_value))
         return OM_OK;
-    if (!omi_rule(rules, ds == -1 || ds >= 1, true, "dp_shard must -1 or >=1."))
+    if (!omi_rule(rules, ds == -1 || ds >= 1, true,
+                  "dp_shard must -1 or >=1. (dp_shard = %lld)", (long long)ds))
         return OM_OK;
     if (ds < 0) {
         int64_t rest = omi_preset_product((int64_t[]){dr, cp, tp, pp}, 4);

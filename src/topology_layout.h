@@ -7,7 +7,8 @@
 #include "internal.h"
 
 /* Axes of size > 1 number at most 30 (their product is < 2^31); one more
- * slot for the split in omi_emit(). */
+ * slot for the split in omi_emit(). No input reaches it: every layout is
+ * made of the size >= 2 modes of one view (or preset view). */
 #define OMI_MAX_LAYOUT 34
 
 typedef struct {

@@ -1,5 +1,6 @@
 /* The JSON record of a view (the vectors' format): writing, and the strict
  * reader (parsed by json_read.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,10 +148,18 @@ static om_status read_layout(json_t *layout, size_t naxes, size_t *counts,
             if (!json_is_array(pair) || json_array_size(pair) != 2 ||
                 !read_int(json_array_get(pair, 0), &s) ||
                 !read_int(json_array_get(pair, 1), &d)) {
+                /* Name the element that is no integer, else the pair. */
+                json_t *bad = pair;
+                if (json_is_array(pair) && json_array_size(pair) == 2)
+                    bad = json_array_get(pair, json_is_integer(json_array_get(pair, 0)));
+                char got[80];
+                omi_json_shown(bad, got, sizeof got);
+                if (bad == pair && json_is_array(pair))
+                    snprintf(got, sizeof got, "an array of %zu", json_array_size(pair));
                 omi_free(modes);
                 return omi_fail(err, OM_ERR_PARSE,
                                 "layout[%zu][%zu] must be a [size, stride] pair "
-                                "of integers", i, j);
+                                "of integers, got %s", i, j, got);
             }
             modes[k++] = (omi_mode){s, d};
         }
@@ -295,8 +304,11 @@ om_status omi_view_from_jansson(json_t *root, om_mesh **out, om_error *err)
                         "dim_names has %zu entries, shape %zu and layout %zu",
                         n, json_array_size(shape), json_array_size(layout));
     int64_t offset = 0;
-    if (offset_j && !read_int(offset_j, &offset))
-        return omi_fail(err, OM_ERR_PARSE, "\"offset\" must be an integer");
+    if (offset_j && !read_int(offset_j, &offset)) {
+        char got[80];
+        omi_json_shown(offset_j, got, sizeof got);
+        return omi_fail(err, OM_ERR_PARSE, "\"offset\" must be an integer, got %s", got);
+    }
     if (instances && !json_is_array(instances))
         return omi_fail(err, OM_ERR_PARSE, "\"instances\" must be an array");
     const char **name_ptrs = omi_malloc((n + 1) * sizeof *name_ptrs);
@@ -310,9 +322,12 @@ om_status omi_view_from_jansson(json_t *root, om_mesh **out, om_error *err)
         st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory reading a view");
     for (size_t i = 0; st == OM_OK && i < n; i++) {
         json_t *name = json_array_get(names, i);
-        if (!json_is_string(name))
-            st = omi_fail(err, OM_ERR_PARSE, "dim_names[%zu] must be a string", i);
-        else {
+        if (!json_is_string(name)) {
+            char got[80];
+            omi_json_shown(name, got, sizeof got);
+            st = omi_fail(err, OM_ERR_PARSE, "dim_names[%zu] must be a string, got %s",
+                          i, got);
+        } else {
             name_ptrs[i] = json_string_value(name);
             lens[i] = json_string_length(name);
         }
@@ -321,8 +336,12 @@ om_status omi_view_from_jansson(json_t *root, om_mesh **out, om_error *err)
         st = read_layout(layout, n, counts, &modes, err);
     for (size_t i = 0, k = 0; st == OM_OK && i < n; i++) {
         int64_t size = 0, product = 1;
-        if (!read_int(json_array_get(shape, i), &size))
-            st = omi_fail(err, OM_ERR_PARSE, "shape[%zu] must be an integer", i);
+        if (!read_int(json_array_get(shape, i), &size)) {
+            char got[80];
+            omi_json_shown(json_array_get(shape, i), got, sizeof got);
+            st = omi_fail(err, OM_ERR_PARSE, "shape[%zu] must be an integer, got %s", i,
+                          got);
+        }
         for (size_t j = 0; st == OM_OK && j < counts[i]; j++, k++)
             if (modes[k].size >= 1 && modes[k].size <= OMI_MAX_INT32 &&
                 product <= OMI_MAX_INT32)

@@ -158,41 +158,12 @@ static bool same_layout(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib
     return true;
 }
 
-/* True when rank `r` lies in the same group, in the same member order,
- * over axis `ia` of `a` and axis `ib` of `b` (or in neither view). */
-static bool same_group(const om_mesh *a, const omi_axis_set *sa,
-                       const om_mesh *b, const omi_axis_set *sb, size_t ia,
-                       size_t ib, int64_t r, int32_t *ga, int32_t *gb)
+/* True when the groups over axis `ia` of `a` and `ib` of `b` list their
+ * members in the same pattern (the same enumeration from their first
+ * member: the normal forms of their layouts are equal). */
+static om_status same_members(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib,
+                              bool *same, om_error *err)
 {
-    int64_t digits[OMI_MAX_DIGITS];
-    bool in_a = omi_view_decode(a, r, digits), in_b = omi_view_decode(b, r, digits);
-    if (!in_a || !in_b)
-        return in_a == in_b;
-    if (a->sizes[ia] != b->sizes[ib])
-        return false;
-    omi_group_members(a, sa, r, ga);
-    omi_group_members(b, sb, r, gb);
-    return memcmp(ga, gb, (size_t)a->sizes[ia] * sizeof *ga) == 0;
-}
-
-static om_status check_pair(const om_world *w, size_t x, size_t ia, size_t y,
-                            size_t ib, om_error *err)
-{
-    const om_mesh *a = w->views[x], *b = w->views[y];
-    if (same_layout(a, ia, b, ib))
-        return OM_OK;
-    /* Equal groups <=> every rank has the same first member and place in
-     * both: one pass of decodes, no group written. */
-    bool agree = true;
-    for (int64_t r = 0; r < w->size && agree; r++) {
-        int64_t base_a = 0, pos_a = 0, base_b = 0, pos_b = 0;
-        bool in_a = place(a, ia, r, &base_a, &pos_a);
-        bool in_b = place(b, ib, r, &base_b, &pos_b);
-        agree = in_a == in_b && (!in_a || (base_a == base_b && pos_a == pos_b));
-    }
-    if (agree)
-        return OM_OK;
-    /* The message names the first rank whose two groups differ. */
     omi_axis_set sa, sb;
     om_status st = omi_axis_set_range(a, ia, 1, &sa, err);
     if (st != OM_OK)
@@ -201,29 +172,52 @@ static om_status check_pair(const om_world *w, size_t x, size_t ia, size_t y,
         omi_axis_set_release(&sa);
         return st;
     }
-    int32_t *ga = omi_malloc((size_t)a->sizes[ia] * sizeof *ga);
-    int32_t *gb = omi_malloc((size_t)b->sizes[ib] * sizeof *gb);
-    int64_t r = 0;
-    if (!ga || !gb)
-        st = omi_fail(err, OM_ERR_NO_MEMORY, "out of memory comparing views");
-    while (st == OM_OK && r + 1 < w->size &&
-           same_group(a, &sa, b, &sb, ia, ib, r, ga, gb))
-        r++;
-    omi_free(ga);
-    omi_free(gb);
+    omi_layout la, lb;
+    omi_layout_build(a, &sa, false, true, &la);
+    omi_layout_build(b, &sb, false, true, &lb);
     omi_axis_set_release(&sa);
     omi_axis_set_release(&sb);
+    *same = la.n == lb.n;
+    for (size_t i = 0; *same && i < la.n; i++)
+        *same = la.ax[i].len == lb.ax[i].len && la.ax[i].stride == lb.ax[i].stride;
+    return OM_OK;
+}
+
+static om_status check_pair(const om_world *w, size_t x, size_t ia, size_t y,
+                            size_t ib, om_error *err)
+{
+    const om_mesh *a = w->views[x], *b = w->views[y];
+    if (same_layout(a, ia, b, ib))
+        return OM_OK;
+    /* A group is its first member plus the view's member pattern. With
+     * two patterns every rank held has two different groups: the first is
+     * the smaller offset (a view's smallest rank). With one, a rank's
+     * groups differ exactly when their first members do (or one view
+     * lacks it): one pass of decodes up to it, no group written (writing
+     * both groups of every rank cost O(world x group) time and memory). */
+    bool same = false;
+    om_status st = same_members(a, ia, b, ib, &same, err);
     if (st != OM_OK)
         return st;
+    int64_t first = same ? -1 : (a->offset < b->offset ? a->offset : b->offset);
+    for (int64_t r = 0; same && first < 0 && r < w->size; r++) {
+        int64_t base_a = 0, pos_a = 0, base_b = 0, pos_b = 0;
+        bool in_a = place(a, ia, r, &base_a, &pos_a);
+        bool in_b = place(b, ib, r, &base_b, &pos_b);
+        if (in_a != in_b || (in_a && base_a != base_b))
+            first = r;
+    }
+    if (first < 0)
+        return OM_OK;
     char gta[96], gtb[96], va[80], vb[80], axis[80];
-    describe(a, ia, r, gta, sizeof gta);
-    describe(b, ib, r, gtb, sizeof gtb);
+    describe(a, ia, first, gta, sizeof gta);
+    describe(b, ib, first, gtb, sizeof gtb);
     omi_squote(va, sizeof va, w->names[x], strlen(w->names[x]));
     omi_squote(vb, sizeof vb, w->names[y], strlen(w->names[y]));
     omi_squote(axis, sizeof axis, a->names[ia], a->name_lens[ia]);
     return omi_fail(err, OM_ERR_VIEW_CONFLICT,
                     "views %s and %s disagree on axis %s: rank %lld is in %s in "
-                    "%s and in %s in %s", va, vb, axis, (long long)r, gta, va,
+                    "%s and in %s in %s", va, vb, axis, (long long)first, gta, va,
                     gtb, vb);
 }
 
@@ -826,8 +820,12 @@ static om_status world_from_root(json_t *root, void *ctx, om_error *err)
     if (!json_is_object(views))
         return omi_fail(err, OM_ERR_PARSE,
                         "world document needs a \"views\" object");
-    if (size_j && !json_is_integer(size_j))
-        return omi_fail(err, OM_ERR_PARSE, "\"world_size\" must be an integer");
+    if (size_j && !json_is_integer(size_j)) {
+        char got[80];
+        omi_json_shown(size_j, got, sizeof got);
+        return omi_fail(err, OM_ERR_PARSE, "\"world_size\" must be an integer, got %s",
+                        got);
+    }
     size_t n = json_object_size(views);
     const char **names = omi_malloc((n + 1) * sizeof *names);
     om_mesh **list = omi_malloc((n + 1) * sizeof *list);

@@ -39,6 +39,52 @@ bool omi_yaml_is_merge_key(const omi_node *node)
     return node->plain && scalar_is(node, "<<");
 }
 
+static const char *kind_name(omi_yaml_kind kind)
+{
+    switch (kind) {
+    case OMI_YAML_NULL: return "null";
+    case OMI_YAML_BOOL: return "boolean";
+    case OMI_YAML_INT: return "integer";
+    case OMI_YAML_FLOAT: return "float";
+    case OMI_YAML_STRING: return "string";
+    }
+    return "value";
+}
+
+/* "got string \"2\"", "got a mapping", ... for type errors. */
+static void describe_value(const omi_node *node, const omi_yaml_value *value,
+                           char *buf, size_t size)
+{
+    if (node->kind == OMI_NODE_MAPPING) {
+        snprintf(buf, size, "a mapping");
+        return;
+    }
+    if (node->kind == OMI_NODE_SEQUENCE) {
+        snprintf(buf, size, "a list");
+        return;
+    }
+    /* Strings are quoted (so "2" reads as text); numbers and booleans are
+     * shown as written. */
+    char shown[80];
+    if (value->kind == OMI_YAML_STRING)
+        omi_quote(shown, sizeof shown, node->value, node->length);
+    else
+        snprintf(shown, sizeof shown, "%.60s", node->value);
+    snprintf(buf, size, "%s %s", kind_name(value->kind), shown);
+}
+
+/* What a merge key was given instead of a mapping, for its error. */
+static void describe_merged(const omi_node *node, char *buf, size_t size)
+{
+    omi_yaml_value value = omi_yaml_node_value(node);
+    if (node->kind == OMI_NODE_SCALAR && value.kind == OMI_YAML_NULL)
+        snprintf(buf, size, "null%s%.20s",
+                 !node->length ? " (empty)" : scalar_is(node, "null") ? "" : " ",
+                 scalar_is(node, "null") ? "" : node->value);
+    else
+        describe_value(node, &value, buf, size);
+}
+
 /* Value node of `key` in `map`, merges included: explicit keys win (the
  * last one when repeated, as PyYAML does), then later `<<` keys before
  * earlier ones, and within a merge list earlier mappings first.
@@ -74,59 +120,29 @@ const omi_node *omi_yaml_lookup(omi_lookup *ctx, const omi_node *map,
                  k++) {
                 const omi_node *sub = node_at(ctx, value->items[k]);
                 if (sub->kind != OMI_NODE_MAPPING) {
+                    char got[128];
+                    describe_merged(sub, got, sizeof got);
                     ctx->status = omi_fail(
                         ctx->err, OM_ERR_PARSE,
-                        "line %lu: a merge key (<<) list may only hold mappings",
-                        sub->line);
+                        "line %lu: a merge key (<<) list may only hold mappings, "
+                        "got %s", sub->line, got);
                     return NULL;
                 }
                 found = omi_yaml_lookup(ctx, sub, key, depth + 1);
             }
         } else {
+            char got[128];
+            describe_merged(value, got, sizeof got);
             ctx->status = omi_fail(ctx->err, OM_ERR_PARSE,
                                    "line %lu: a merge key (<<) must refer to "
-                                   "a mapping or a list of mappings",
-                                   value->line);
+                                   "a mapping or a list of mappings, got %s",
+                                   value->line, got);
             return NULL;
         }
         if (found || ctx->status != OM_OK)
             return found;
     }
     return NULL;
-}
-
-static const char *kind_name(omi_yaml_kind kind)
-{
-    switch (kind) {
-    case OMI_YAML_NULL: return "null";
-    case OMI_YAML_BOOL: return "boolean";
-    case OMI_YAML_INT: return "integer";
-    case OMI_YAML_FLOAT: return "float";
-    case OMI_YAML_STRING: return "string";
-    }
-    return "value";
-}
-
-/* "got string \"2\"", "got a mapping", ... for type errors. */
-static void describe_value(const omi_node *node, const omi_yaml_value *value,
-                           char *buf, size_t size)
-{
-    if (node->kind == OMI_NODE_MAPPING) {
-        snprintf(buf, size, "a mapping");
-        return;
-    }
-    if (node->kind == OMI_NODE_SEQUENCE) {
-        snprintf(buf, size, "a list");
-        return;
-    }
-    /* Strings are quoted (so "2" reads as text); numbers and booleans are
-     * shown as written. */
-    char shown[80];
-    if (value->kind == OMI_YAML_STRING)
-        omi_quote(shown, sizeof shown, node->value, node->length);
-    else
-        snprintf(shown, sizeof shown, "%.60s", node->value);
-    snprintf(buf, size, "%s %s", kind_name(value->kind), shown);
 }
 
 /* Resolves a scalar: untagged ones by their spelling (plain) or as

@@ -258,6 +258,14 @@ static void word_repeat(const omi_tree *tree, const omi_duplicate *d,
             k->length == key->length && memcmp(k->value, key->value, key->length) == 0)
             earlier = node_at(tree, map->items[2 * p + 1]);
     }
+    if (omi_yaml_is_merge_key(key)) {
+        /* Not replaced: PyYAML merges both, the later one first. */
+        snprintf(message, size, "line %lu: merge key \"<<\" appears again %s "
+                 "(line %lu has one): both merge, this one winning shared keys "
+                 "(say <<: [*this, *earlier])", (unsigned long)d->line, where,
+                 (unsigned long)d->earlier_line);
+        return;
+    }
     if (scalar_is(key, "accelerator") || scalar_is(key, "fsdp_config")) {
         snprintf(message, size, "line %lu: section \"%s\" appears again %s: "
                  "it replaces the one at line %lu", (unsigned long)d->line,
@@ -302,7 +310,8 @@ unsigned long omi_yaml_first_repeat(const omi_tree *tree, const omi_node *map,
     size_t first = r.count;
     for (size_t i = 0; i < r.count; i++) {
         const omi_node *m = node_at(tree, r.found[i]->map);
-        if (key_in(node_at(tree, m->items[2 * r.found[i]->pair]), keys, nkeys) &&
+        const omi_node *key = node_at(tree, m->items[2 * r.found[i]->pair]);
+        if ((key_in(key, keys, nkeys) || omi_yaml_is_merge_key(key)) &&
             (first == r.count || r.found[i]->line < r.found[first]->line))
             first = i;
     }
@@ -335,11 +344,21 @@ static void report_repeats(const omi_tree *tree, const omi_node *root,
     }
     /* A top-level mapping also read as the section (an alias of itself)
      * counts once; fields only count in the section, the section key only
-     * at the top. */
+     * at the top, a merge key in either (once). */
     size_t kept = 0;
     for (size_t i = 0; i < r.count; i++) {
         const omi_node *map = node_at(tree, r.found[i]->map);
         const omi_node *key = node_at(tree, map->items[2 * r.found[i]->pair]);
+        if (omi_yaml_is_merge_key(key)) {
+            bool again = false;
+            for (size_t k = 0; k < kept; k++)
+                again = again || r.found[k] == r.found[i];
+            if (!again) {
+                r.where[kept] = r.where[i];
+                r.found[kept++] = r.found[i];
+            }
+            continue;
+        }
         bool section_key = scalar_is(key, "accelerator");
         if (section_key != (i < at_top))
             continue;

@@ -55,8 +55,10 @@ static const char *const mesh_keys[] = {"mesh_dim_names", "mesh_shape"};
 #define SEEN_NEAR_SECTION 4
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 /* Keys whose repeats the tree remembers: bit i for field_keys[i], then
- * one for each section key at the top level. */
-#define REPEAT_BITS (COUNT(field_keys) + COUNT(section_keys))
+ * one for each section key at the top level, then the merge key (YAML
+ * allows a key once in a mapping; PyYAML applies every `<<`). */
+#define REPEAT_BITS (COUNT(field_keys) + COUNT(section_keys) + 1)
+#define REPEAT_MERGE (REPEAT_BITS - 1)
 _Static_assert(REPEAT_BITS <= 16, "frame.repeatable has a bit for each");
 
 struct omi_arena_block {
@@ -325,8 +327,9 @@ static bool note_unknown(composer *c, frame *f, unsigned long line)
     return false;
 }
 
-/* Remembers a field key in a section, or a section key at the top level
- * (`which`: its bit), given again in the mapping of `f`. */
+/* Remembers a field key in a section, a section key at the top level, or
+ * a merge key in either (`which`: its bit), given again in the mapping of
+ * `f`. */
 static void note_repeat(composer *c, frame *f, size_t which, unsigned long line)
 {
     uint16_t bit = (uint16_t)(1u << which);
@@ -361,6 +364,7 @@ static void plan_scalar_key(composer *c, frame *f, const char *text,
     if (merge) {
         v = (uint8_t)(((r & ROLE_ROOT) ? ROLE_MERGE_ROOT : 0) |
                       ((r & ROLE_SECTION) ? ROLE_MERGE_SECTION : 0));
+        note_repeat(c, f, REPEAT_MERGE, line);
     } else {
         if ((r & ROLE_ROOT) && text_in(text, length, section_keys, COUNT(section_keys)))
             v |= ROLE_SECTION | ((r & ROLE_REPORT) ? ROLE_REPORT : 0);

@@ -57,9 +57,10 @@ typedef struct {
 typedef struct omi_arena_block omi_arena_block;
 
 /* A key of a kept mapping given again in that mapping: a field key in a
- * section (om_dims's and preset_yaml.c's), or a section key at the top
- * level (the diagnostics report the dims's ones in the mappings the
- * projection reads; the preset loader refuses its own). */
+ * section (om_dims's and preset_yaml.c's), a section key at the top
+ * level, or a merge key in either (the diagnostics report the dims's ones
+ * and merge keys in the mappings the projection reads; the preset loader
+ * refuses its own and merge keys). */
 typedef struct {
     uint32_t map;          /* node index of the mapping */
     uint32_t pair;         /* the repeated pair: items[2 * pair] is its key */
@@ -67,7 +68,11 @@ typedef struct {
     uint32_t earlier_line; /* line of the occurrence before it */
 } omi_duplicate;
 
-/* Repeated keys remembered per document (a real config has a few). */
+/* Repeated keys remembered per document (a real config has a few). Past
+ * it a repeat is parsed as PyYAML does (the last value wins) without its
+ * diagnostic, and the diagnostics' "N more keys appear again" counts the
+ * remembered ones only: reached only by a config repeating section keys
+ * more than 64 times. */
 #define OMI_MAX_DUPLICATES 64
 
 /* Nodes live in blocks of OMI_NODE_BLOCK that never move: the tree grows

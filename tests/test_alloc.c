@@ -750,6 +750,34 @@ static void test_world_many(void)
     om_mesh_free(odd_view);
 }
 
+/* Megatron with 40 hierarchical CP levels: the parameter's list and the
+ * preset's group lists (57 of them) grow past their first blocks. */
+static om_status op_preset_long_hcp(om_error *err, bool *out_reset)
+{
+    char hcp[160] = "hierarchical_context_parallel_sizes=[";
+    for (int l = 0; l < 40; l++)
+        strcat(hcp, l < 39 ? "1," : "2]");
+    const char *params[] = {"context_parallel_size=2", hcp};
+    om_preset *p = (om_preset *)1;
+    om_status st = om_preset_new("megatron", params, 2, 4, &p, err);
+    RESET_CHECK(p);
+    if (st == OM_OK) {
+        char *json = (char *)1;
+        st = om_preset_to_json(p, &json, err);
+        *out_reset = st == OM_OK || json == NULL;
+        if (st == OM_OK && om_preset_group_list_count(p) != 57)
+            abort(); /* levels were lost */
+        om_string_free(st == OM_OK ? json : NULL);
+        om_preset_free(p);
+    }
+    return st;
+}
+
+static void test_preset_ops(void)
+{
+    run_failing("om_preset_new/to_json (megatron, 40 hcp levels)", op_preset_long_hcp);
+}
+
 static void test_view_ops(void)
 {
     run_failing("om_view_flatten", op_view_flatten);
@@ -824,6 +852,7 @@ static const om_test_case alloc_tests[] = {
     {"topology queries allocate nothing", test_topology_allocates_nothing},
     {"view and world calls under allocation failure", test_view_ops},
     {"a world of many views under allocation failure", test_world_many},
+    {"a preset of many group lists under allocation failure", test_preset_ops},
     {"the JSON parser's own allocations fail too", test_json_parser_allocations},
     {NULL, NULL},
 };

@@ -95,6 +95,9 @@ static void test_clean_configs(void)
     EXPECT_CLEAN("accelerator: {dp_size: null}\n");
 }
 
+/* How the repeat of a merge key ends. */
+#define MERGE_TAIL ": both merge, this one winning shared keys (say <<: [*this, *earlier])"
+
 static void test_unknown_keys(void)
 {
     EXPECT_DIAGNOSTICS(
@@ -120,11 +123,15 @@ static void test_unknown_keys(void)
     EXPECT_DIAGNOSTICS("accelerator:\n  \"a\\tb\": 1\n  ? [x]\n  : 1\n",
                        {0, 2, "line 2: unknown key \"a\\x09b\" in accelerator " KNOWN_KEYS},
                        {0, 3, "line 3: unknown key (a list) in accelerator"});
-    /* A mapping's keys come from its merges too, each mapping once. */
+    /* A mapping's keys come from its merges too, each mapping once (the
+     * second merge key is a repeat: test_duplicate_merge_keys). */
     EXPECT_DIAGNOSTICS("base: &b\n  tp_size: 2\n  pp: 2\naccelerator:\n"
                        "  <<: [*b, *b]\n  cp_size: 1\n  <<: *b\n",
                        {0, 3, "line 3: unknown key \"pp\" in accelerator (did you "
-                              "mean \"pp_size\"?)"});
+                              "mean \"pp_size\"?)"},
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 7,
+                        "line 7: merge key \"<<\" appears again in accelerator "
+                        "(line 5 has one)" MERGE_TAIL});
     /* A mapping written inline after `<<:` is not examined (composition
      * keeps only its fields and merges: see yaml_tree.c). */
     EXPECT_CLEAN("accelerator: {tp_size: 2, <<: {foo: 1, cp_size: 2}}\n");
@@ -344,6 +351,51 @@ static void test_duplicate_keys(void)
     OM_EXPECT(dims == NULL);
 }
 
+/* Two merge keys in one mapping used to be applied without a word (1.3
+ * bug fix): reported as a repeat, the values kept as PyYAML gives them. */
+static void test_duplicate_merge_keys(void)
+{
+    const char *two = "a: &a {tp_size: 2, pp_size: 2}\nb: &b {tp_size: 4}\n"
+                      "accelerator: {<<: *a, <<: *b, cp_size: 1}\n";
+    EXPECT_DIAGNOSTICS(two,
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 3,
+                        "line 3: merge key \"<<\" appears again in accelerator "
+                        "(line 3 has one)" MERGE_TAIL});
+    /* PyYAML: the later merge wins tp_size, the earlier still gives pp. */
+    OM_EXPECT_INT(lenient_size(two, OM_DIM_TP), 4);
+    OM_EXPECT_INT(lenient_size(two, OM_DIM_PP), 2);
+    om_error err;
+    om_dims *dims = NULL;
+    OM_EXPECT_ERR(om_dims_parse_yaml_checked(two, strlen(two), true, NULL, &dims, &err),
+                  &err, OM_ERR_PARSE, "line 3: merge key \"<<\" appears again");
+    OM_EXPECT(dims == NULL);
+    /* Three (two repeats), a !!merge-tagged key is one too, at the top
+     * level and in a merged mapping. */
+    EXPECT_DIAGNOSTICS("a: &a {tp_size: 2}\naccelerator:\n  <<: *a\n  <<: *a\n"
+                       "  !!merge x: *a\n",
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 4,
+                        "line 4: merge key \"<<\" appears again in accelerator "
+                        "(line 3 has one)" MERGE_TAIL},
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 5,
+                        "line 5: merge key \"<<\" appears again in accelerator "
+                        "(line 4 has one)" MERGE_TAIL});
+    EXPECT_DIAGNOSTICS("r: &r {accelerator: {tp_size: 2}}\n<<: *r\n<<: *r\n",
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 3,
+                        "line 3: merge key \"<<\" appears again at the top level "
+                        "(line 2 has one)" MERGE_TAIL});
+    EXPECT_DIAGNOSTICS("a: &a {tp_size: 2}\nm: &m {<<: *a, <<: *a}\n"
+                       "accelerator: {<<: *m}\n",
+                       {OM_DIAGNOSTIC_DUPLICATE_KEY, 2,
+                        "line 2: merge key \"<<\" appears again in a mapping "
+                        "accelerator merges (line 2 has one)" MERGE_TAIL});
+    /* One merge list is YAML's way to merge several (the earlier mapping
+     * wins a shared key): no repeat; nor is a merge in another section. */
+    const char *list = "a: &a {tp_size: 2}\nb: &b {tp_size: 4}\n"
+                       "accelerator: {<<: [*a, *b]}\nmodel: {<<: *a, <<: *b}\n";
+    EXPECT_CLEAN(list);
+    OM_EXPECT_INT(lenient_size(list, OM_DIM_TP), 2);
+}
+
 static void test_many_duplicate_keys(void)
 {
     /* 8 reported one by one, then one counts the rest. */
@@ -507,6 +559,7 @@ static const om_test_case config_tests[] = {
     {"mesh JSON given as a config", test_mesh_json},
     {"strict mode", test_strict},
     {"duplicate keys: the last counts, reported", test_duplicate_keys},
+    {"two merge keys in a mapping: reported", test_duplicate_merge_keys},
     {"many duplicate keys: counted past the limit", test_many_duplicate_keys},
     {"diagnostics accessors and NULL arguments", test_accessors},
     {"file variant: path in every message", test_file},

@@ -180,13 +180,15 @@ static void test_json_errors(void)
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[],\"x\":1}", OM_ERR_PARSE,
                       "unknown key \"x\"", __LINE__);
     expect_json_error("{\"levels\":[3],\"ranks\":[{\"rank\":0}]}", OM_ERR_PARSE,
-                      "levels[0] must be a string", __LINE__);
+                      "levels[0] must be a string, got 3", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":\"0\"}]}",
-                      OM_ERR_PARSE, "\"rank\" must be an integer", __LINE__);
+                      OM_ERR_PARSE, "\"rank\" must be an integer, got \"0\"", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"host\":1}]}",
                       OM_ERR_PARSE, "ranks[0] has no \"rank\"", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0,\"host\":1.5}]}",
-                      OM_ERR_PARSE, "must be a string or an integer id", __LINE__);
+                      OM_ERR_PARSE, "must be a string or an integer id, got 1.5", __LINE__);
+    expect_json_error("{\"levels\":[\"host\"],\"ranks\":[{\"rank\":0.0,\"host\":1}]}",
+                      OM_ERR_PARSE, "\"rank\" must be an integer, got 0.0", __LINE__);
     expect_json_error("{\"levels\":[\"host\"],\"ranks\":[7]}", OM_ERR_PARSE,
                       "ranks[0] must be an object", __LINE__);
     expect_json_error("[1]", OM_ERR_PARSE, "must be an object", __LINE__);

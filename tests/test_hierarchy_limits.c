@@ -195,7 +195,8 @@ static void test_advice_prefer(void)
     many_levels(text, sizeof text, 17);
     om_hierarchy *deep = spec(text);
     OM_EXPECT_ERR(om_order_advice(d, deep, NULL, NULL, NULL, &json, &err), &err,
-                  OM_ERR_INVALID_ARGUMENT, "order advice takes at most 16 levels");
+                  OM_ERR_INVALID_ARGUMENT,
+                  "order advice takes at most 16 levels, the hierarchy has 17");
     om_hierarchy_free(deep);
     om_hierarchy_free(h);
     om_dims_free(d);

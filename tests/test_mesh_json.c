@@ -254,25 +254,30 @@ static void test_parse_wrong_types(void)
     REJECT("{\"mesh_dim_names\":[[\"dp\"]],\"mesh_shape\":[2]}", OM_ERR_PARSE,
            "mesh_dim_names[0]");
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[\"2\"]}", OM_ERR_PARSE,
-           "mesh_shape[0]");
+           "mesh_shape[0] must be an integer, got \"2\"");
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[true]}", OM_ERR_PARSE,
-           "mesh_shape[0]");
+           "mesh_shape[0] must be an integer, got true");
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[null]}", OM_ERR_PARSE,
-           "mesh_shape[0]");
+           "mesh_shape[0] must be an integer, got null");
     REJECT("{\"mesh_dim_names\":[\"dp\",\"tp\"],\"mesh_shape\":[2,[2]]}", OM_ERR_PARSE,
-           "mesh_shape[1]");
+           "mesh_shape[1] must be an integer, got an array");
 }
 
 static void test_parse_floats(void)
 {
+    /* The value is named (1.3): 2.0 and 2e0 read alike, as a real. */
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[2.0]}", OM_ERR_PARSE,
-           "mesh_shape[0]");
+           "mesh_shape[0] must be an integer, got 2.0");
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[2.5]}", OM_ERR_PARSE,
-           "mesh_shape[0]");
+           "mesh_shape[0] must be an integer, got 2.5");
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[2e0]}", OM_ERR_PARSE,
-           "mesh_shape[0]");
+           "mesh_shape[0] must be an integer, got 2.0");
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[1E2]}", OM_ERR_PARSE,
-           "mesh_shape[0]");
+           "mesh_shape[0] must be an integer, got 100.0");
+    REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[-0.0]}", OM_ERR_PARSE,
+           "mesh_shape[0] must be an integer, got -0.0");
+    REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[1e300]}", OM_ERR_PARSE,
+           "mesh_shape[0] must be an integer, got 1.0000000000000001e+300");
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[NaN]}", OM_ERR_PARSE, NULL);
     REJECT("{\"mesh_dim_names\":[\"dp\"],\"mesh_shape\":[Infinity]}", OM_ERR_PARSE,
            NULL);

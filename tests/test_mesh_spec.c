@@ -88,10 +88,16 @@ static void test_parse_mesh_rules(void)
     expect_fail("dp=2,tp=-4", OM_ERR_BAD_SIZE, "-4", __LINE__);
     expect_fail("dp=65536,tp=65536", OM_ERR_MESH_TOO_LARGE, "65536", __LINE__);
     expect_fail("dp=2147483648", OM_ERR_MESH_TOO_LARGE, "2147483648", __LINE__);
-    /* Beyond int64: still too large (saturated), never wrapped. */
-    expect_fail("dp=99999999999999999999999", OM_ERR_MESH_TOO_LARGE, NULL, __LINE__);
-    expect_fail("dp=18446744073709551617", OM_ERR_MESH_TOO_LARGE, NULL, __LINE__);
-    expect_fail("dp=-99999999999999999999999", OM_ERR_BAD_SIZE, NULL, __LINE__);
+    /* Beyond int64: still too large (saturated), never wrapped, and the
+     * item named as written (it used to show 9223372036854775807). */
+    expect_fail("dp=99999999999999999999999", OM_ERR_MESH_TOO_LARGE,
+                "\"dp=99999999999999999999999\"", __LINE__);
+    expect_fail("tp=2,dp=18446744073709551617", OM_ERR_MESH_TOO_LARGE,
+                "mesh spec item \"dp=18446744073709551617\": size exceeds 2^31-1",
+                __LINE__);
+    expect_fail("dp=-99999999999999999999999", OM_ERR_BAD_SIZE,
+                "mesh spec item \"dp=-99999999999999999999999\": sizes must be >= 1",
+                __LINE__);
     expect_fail("\xff=2", OM_ERR_INVALID_NAME, "UTF-8", __LINE__);
 }
 

@@ -183,9 +183,13 @@ static void expect_rule(const char *preset, const char *const *kv, int64_t world
 
 static void test_torchtitan_rules(void)
 {
+    /* torchtitan's messages, then the degree that broke them (1.3). */
     expect_rule("torchtitan", KV("tp", "0"), 8,
-                "Parallelism degree should be >= 1, except for dp_shard");
-    expect_rule("torchtitan", KV("dp_shard", "-2"), 8, "dp_shard must -1 or >=1.");
+                "Parallelism degree should be >= 1, except for dp_shard (tp = 0)");
+    expect_rule("torchtitan", KV("tp", "2", "pp", "-3", "ep", "0"), 8,
+                "Parallelism degree should be >= 1, except for dp_shard (pp = -3)");
+    expect_rule("torchtitan", KV("dp_shard", "-2"), 8,
+                "dp_shard must -1 or >=1. (dp_shard = -2)");
     expect_rule("torchtitan", KV("dp_shard", "3"), 4,
                 "Invalid parallel dims: dp_replicate(1) * dp_shard(3) * cp(1) * "
                 "tp(1) * pp(1) != WORLD_SIZE(4)");
@@ -244,7 +248,14 @@ static void test_megatron_rules(void)
                 KV("tensor_model_parallel_size", "2", "pipeline_model_parallel_size",
                    "2", "expert_model_parallel_size", "4",
                    "expert_tensor_parallel_size", "1", "order", "tp-cp-ep-pp-dp"),
-                16, "When not using pp-last rank ordering");
+                16, "When not using pp-last rank ordering, the data parallel size of "
+                    "the attention and moe layers must be the same (4 and 2, order "
+                    "tp-cp-ep-pp-dp)");
+    /* Megatron's texts, then (1.3) the values that break them. */
+    expect_rule("megatron", KV("virtual_pipeline_model_parallel_size", "2"), 8,
+                "pipeline-model-parallel size should be greater than 1 with "
+                "interleaved schedule (pipeline_model_parallel_size = 1, "
+                "virtual_pipeline_model_parallel_size = 2)");
     /* Same dp sizes but pp strides differ between the two generators. */
     expect_rule("megatron",
                 KV("tensor_model_parallel_size", "2", "pipeline_model_parallel_size",
@@ -253,12 +264,14 @@ static void test_megatron_rules(void)
                 8, "Pipeline parallel groups are expected to be the same for "
                    "Non-Expert and Expert part, but got [[0, 2], [1, 3]");
     expect_rule("megatron", KV("num_distributed_optimizer_instances", "3"), 8,
-                "Data parallel size should be divisible by partial DistOpt shard factor");
+                "Data parallel size should be divisible by partial DistOpt shard factor "
+                "(dp*cp = 8, num_distributed_optimizer_instances = 3)");
     expect_rule("megatron",
                 KV("num_distributed_optimizer_instances", "4",
                    "tensor_model_parallel_size", "2", "expert_model_parallel_size", "4",
                    "expert_tensor_parallel_size", "1"),
-                8, "Expert data parallel size should be divisible");
+                8, "Expert data parallel size should be divisible by partial DistOpt "
+                   "shard factor (2, num_distributed_optimizer_instances = 4)");
     expect_rule("megatron",
                 KV("context_parallel_size", "4", "hierarchical_context_parallel_sizes",
                    "[2, 3]"),
@@ -585,6 +598,13 @@ static void test_yaml_repeated_keys(void)
          "line 2: section \"accelerator\" appears again at the top level"},
         {"base: &b {ep_size: 2, ep_size: 4}\naccelerator: {<<: *b}\n",
          "line 1: key \"ep_size\" appears again in a mapping accelerator merges"},
+        /* Two merge keys in a mapping (1.3 bug fix too). */
+        {"a: &a {tp_size: 2}\nb: &b {tp_size: 4}\naccelerator:\n  <<: *a\n  <<: *b\n",
+         "line 5: merge key \"<<\" appears again in accelerator (line 4 has one)"},
+        {"a: &a {dp_shard_size: 2}\nfsdp_config: {<<: *a, !!merge x: *a}\n",
+         "line 2: merge key \"<<\" appears again in fsdp_config (line 2 has one)"},
+        {"a: &a {accelerator: {tp_size: 2}}\n<<: *a\n<<: *a\n",
+         "line 3: merge key \"<<\" appears again at the top level (line 2 has one)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *path = write_yaml("preset_hp_repeat.yaml", cases[i].text);

@@ -214,7 +214,10 @@ static void test_json(void)
         {"[]", OM_ERR_PARSE, "object"},
         {"{}", OM_ERR_PARSE, "\"views\""},
         {"{\"views\":{},\"x\":1}", OM_ERR_PARSE, "unknown key 'x'"},
-        {"{\"views\":{},\"world_size\":\"8\"}", OM_ERR_PARSE, "world_size"},
+        {"{\"views\":{},\"world_size\":\"8\"}", OM_ERR_PARSE,
+         "\"world_size\" must be an integer, got \"8\""},
+        {"{\"views\":{},\"world_size\":8.0}", OM_ERR_PARSE,
+         "\"world_size\" must be an integer, got 8.0"},
         {"{\"views\":{\"v\":{\"dim_names\":[]}}}", OM_ERR_PARSE,
          "view 'v': view record lacks \"shape\""},
         {"{\"views\":{\"v\":{\"dim_names\":[\"a\"],\"shape\":[4],\"layout\":[[[4,1]]]}},"
@@ -297,6 +300,98 @@ static void test_many_views_lookups(void)
                                &err), &err, OM_ERR_EMPTY_NAME, "view 45 has an empty name");
     for (int v = 0; v < MANY; v++)
         om_mesh_free(views[v]);
+}
+
+/* The first rank whose groups over `axis` differ between two views (or
+ * that one view holds and not the other), by the definition: every
+ * rank's two groups, member by member. -1 when none. */
+static int64_t first_disagreement(const om_mesh *a, const om_mesh *b, const char *axis,
+                                  int64_t world)
+{
+    for (int64_t r = 0; r < world; r++) {
+        bool in_a = om_view_holds(a, r), in_b = om_view_holds(b, r);
+        if (in_a != in_b)
+            return r;
+        if (!in_a)
+            continue;
+        int32_t ga[64], gb[64];
+        size_t na = 0, nb = 0;
+        om_error err;
+        OM_EXPECT_OK(om_mesh_group_of_named(a, &axis, 1, r, ga, 64, &na, &err), &err);
+        OM_EXPECT_OK(om_mesh_group_of_named(b, &axis, 1, r, gb, 64, &nb, &err), &err);
+        if (na != nb || memcmp(ga, gb, na * sizeof *ga) != 0)
+            return r;
+    }
+    return -1;
+}
+
+/* The consistency rule names the first rank whose two groups differ:
+ * random pairs of views sharing axis "s" (placed in random orders, at
+ * offsets, some of them families), against the definition. */
+static void test_consistency_first_rank(void)
+{
+    unsigned seed = 4242;
+    int conflicts = 0, agreeing = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        om_mesh *v[2];
+        int64_t sizes[3], strides[3], offset = 0;
+        for (int k = 0; k < 2; k++) {
+            bool same = k == 1 && trial % 4 == 0; /* the same placement: agree */
+            int order[3] = {0, 1, 2};
+            for (int i = 2; i > 0; i--) {
+                seed = seed * 1103515245u + 12345u;
+                int j = (int)((seed >> 16) % (unsigned)(i + 1)), t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+            for (int i = 0; i < 3 && !same; i++) {
+                seed = seed * 1103515245u + 12345u;
+                sizes[i] = 1 + (int64_t)((seed >> 16) % 3);
+            }
+            int64_t stride = 1;
+            for (int i = 0; i < 3 && !same; i++) {
+                strides[order[i]] = stride;
+                stride *= sizes[order[i]];
+            }
+            seed = seed * 1103515245u + 12345u;
+            if (!same)
+                offset = (seed >> 16) % 4 == 0 ? 1 : 0;
+            v[k] = view((const char *[]){k ? "p" : "q", "s", k ? "r" : "t"}, 3, sizes,
+                        strides, offset);
+            if (k == 1 && !same && (seed >> 20) % 3 == 0) { /* a family: s alone */
+                om_mesh *cut = NULL;
+                om_error err;
+                OM_EXPECT_OK(om_view_slice(v[k], (const char *[]){"s"}, 1, &cut, &err),
+                             &err);
+                om_mesh_free(v[k]);
+                v[k] = cut;
+            }
+        }
+        int64_t world = 1;
+        for (int k = 0; k < 2; k++)
+            if (om_view_extent(v[k]) > world)
+                world = om_view_extent(v[k]);
+        int64_t want = first_disagreement(v[0], v[1], "s", world);
+        om_error err;
+        om_world *w = NULL;
+        om_status st = om_world_new(world, (const char *[]){"x", "y"}, 2,
+                                    (const om_mesh *const *)v, 2, &w, &err);
+        if (want < 0) {
+            OM_EXPECT_OK(st, &err);
+            agreeing++;
+        } else {
+            char text[64];
+            snprintf(text, sizeof text, "disagree on axis 's': rank %lld is in ",
+                     (long long)want);
+            OM_EXPECT_ERR(st, &err, OM_ERR_VIEW_CONFLICT, text);
+            conflicts++;
+        }
+        om_world_free(w);
+        om_mesh_free(v[0]);
+        om_mesh_free(v[1]);
+    }
+    OM_EXPECT(conflicts > 100);
+    OM_EXPECT(agreeing > 10);
 }
 
 /* Bit j of rank space 2^6 is axis "b<j>" (stride 2^j) in the views
@@ -433,6 +528,7 @@ static void test_many_views_first_holder(void)
 static const om_test_case world_tests[] = {
     {"construction errors", test_construction_errors},
     {"consistency rule", test_consistency_rule},
+    {"consistency rule: the first rank whose groups differ", test_consistency_first_rank},
     {"lookups and slices", test_lookups_and_slices},
     {"unaligned slice across views", test_unaligned_world_slice},
     {"JSON", test_json},

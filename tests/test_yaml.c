@@ -252,6 +252,23 @@ static void test_merge_errors(void)
                "a merge key (<<) list may only hold mappings", NULL);
     /* The top level's merges too, beside an explicit accelerator. */
     TEXT_ERROR("<<: foo\naccelerator: {tp_size: 2}\n", OM_ERR_PARSE, "line 1", "<<");
+    /* What was merged instead is named (1.3: the messages said nothing
+     * of the value), as PyYAML refuses each ("expected a mapping or list
+     * of mappings for merging, but found scalar"). */
+    TEXT_ERROR("accelerator: {<<: 5}\n", OM_ERR_PARSE,
+               "a list of mappings, got integer 5", NULL);
+    TEXT_ERROR("accelerator: {<<: null}\n", OM_ERR_PARSE,
+               "a list of mappings, got null", NULL);
+    TEXT_ERROR("accelerator: {<<: ~}\n", OM_ERR_PARSE, "a list of mappings, got null ~",
+               NULL);
+    TEXT_ERROR("accelerator:\n  <<:\n", OM_ERR_PARSE, "line 2",
+               "a list of mappings, got null (empty)");
+    TEXT_ERROR("s: &s four\naccelerator: {<<: *s}\n", OM_ERR_PARSE, "line 1",
+               "a list of mappings, got string \"four\"");
+    TEXT_ERROR("a: &a {tp_size: 2}\naccelerator: {<<: [*a, [*a]]}\n", OM_ERR_PARSE,
+               "line 2", "may only hold mappings, got a list");
+    TEXT_ERROR("a: &a {tp_size: 2}\naccelerator: {<<: [*a, '3']}\n", OM_ERR_PARSE,
+               "may only hold mappings, got string \"3\"", NULL);
 }
 
 static void test_merge_tag(void)

@@ -29,6 +29,13 @@
  *     one: that is no duplicate. Mappings the projection does not read
  *     (another section, an accelerator replaced by a later one) are not
  *     examined.                                              (DUPLICATE_KEY)
+ *   - a second merge key (`<<`, or a key tagged !!merge) in one of those
+ *     mappings: PyYAML applies both, the later one winning a key both
+ *     give, and so does the projection; YAML allows a key once in a
+ *     mapping. One merge list says it (`<<: [*b, *a]`, the earlier one
+ *     winning); a list whose mappings share a key is YAML's way of
+ *     overriding and is not reported. 1.3 bug fix: it used to pass
+ *     without a word.                                        (DUPLICATE_KEY)
  * Unknown top-level sections are never reported: training YAMLs hold many.
  * At most OM_DIAGNOSTICS_MAX_UNKNOWN_KEYS unknown keys are reported one by
  * one; one more UNKNOWN_KEY diagnostic then counts the rest. Likewise at
@@ -45,6 +52,8 @@
  *     is replaced by 4)
  *   line 5: section "accelerator" appears again at the top level: it
  *     replaces the one at line 1
+ *   line 3: merge key "<<" appears again in accelerator (line 2 has one):
+ *     both merge, this one winning shared keys (say <<: [*this, *earlier])
  *
  * Ownership: an om_diagnostics belongs to its creator (om_diagnostics_new,
  * freed with om_diagnostics_free); strings through `char **out` are freed

@@ -78,7 +78,9 @@ OM_API OM_NODISCARD om_status om_preset_new(const char *name,
  * `fsdp_config:` given again at the top level, is OM_ERR_PARSE worded as
  * config.h's DUPLICATE_KEY diagnostic ("line 4: key \"tp_size\" appears
  * again in accelerator (line 2's value 2 is replaced by 4)"); 1.3 bug fix:
- * the last value used to win without a word (as in PyYAML).
+ * the last value used to win without a word (as in PyYAML). Likewise a
+ * second merge key (`<<`) in one of the mappings read (the top level, the
+ * two sections, what they merge): both used to apply without a word.
  */
 OM_API OM_NODISCARD om_status om_preset_load_yaml(const char *path,
                                                   int64_t world_size,

@@ -12,6 +12,9 @@
 #define CLI_OK 0
 #define CLI_FAILED 1
 #define CLI_USAGE 2
+/* --dims options of one command (dump, locality: one axis set each);
+ * more are refused naming the limit. Without --dims every single axis is
+ * taken, with no limit. */
 #define CLI_MAX_DIMS 16
 
 /* Options a command may accept (bit set). */
@@ -50,6 +53,8 @@ enum {
 };
 
 #define CLI_VIEW_OPTIONS (OPT_VIEW | OPT_WORLD | OPT_PRESET | OPT_PARAM)
+/* --param options: more than any preset's keys (16) plus world_size, so
+ * the 33rd is a repeat, which the preset refuses anyway. */
 #define CLI_MAX_VIEW_PARAMS 32
 
 typedef struct {

@@ -7,6 +7,8 @@
 #include "cli_internal.h"
 #include "util.h"
 
+/* hierarchy --examples lists ranks in memory: beyond 2^24 it is refused
+ * naming the count (without --examples any size is answered). */
 #define CLI_MAX_EXAMPLE_RANKS (1 << 24)
 
 /* The whole regular file (omu_file_read: bounded, never blocks on a FIFO);

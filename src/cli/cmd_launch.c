@@ -6,6 +6,9 @@
 
 #include "cli_internal.h"
 
+/* Launch plans printed whole: the largest clusters have some 10^4 hosts
+ * and 10^5 GPUs, so beyond these a plan is refused naming the limit
+ * (and, for processes, the value). */
 #define CLI_MAX_HOSTS 65536
 #define CLI_MAX_LAUNCH_PROCESSES (1 << 22)
 

@@ -687,6 +687,34 @@ def test_a_group_of_billions_of_a_view_streams_in_bounded_memory(tmp_path, args,
     assert values == mode_members(modes, len(values))
 
 
+@pytest.mark.parametrize("other,message", [
+    # another member pattern: every rank's groups differ
+    ({"dim_names": ["h"], "shape": [2 * HALF], "layout": [[[2 * HALF, 1]]]},
+     "rank 0 is in a group of 2147483646 ranks in 'other' and in a group of "
+     "2147483646 ranks in 'split'"),
+    # the same pattern from other first members: odd ranks only
+    ({"dim_names": ["h"], "shape": [HALF], "layout": [[[HALF, 2]]], "offset": 1},
+     "rank 0 is in no group in 'other' and in a group of 2147483646 ranks in 'split'"),
+])
+def test_views_disagreeing_on_a_group_of_billions(tmp_path, other, message):
+    """fixed: finding the first rank whose two groups differ wrote both
+    groups of every rank up to it: 2 x 8 GiB here (and world x group
+    time when that rank is far). Now a pass of decodes, under 1 GiB."""
+    if sanitized():
+        pytest.skip("AddressSanitizer needs more address space than the limit")
+    world = {"world_size": 2 * HALF,
+             "views": {"other": other, "split": VIEW_WORLD["views"]["split"]}}
+    (tmp_path / "W.json").write_text(json.dumps(world))
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    p = subprocess.run([CLI, "groups", "--world", "W.json", "--view", "split", "--dims", "h"],
+                       capture_output=True, preexec_fn=limit, cwd=tmp_path, timeout=60)
+    assert p.returncode == 1 and p.stdout == b"", (p.returncode, p.stderr)
+    assert b"views 'other' and 'split' disagree on axis 'h': " + message.encode() \
+        in p.stderr, p.stderr
+
+
 def test_closed_pipe_with_sigpipe_ignored_is_an_error():
     """Where SIGPIPE is ignored the write fails with EPIPE: reported, exit 1."""
     head, code, err = first_bytes(["groups", "--mesh", "dp=1048576,tp=2", "--dims", "tp"],

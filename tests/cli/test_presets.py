@@ -216,6 +216,11 @@ def test_yaml_repeated_key_refused(tmp_path):
                     "fsdp_config:\n  dp_shard_size: 2\n  dp_shard_size: 4\n")
     fails(1, "views", str(path), "--world-size", "8",
           match='line 4: key "dp_shard_size" appears again in fsdp_config')
+    # two merge keys in fsdp_config (1.3 bug fix too)
+    path.write_text("accelerator: {tp_size: 2}\na: &a {dp_shard_size: 2}\n"
+                    "fsdp_config:\n  <<: *a\n  <<: *a\n")
+    fails(1, "check", "--preset", "hyper-parallel", str(path), "--world-size", "8",
+          match='line 5: merge key "<<" appears again in fsdp_config')
 
 
 def test_check_without_preset_is_the_preflight():

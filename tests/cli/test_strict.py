@@ -63,6 +63,12 @@ CASES = {
         "base: &b {tp_size: 2, tp_size: 4}\naccelerator:\n  <<: *b\n  tp_size: 1\n",
         ['line 1: key "tp_size" appears again in a mapping accelerator merges (line 1\'s '
          "value 2 is replaced by 4)"]),
+    # Since 1.3 too: both merges apply (the later wins tp_size: 1, as in
+    # PyYAML), with a word.
+    "two merge keys": (
+        "a: &a {tp_size: 2}\nb: &b {tp_size: 1}\naccelerator: {<<: *a, <<: *b}\n",
+        ['line 3: merge key "<<" appears again in accelerator (line 3 has one): both '
+         "merge, this one winning shared keys (say <<: [*this, *earlier])"]),
     # The preset loader's keys repeat in the tree too; the dims read none,
     # so only the unknown keys are reported, as before 1.3.
     "the preset's keys repeated": (

@@ -17,7 +17,8 @@ sizes with awkward values (3, 5, 6, 12), expert_tensor_parallel_size None
 or set, the default pp-last order, the dp-last order, permutations, partial
 orders (missing size-1 tokens are appended, missing others refused),
 upper case, num_distributed_optimizer_instances, hierarchical context
-parallel sizes, and world sizes up to MAX_WORLD. Some draws are wrong on
+parallel sizes, and world sizes up to MAX_WORLD; then the LONG_HCP cases
+(20 to 40 hierarchical levels). Some draws are wrong on
 purpose (a world the sizes do not divide, an unknown or repeated order
 token, hierarchical sizes that do not multiply to cp, vpp with pp = 1,
 sizes of 0 or below), so errors are recorded too.
@@ -325,6 +326,22 @@ def left_out(case):
         case["params"]["num_distributed_optimizer_instances"] < 0
 
 
+# Fixed cases recorded after the random draws: hierarchical context
+# parallel sizes with more levels than a draw makes (Megatron takes any
+# number; levels of size 1 make groups of one rank), so more group lists
+# than the other names together, and one that does not multiply to cp.
+def long_hcp_case(tp, cp, world, hcp):
+    return dict(zip(PARAM_KEYS, (tp, 1, cp, 1, None, "tp-cp-ep-dp-pp", 1, hcp))), world
+
+
+LONG_HCP = [
+    long_hcp_case(2, 4, 16, [2] + [1] * 18 + [2]),
+    long_hcp_case(1, 6, 12, [1, 3, 1, 1, 2] + [1] * 20),
+    long_hcp_case(1, 2, 4, [1] * 39 + [2]),
+    long_hcp_case(1, 2, 4, [1] * 17),
+]
+
+
 def check_shared(path):
     with open(path) as f:
         doc = json.load(f)
@@ -353,6 +370,7 @@ def main():
             skipped += 1
         else:
             cases.append(case)
+    cases += [record(params, world) for params, world in LONG_HCP]
     errors = sum("error" in c for c in cases)
     print(f"{len(cases)} cases ({len(cases) - errors} results, {errors} errors), "
           f"{skipped} draws left out", file=sys.stderr)

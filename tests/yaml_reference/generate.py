@@ -23,7 +23,8 @@ always holds what PyYAML itself gives.
 (OM_DIAGNOSTIC_DUPLICATE_KEY): found on PyYAML's composed nodes, before any
 merge is applied, in the accelerator mapping, the top-level mapping (for
 "accelerator" itself) and every mapping they merge, each with the line of
-the key that comes again.
+the key that comes again; a second merge key (`<<` or `!!merge`) in any of
+those mappings counts as "<<" given again (PyYAML applies both).
 """
 import json
 import random
@@ -281,16 +282,21 @@ def copy_mapping(node, memo=None):
     return new
 
 
-def repeated_keys(node, wanted, seen, out):
-    """Keys of `wanted` repeated within `node` or a mapping it merges."""
+def repeated_keys(node, wanted, seen, out, merges):
+    """Keys of `wanted` repeated within `node` or a mapping it merges, and
+    merge keys (each once in `merges`, whichever walk finds it)."""
     if not isinstance(node, MappingNode) or id(node) in seen:
         return
     seen.add(id(node))
     first = {}
     for k, v in node.value:
         if is_merge(k):
+            if "<<" in first and id(k) not in merges:
+                merges.add(id(k))
+                out.append({"key": "<<", "line": k.start_mark.line + 1})
+            first["<<"] = True
             for m in (v.value if isinstance(v, SequenceNode) else [v]):
-                repeated_keys(m, wanted, seen, out)
+                repeated_keys(m, wanted, seen, out, merges)
         elif isinstance(k, ScalarNode) and k.tag == STR_TAG and k.value in wanted:
             if k.value in first:
                 out.append({"key": k.value, "line": k.start_mark.line + 1})
@@ -302,9 +308,10 @@ def duplicates(text):
     if not isinstance(root, MappingNode):
         return []
     out = []
-    repeated_keys(root, {"accelerator"}, set(), out)
+    merges = set()
+    repeated_keys(root, {"accelerator"}, set(), out, merges)
     accel = mapping_lookup(root, "accelerator")
-    repeated_keys(accel, set(FIELDS), set(), out)
+    repeated_keys(accel, set(FIELDS), set(), out, merges)
     return sorted(out, key=lambda d: (d["line"], d["key"]))
 
 
