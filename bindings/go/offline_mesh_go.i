@@ -12,8 +12,8 @@
  *              and message of the very call that failed (OM_ERROR is a C
  *              local of the wrapper; the status text crosses as one string)
  *   handles    every `om_x *` is a *Handle (types.go) that owns the C object
- *              (a cleanup frees it; Close frees it now) and is kept alive
- *              for the call; OM_NEW is a *Handle the call fills
+ *              (a cleanup frees it; Close frees it once no call uses it)
+ *              and is in use for the call; OM_NEW is a *Handle the call fills
  *   OM_STRING  *string: copied to Go, freed with om_string_free in the call
  *   OM_BUFFER  []int, one longer: its last element gets the needed length
  *   OM_STRINGS []string, packed into one NUL-separated Go string (a
@@ -95,12 +95,18 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 %}
 
 /* Handles: every other pointer of the API is an opaque object (om_mesh *,
- * om_world *, ...): a *Handle (Go memory holding the C pointer, so cgo
- * keeps it alive for the call); nil is NULL. OM_NEW: the call fills a new
- * Handle. */
+ * om_world *, ...): a *Handle; nil is NULL. The call holds a use of it
+ * (types.go), so a racing Close frees it only after C returns; a closed
+ * one is NULL. OM_NEW: the call fills a new Handle. */
 %typemap(gotype) SWIGTYPE * "*Handle"
+%typemap(goin) SWIGTYPE * %{ $result = $input.use(); defer $result.done() %}
 %typemap(in) SWIGTYPE *
 %{ $1 = $input != NULL ? ($1_ltype)(uintptr_t)((uint64_t *)$input)[0] : NULL; %}
+/* The other pointers pass as they are. */
+%typemap(goin) char **OM_STRING, int64_t *OM_OUTPUT, size_t *OM_OUTPUT, uint64_t *OM_OUTPUT, bool *OM_OUTPUT,
+               enum SWIGTYPE *, (const int64_t *OM_INTS, size_t OM_INTS_LEN),
+               (int32_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED),
+               (int64_t *OM_BUFFER, size_t OM_BUFFER_LEN, size_t *OM_NEEDED) %{ $result = $input %}
 %typemap(gotype) SWIGTYPE **OM_NEW "*Handle"
 %typemap(imtype) SWIGTYPE **OM_NEW "*[2]uint64"
 %typemap(goin) SWIGTYPE **OM_NEW %{ $result = &$input.c; defer $input.track() %}
@@ -142,14 +148,14 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 %}
 
 /* Input lists: Go slices, not copied: integer lists are []int (int64_t
- * memory), texts []byte, mesh lists the meshes' C pointers (kept alive). */
+ * memory), texts []byte, mesh lists the meshes' C pointers (in use). */
 %typemap(gotype) (const int64_t *OM_INTS, size_t OM_INTS_LEN) "[]int"
 %typemap(gotype) (const char *OM_TEXT, size_t OM_TEXT_LEN) "[]byte"
 %typemap(goin) (const char *OM_TEXT, size_t OM_TEXT_LEN) %{ $result = $input %}
 %typemap(gotype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]*Handle"
 %typemap(imtype) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) "[]uintptr"
 %typemap(goin) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
-%{ $result = ptrs($input); defer keepAlive($input) %}
+%{ $result = uses($input); defer dones($input, $result) %}
 %typemap(in) (const int64_t *OM_INTS, size_t OM_INTS_LEN), (const char *OM_TEXT, size_t OM_TEXT_LEN),
              (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
 %{

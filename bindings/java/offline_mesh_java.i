@@ -22,7 +22,10 @@
  * IOException for OM_ERR_IO (file readers declare it), OutOfMemoryError.
  * Strings cross as UTF-8 bytes both ways (never JNI's modified UTF-8).
  * A closed handle throws IllegalStateException; an unreachable one is
- * freed by a Cleaner (no finalize()).
+ * freed by a Cleaner (no finalize()). close() may race with calls on other
+ * threads: each call holds a use of its handles (om_java_cell), so a call
+ * either completes or throws IllegalStateException, and the C object is
+ * freed once, when the last call using it returns.
  */
 
 %module OfflineMeshes
@@ -40,7 +43,12 @@
   }
 %}
 %pragma(java) jniclassclassmodifiers="final class"
-%pragma(java) jniclasscode=%{ static { Native.load(); } %}
+%pragma(java) jniclasscode=%{
+  static { Native.load(); }
+  static native void closeHandle(long cell);
+  static native void dropHandle(long cell);
+  static native long liveHandles(); // C objects not yet freed (the tests read it)
+%}
 
 /* ---- names (of the classes, enums and methods: methods.py) ----------------- */
 %rename("%(regex:/^OM_(ERR_|DIM_|FLAG_|LOCALITY_|LAUNCH_|WORLD_SIZE_|DIAGNOSTIC_)?(.*)/\\2/)s", %$isenumitem) "";
@@ -50,12 +58,11 @@
 %typemap(javaclassmodifiers) SWIGTYPE "public final class"
 %typemap(javainterfaces) SWIGTYPE "AutoCloseable"
 %typemap(javabody) SWIGTYPE %{
-  private transient long swigCPtr;
-  private final java.lang.ref.Cleaner.Cleanable cleanable;
+  private transient volatile long swigCPtr; // its om_java_cell; 0 once closed
 
   $javaclassname(long cPtr, boolean own) {
     swigCPtr = cPtr;
-    cleanable = Native.CLEANER.register(this, () -> $imclassname.delete_$javaclassname(cPtr));
+    Native.CLEANER.register(this, () -> $imclassname.dropHandle(cPtr));
   }
 
   /** 0 for null (the library reports the NULL argument); a closed object throws. */
@@ -65,19 +72,27 @@
     return obj == null ? 0 : obj.swigCPtr;
   }
 %}
-%typemap(javadestruct, methodname="close", methodmodifiers="public synchronized") SWIGTYPE {
+/* Frees the C object now, or when the last call using it returns (its
+ * SWIG destructor is unused: closeHandle and the Cleaner's dropHandle). */
+%typemap(javadestruct, methodname="close", methodmodifiers="public") SWIGTYPE {
+    long cell = swigCPtr;
     swigCPtr = 0;
-    cleanable.clean();
+    $imclassname.closeHandle(cell);
   }
 %typemap(javafinalize) SWIGTYPE ""
-/* A closed handle (pointer 0), checked before any input is converted. */
+/* Handles cross as their om_java_cell: a call takes a use of each (the
+ * object, NULL once closed) and ends it after the call. A closed `this`
+ * throws before any input is converted; a closed argument reaches C as NULL
+ * and throws after the call (om_java_done). A new object gets its cell. */
 %typemap(in) SWIGTYPE *self %{
-  $1 = *($&1_ltype)&$input;
-  if (!$1) {
+  if (!($1 = ($1_ltype)om_java_use($input))) {
     SWIG_JavaThrowException(jenv, SWIG_JavaIllegalStateException, "used after close()");
     return $null;
   }
 %}
+%typemap(in) SWIGTYPE * %{ $1 = ($1_ltype)om_java_use($input); %}
+%typemap(freearg) SWIGTYPE * %{ om_java_done(jenv, $input, $1); %}
+%typemap(out) SWIGTYPE * %{ $result = om_java_cell_new(jenv, $1, OM_JAVA_FREE_OF($1)); %}
 %typemap(javacode) om_status %{
   /** The library's English text, e.g. "parse error". */
   public String description() { return OfflineMeshes.statusString(this); }
@@ -93,9 +108,85 @@
 %{
 #include "offline_mesh.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A handle's C object and the count of the calls using it, which the
+ * Java object holds (swigCPtr): state counts uses in steps of 2, bit 0 is
+ * "closed". close() frees the object at once or the last use does, once;
+ * the Cleaner frees the cell when the Java object is unreachable (calls
+ * pass the Java object too, so none is running then). */
+typedef struct om_java_cell {
+  atomic_size_t state;
+  void *obj;
+  void (*free_obj)(void *);
+} om_java_cell;
+
+static atomic_long om_java_live;
+
+static void om_java_free(om_java_cell *c) {
+  c->free_obj(c->obj);
+  atomic_fetch_sub(&om_java_live, 1);
+}
+
+/* The destructor of a new object, as its cell keeps it (through void (*)(void),
+ * the cast GCC accepts between function types; the object is one of them). */
+#define OM_JAVA_FREE_OF(p) ((void (*)(void *))(void (*)(void))_Generic((p), om_mesh *: om_mesh_free, \
+    om_dims *: om_dims_free, om_preset *: om_preset_free, om_hierarchy *: om_hierarchy_free, \
+    om_locality *: om_locality_free, om_world *: om_world_free, om_diagnostics *: om_diagnostics_free))
+
+static jlong om_java_cell_new(JNIEnv *jenv, void *obj, void (*free_obj)(void *)) {
+  om_java_cell *c = obj ? malloc(sizeof *c) : NULL;
+  if (c) {
+    atomic_init(&c->state, 0);
+    c->obj = obj;
+    c->free_obj = free_obj;
+    atomic_fetch_add(&om_java_live, 1);
+  } else if (obj) {
+    free_obj(obj);
+    SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "no memory for a handle");
+  }
+  return (jlong)(intptr_t)c;
+}
+
+/* The object of a handle for one call, NULL when null or closed. */
+static void *om_java_use(jlong cell) {
+  om_java_cell *c = (om_java_cell *)(intptr_t)cell;
+  size_t s = c ? atomic_load(&c->state) : 1;
+  while (!(s & 1))
+    if (atomic_compare_exchange_weak(&c->state, &s, s + 2))
+      return c->obj;
+  return NULL;
+}
+
+/* Ends a use; an argument closed before it reached C as NULL: the
+ * library's error about it gives way to the reason. */
+static void om_java_done(JNIEnv *jenv, jlong cell, const void *used) {
+  om_java_cell *c = (om_java_cell *)(intptr_t)cell;
+  if (used && atomic_fetch_sub(&c->state, 2) == 3) /* closed, and that was the last use */
+    om_java_free(c);
+  if (c && !used) {
+    (*jenv)->ExceptionClear(jenv);
+    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalStateException, "used after close()");
+  }
+}
+
+JNIEXPORT void JNICALL Java_org_offlinemesh_OfflineMeshesJNI_closeHandle(JNIEnv *jenv, jclass cls, jlong cell) {
+  om_java_cell *c = (om_java_cell *)(intptr_t)cell;
+  if (c && atomic_fetch_or(&c->state, 1) == 0) /* no call is using it */
+    om_java_free(c);
+}
+
+JNIEXPORT void JNICALL Java_org_offlinemesh_OfflineMeshesJNI_dropHandle(JNIEnv *jenv, jclass cls, jlong cell) {
+  Java_org_offlinemesh_OfflineMeshesJNI_closeHandle(jenv, cls, cell);
+  free((void *)(intptr_t)cell);
+}
+
+JNIEXPORT jlong JNICALL Java_org_offlinemesh_OfflineMeshesJNI_liveHandles(JNIEnv *jenv, jclass cls) {
+  return atomic_load(&om_java_live);
+}
 
 static jbyteArray om_java_bytes(JNIEnv *jenv, const char *text) {
   jsize n = text ? (jsize)strlen(text) : 0;
@@ -202,6 +293,7 @@ OM_JAVA_RESULT(om_java_groups, jintArray, int[], int[][], NewIntArray, SetIntArr
   if (om_err.status != OM_OK)
     om_java_throw(jenv, &om_err);
 %}
+%typemap(freearg) om_error *OM_ERROR, om_java_array *r ""
 
 /* ---- inputs ------------------------------------------------------------------ */
 %apply long long { int64_t, uint64_t };   /* a uint64_t hash or mask: the same bits */
@@ -266,9 +358,27 @@ OM_JAVA_ARRAY(int32_t *OM_INTO, OM_INTO_LEN, jintArray, int[], int[], Int, 0)
 /* Text with its length: UTF-8 as Native.cstr makes it, without the NUL. */
 OM_JAVA_ARRAY(const char *OM_TEXT, OM_TEXT_LEN, jbyteArray, byte[], String, Byte, JNI_ABORT)
 %typemap(javain) (const char *OM_TEXT, size_t OM_TEXT_LEN) "Native.utf8($javainput)"
-/* The views of a world: OfflineMesh[] as their handles, kept reachable. */
+/* The views of a world: OfflineMesh[] as their cells, kept reachable; the
+ * call uses each mesh (as a handle argument above). */
 OM_JAVA_ARRAY(const om_mesh *const *OM_MESHES, OM_MESHES_LEN, jlongArray, long[], OfflineMesh[], Long,
               JNI_ABORT)
+%typemap(in) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
+    (jlong *cells = NULL, const om_mesh *stack[64], const om_mesh **meshes = NULL) %{
+  $2 = $input ? (size_t)(*jenv)->GetArrayLength(jenv, $input) : 0;
+  cells = $input ? (*jenv)->GetLongArrayElements(jenv, $input, NULL) : NULL;
+  meshes = $2 <= 64 ? stack : malloc($2 * sizeof *meshes);
+  for (size_t i = 0; cells && meshes && i < $2; i++)
+    meshes[i] = om_java_use(cells[i]);
+  $1 = ($1_ltype)(cells ? meshes : NULL);
+%}
+%typemap(freearg) (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN) %{
+  for (size_t i = 0; cells$argnum && meshes$argnum && i < $2; i++)
+    om_java_done(jenv, cells$argnum[i], meshes$argnum[i]);
+  if (meshes$argnum != stack$argnum)
+    free(meshes$argnum);
+  if (cells$argnum)
+    (*jenv)->ReleaseLongArrayElements(jenv, $input, cells$argnum, JNI_ABORT);
+%}
 %typemap(javain, post="      java.lang.ref.Reference.reachabilityFence($javainput);")
     (const om_mesh *const *OM_MESHES, size_t OM_MESHES_LEN)
     "($javainput == null ? null : java.util.Arrays.stream($javainput).mapToLong(OfflineMesh::getCPtr).toArray())"

@@ -58,7 +58,9 @@
 // A Mesh holds the C mesh it was built from, so each query is one cgo call.
 // Close releases it; a Mesh never closed is released by runtime.AddCleanup
 // once unreachable. World, Preset and Hierarchy hold their C object alike.
-// A Mesh is immutable and safe for concurrent use (Close excepted).
+// A Mesh is immutable and safe for concurrent use, Close included: a call
+// racing with Close answers, or fails as after it; the C mesh is freed once
+// the last call using it returns.
 // ParallelDims is a plain Go value. The functions that discover
 // the world size read the environment (WORLD_SIZE, ...); do not change it
 // concurrently.

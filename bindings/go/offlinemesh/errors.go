@@ -105,11 +105,15 @@ func lines(s string, err error) ([]string, error) {
 	return orNil(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' }), err)
 }
 
-// list reads n strings by index.
-func list(n int, at func(int) string) []string {
-	out := make([]string, n)
+// list reads n strings of h by index; none when h was closed meanwhile
+// (its getters then answer "").
+func list(h *omswig.Handle, n func(*omswig.Handle) int, at func(*omswig.Handle, int) string) []string {
+	out := make([]string, n(h))
 	for i := range out {
-		out[i] = at(i)
+		out[i] = at(h, i)
+	}
+	if !h.Open() {
+		return nil
 	}
 	return out
 }

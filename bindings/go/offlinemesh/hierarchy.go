@@ -48,9 +48,7 @@ func ReadHostfile(data []byte) (Hierarchy, error) {
 
 // Levels returns the level names, fastest first.
 func (h Hierarchy) Levels() []string {
-	return list(omswig.Om_hierarchy_levels(h.h), func(i int) string {
-		return omswig.Om_hierarchy_level_name(h.h, i)
-	})
+	return list(h.h, omswig.Om_hierarchy_levels, omswig.Om_hierarchy_level_name)
 }
 
 // LevelIndex is the position of level name (ErrInvalidArgument otherwise).
@@ -73,8 +71,8 @@ func (h Hierarchy) level(level int) error {
 // RanksPerDomain is the domain size of a uniform level (0 when explicit);
 // ErrOutOfRange for a level outside Levels(), as DomainOf.
 func (h Hierarchy) RanksPerDomain(level int) (int, error) {
-	err := h.level(level) // C answers 0 out of range, safely
-	return orNil(omswig.Om_hierarchy_ranks_per_domain(h.h, level), err)
+	n := omswig.Om_hierarchy_ranks_per_domain(h.h, level) // 0 out of range or closed, safely
+	return orNil(n, h.level(level))                       // checked after: open then, open for the call
 }
 
 // Ranks is the number of ranks an explicit hierarchy describes (0 when
@@ -117,12 +115,13 @@ func (l LevelLocality) String() string {
 func (h Hierarchy) Locality(m *View, axes ...string) ([]LevelLocality, error) {
 	loc := new(omswig.Handle)
 	defer loc.Close()
+	levels := h.Levels() // before the report: a racing Close leaves none, and no report
 	err := m.ok()
 	if err == nil {
 		err = omswig.Om_hierarchy_locality(m.c(), h.h, axes, loc)
 	}
 	out := make([]LevelLocality, omswig.Om_locality_levels(loc)) // none without a report
-	for l, name := range h.Levels()[:len(out)] {
+	for l, name := range levels[:len(out)] {
 		v := [8]int{}
 		for f := range v {
 			_ = omswig.Om_locality_get(loc, l, omswig.Enum_SS_om_locality_field(f), &v[f])

@@ -12,7 +12,9 @@ import (
 // queries cost one cgo call. Close releases that handle; a Mesh that is
 // never closed is released by the garbage collector (runtime.AddCleanup).
 // Copies of a Mesh value share the handle. A Mesh is immutable and safe for
-// concurrent use, except that Close must not race with other calls.
+// concurrent use, Close included: a call racing with Close answers as
+// without it, or fails as after it; the C mesh is freed once, when the last
+// call using it returns.
 //
 // Names, Shape, NDim, Size, Index, SizeOf and Equal read a Go copy and keep
 // working after Close; every other method then fails with

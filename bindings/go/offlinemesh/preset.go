@@ -60,17 +60,13 @@ func (p *Preset) WorldSize() int { return omswig.Om_preset_world_size(p.c()) }
 
 // Views lists the view names in the framework's order.
 func (p *Preset) Views() []string {
-	return list(omswig.Om_preset_view_count(p.c()), func(i int) string {
-		return omswig.Om_preset_view_name(p.c(), i)
-	})
+	return list(p.c(), omswig.Om_preset_view_count, omswig.Om_preset_view_name)
 }
 
 // GroupLists lists the named group lists (Megatron's "dp_cp", "tp", ...;
 // DeepSpeed's "ep", "expt_dp"), in creation order; none for the others.
 func (p *Preset) GroupLists() []string {
-	return list(omswig.Om_preset_group_list_count(p.c()), func(i int) string {
-		return omswig.Om_preset_group_list_name(p.c(), i)
-	})
+	return list(p.c(), omswig.Om_preset_group_list_count, omswig.Om_preset_group_list_name)
 }
 
 // GroupList returns the named group list, groups and members in the

@@ -55,7 +55,7 @@ func (w *World) Size() int { return omswig.Om_world_size(w.c()) }
 
 // ViewNames lists the views in construction order.
 func (w *World) ViewNames() []string {
-	return list(omswig.Om_world_view_count(w.c()), func(i int) string { return omswig.Om_world_view_name(w.c(), i) })
+	return list(w.c(), omswig.Om_world_view_count, omswig.Om_world_view_name)
 }
 
 // ViewIndex is the position of view name, or -1.

@@ -62,10 +62,17 @@ func statusError(s string) error {
 }
 
 // Handle owns one C object: c[0] is its pointer, c[1] its destructor
-// (written by the call that made it). A cleanup frees it once the Handle is
-// unreachable, unless Close did so first. A nil or closed Handle is NULL.
+// (written by the call that made it, never changed after). A cleanup frees
+// it once the Handle is unreachable, unless Close did so first. A nil or
+// closed Handle is NULL.
+//
+// Close may race with calls using the handle (as os.File's): each call
+// holds a use of it (state counts them in steps of 2; bit 0 is "closed"),
+// a call that starts after Close gets NULL, and whoever ends the last use
+// of a closed handle frees the object, exactly once.
 type Handle struct {
 	c       [2]uint64
+	state   atomic.Uint64
 	cleanup runtime.Cleanup
 }
 
@@ -85,31 +92,66 @@ func (h *Handle) track() {
 	}
 }
 
-// Close frees the C object now; later calls see NULL. Closing twice is a
-// no-op. Close must not race with calls using the handle.
-func (h *Handle) Close() {
-	if h != nil && h.c[0] != 0 {
-		h.cleanup.Stop()
+// use starts a call's use of the C object: h, or nil (C's NULL) when h is
+// closed; done ends it. An empty handle (NULL) is not counted.
+func (h *Handle) use() *Handle {
+	if h == nil || h.c[0] == 0 {
+		return h
+	}
+	for s := h.state.Load(); s&1 == 0; s = h.state.Load() {
+		if h.state.CompareAndSwap(s, s+2) {
+			return h
+		}
+	}
+	return nil
+}
+
+func (h *Handle) done() {
+	if h != nil && h.c[0] != 0 && h.state.Add(^uint64(1)) == 1 { // closed, and that was the last use
 		release(h.c)
-		h.c = [2]uint64{}
 	}
 }
 
-// Open reports whether h holds a C object.
-func (h *Handle) Open() bool { return h != nil && h.c[0] != 0 }
+// Close frees the C object now, or when the last call using it returns;
+// later calls see NULL. Closing twice is a no-op.
+func (h *Handle) Close() {
+	for h != nil && h.c[0] != 0 {
+		s := h.state.Load()
+		if s&1 != 0 {
+			return
+		}
+		if h.state.CompareAndSwap(s, s|1) {
+			h.cleanup.Stop()
+			if s == 0 {
+				release(h.c)
+			}
+			return
+		}
+	}
+}
 
-// ptrs lists the C pointers of handles (OM_MESHES).
-func ptrs(hs []*Handle) []uintptr {
+// Open reports whether h holds a C object and is not closed.
+func (h *Handle) Open() bool { return h != nil && h.c[0] != 0 && h.state.Load()&1 == 0 }
+
+// uses starts the uses of a list of handles (OM_MESHES): their C pointers
+// (0 for nil or closed ones); dones ends them.
+func uses(hs []*Handle) []uintptr {
 	out := make([]uintptr, len(hs))
 	for i, h := range hs {
-		if h != nil {
+		if h = h.use(); h != nil {
 			out[i] = uintptr(h.c[0])
 		}
 	}
 	return out
 }
 
-func keepAlive(hs []*Handle) { runtime.KeepAlive(hs) }
+func dones(hs []*Handle, ps []uintptr) {
+	for i, h := range hs {
+		if ps[i] != 0 {
+			h.done()
+		}
+	}
+}
 
 // cString passes a Go string to C whole: a NUL byte, which would end the C
 // string early, becomes "\xc0\x80" (not UTF-8, so no valid name, path or
