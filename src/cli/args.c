@@ -55,12 +55,14 @@ static const option_spec options[] = {
     {"view", OPT_VIEW},             {"world", OPT_WORLD},
     {"preset", OPT_PRESET},         {"param", OPT_PARAM},
     {"strict", OPT_STRICT},         {"single-axes", OPT_SINGLE_AXES},
+    {"layouts", OPT_LAYOUTS},
 };
 
 /* Options that take no value. */
 static bool is_flag(unsigned flag)
 {
-    return flag == OPT_EXAMPLES || flag == OPT_STRICT || flag == OPT_SINGLE_AXES;
+    return flag == OPT_EXAMPLES || flag == OPT_STRICT || flag == OPT_SINGLE_AXES ||
+           flag == OPT_LAYOUTS;
 }
 
 #define COUNT_MAX INT64_C(2147483647)
@@ -159,6 +161,9 @@ static int store(const cli_io *io, unsigned flag, const char *name,
         return CLI_OK;
     case OPT_SINGLE_AXES:
         opt->single_axes = true;
+        return CLI_OK;
+    case OPT_LAYOUTS:
+        opt->layouts = true;
         return CLI_OK;
     case OPT_NNODES:
         return parse_count(io, name, value, 1, COUNT_MAX, &opt->nnodes);

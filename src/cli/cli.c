@@ -47,9 +47,9 @@ static const command commands[] = {
     {"order", cli_cmd_order, "order AXES",
      "the mesh an axis order describes (pp,dp,cp,tp or tp-cp-ep-dp-pp)", "AXES"},
     {"views", cli_cmd_views,
-     "views --preset NAME [--param KEY=VALUE]... [--world-size N] [--single-axes] | views CONFIG.yaml [--world-size N]",
+     "views --preset NAME [--param KEY=VALUE]... [--world-size N] [--single-axes | --layouts] | views CONFIG.yaml [--world-size N] [--layouts]",
      "every view and named group of a framework preset (torchtitan, megatron, ...)",
-     "--preset --param CONFIG.yaml --strict --world-size --single-axes"},
+     "--preset --param CONFIG.yaml --strict --world-size --single-axes --layouts"},
     {"launch", cli_cmd_launch,
      "launch SOURCE --nnodes N --nproc-per-node P [--format torchrun|slurm|openmpi] [--master-addr HOST --master-port PORT] [--hosts LIST|HOSTFILE] [--hierarchy LEVELS] [--require AXES:LEVEL,...]",
      "per-node launch plan with each process's launcher environment",
@@ -97,7 +97,7 @@ static void print_help(FILE *out)
     fputs("\n"
           "SOURCE is CONFIG.yaml [--world-size N] [--order AXES] or --mesh SPEC,\n"
           "or (groups, coord, dump, show, locality) --view NAME with --world FILE\n"
-          "(a world JSON, as views prints) or --preset NAME [--param KEY=VALUE]...,\n"
+          "(the JSON views --layouts prints) or --preset NAME [--param KEY=VALUE]...,\n"
           "SPEC is name=size,... (e.g. dp=2,cp=2,tp=2) or a mesh JSON file,\n"
           "AXES is a comma-separated axis list (e.g. dp,cp). --order reads\n"
           "'pp,dp,cp,tp' slowest-varying first, 'tp-cp-ep-dp-pp' (Megatron)\n"

@@ -49,7 +49,8 @@ enum {
     OPT_PARAM = 1 << 26,      /* --param may repeat */
     OPT_STRICT = 1 << 27,     /* flag: config diagnostics are errors; every
                                  command taking OPT_CONFIG accepts it */
-    OPT_SINGLE_AXES = 1 << 28 /* flag (views): torchtitan's single-axis meshes */
+    OPT_SINGLE_AXES = 1 << 28, /* flag (views): torchtitan's single-axis meshes */
+    OPT_LAYOUTS = 1 << 29     /* flag (views): the world JSON, layouts only */
 };
 
 #define CLI_VIEW_OPTIONS (OPT_VIEW | OPT_WORLD | OPT_PRESET | OPT_PARAM)
@@ -87,6 +88,7 @@ typedef struct {
     size_t nparams;
     bool strict;        /* --strict */
     bool single_axes;   /* --single-axes */
+    bool layouts;       /* --layouts */
 } cli_options;
 
 typedef struct {

@@ -100,7 +100,7 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
 {
     cli_preset_args pa;
     cli_options opt;
-    int rc = parse(io, "views", argc, argv, OPT_SINGLE_AXES, &pa, &opt);
+    int rc = parse(io, "views", argc, argv, OPT_SINGLE_AXES | OPT_LAYOUTS, &pa, &opt);
     if (rc != CLI_OK)
         return rc;
     /* --single-axes: torchtitan's single-axis meshes instead of the views. */
@@ -112,6 +112,8 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
     if (single_axes && (!pa.preset || strcmp(pa.preset, "torchtitan") != 0))
         return cli_error(io, CLI_USAGE,
                          "--single-axes goes with --preset torchtitan only");
+    if (single_axes && opt.layouts)
+        return cli_error(io, CLI_USAGE, "--single-axes and --layouts cannot be combined");
     om_preset *preset = NULL;
     rc = cli_load_preset(io, &pa, &opt, &preset);
     if (rc != CLI_OK)
@@ -121,6 +123,24 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
         char *json = NULL;
         om_status st = om_preset_single_axes_json(preset, &json, &e);
         om_preset_free(preset);
+        if (st != OM_OK)
+            return cli_lib_error(io, &e);
+        fputs(json, io->out);
+        fputc('\n', io->out);
+        om_string_free(json);
+        return CLI_OK;
+    }
+    if (opt.layouts) {
+        /* The views as a world (om_world_to_json): O(views) bytes, where
+         * the full document holds every group and coordinate. */
+        om_error e;
+        om_world *world = NULL;
+        char *json = NULL;
+        om_status st = om_preset_world(preset, &world, &e);
+        om_preset_free(preset);
+        if (st == OM_OK)
+            st = om_world_to_json(world, &json, &e);
+        om_world_free(world);
         if (st != OM_OK)
             return cli_lib_error(io, &e);
         fputs(json, io->out);

@@ -649,7 +649,8 @@ om_status draw_picture_set_hierarchy(draw_picture *pic, const om_hierarchy *h,
     pic->hierarchy = h;
     pic->nlevels = n;
     pic->ranks_per_host = k;
-    pic->hosts = (pic->size + k - 1) / k;
+    /* Views: hosts up to the largest rank the view reaches, as above. */
+    pic->hosts = (om_view_extent(pic->mesh) + k - 1) / k;
     pic->local_groups = pic->group_count - pic->level_crossing[0];
     pic->max_hosts = pic->level_max[0];
     pic->marks = pic->local_groups < pic->group_count;
@@ -672,7 +673,7 @@ void draw_describe_level(const draw_picture *pic, size_t level, omu_str *s)
 {
     const char *name = om_hierarchy_level_name(pic->hierarchy, level);
     int64_t k = om_hierarchy_ranks_per_domain(pic->hierarchy, level);
-    int64_t domains = (pic->size + k - 1) / k;
+    int64_t domains = (om_view_extent(pic->mesh) + k - 1) / k;
     omu_str_printf(s, "%s: %lld %s per domain, %lld %s (boundaries drawn =); ",
                     name, (long long)k, plural(k, "rank", "ranks"),
                     (long long)domains, plural(domains, "domain", "domains"));

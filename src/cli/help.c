@@ -85,11 +85,13 @@ static const option_help entries[] = {
      "to last (default: tp>cp>ep>dp>pp)"},
     {NULL, "--view", "NAME", "one view of a world (with --world or --preset) "
      "instead of CONFIG.yaml or --mesh"},
-    {NULL, "--world", "FILE", "a world JSON, as views prints it"},
+    {NULL, "--world", "FILE", "a world JSON, as views --layouts prints it"},
     {"views", "--preset", "NAME", PRESET_NAMES " (this or CONFIG.yaml)"},
     {"views", "--single-axes", "", "torchtitan's single-axis meshes "
      "(get_mesh names, fake-backed, one-dimensional active) instead of the "
      "views"},
+    {"views", "--layouts", "", "the world JSON only (what --world reads "
+     "back): each view's layout and instances, no groups or coordinates"},
     {"check", "--preset", "NAME", "check a framework preset instead: " PRESET_NAMES},
     {NULL, "--preset", "NAME", "the world of a framework preset: " PRESET_NAMES},
     {NULL, "--param", "KEY=VALUE", "a preset parameter by the framework's "

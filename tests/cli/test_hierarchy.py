@@ -260,6 +260,23 @@ def test_show_hierarchy_svg_has_level_line():
     assert "nvl: 16 ranks per domain, 1 domain" in r.stdout
 
 
+def test_show_hierarchy_of_a_view_with_an_offset(tmp_path):
+    # ranks 5, 7, 9 / 8, 10, 12 (a: stride 2, b: stride 3, offset 5): the
+    # b groups (5,8), (7,10), (9,12) cross racks of 8 twice, and the view
+    # reaches 4 hosts of 4. Before 1.3 the offset was ignored (no group
+    # crossed a rack) and hosts were counted from the view's 6 ranks.
+    world = tmp_path / "world.json"
+    world.write_text('{"views":{"v":{"dim_names":["a","b"],"layout":[[[3,2]],[[2,3]]],'
+                     '"offset":5,"shape":[3,2]}},"world_size":13}')
+    r = run("show", "--world", str(world), "--view", "v", "--hierarchy", "host=4,rack=8")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[-2] == ("hosts: 4 ranks per host, 4 hosts; 3 of 3 b groups CROSS a host "
+                         "boundary (up to 2 hosts each); their ranks are marked !")
+    assert lines[-1] == ("rack: 8 ranks per domain, 2 domains (boundaries drawn =); 2 of 3 "
+                         "b groups CROSS a rack boundary (up to 2 domains each)")
+
+
 @pytest.mark.parametrize("args,code,match", [
     (["--hierarchy", "host=4", "--ranks-per-host", "4"], 2, "cannot be combined"),
     (["--hierarchy", "host=4,nvl=4"], 1, "must increase"),

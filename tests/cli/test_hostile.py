@@ -147,7 +147,7 @@ def test_first_set_variable_wins_even_when_bad():
 
 COMMANDS = ["dims", "mesh", "groups", "coord", "experts", "check", "locality",
             "dump", "views", "launch", "advise", "show"]
-FLAGS = {"--strict", "--examples", "--single-axes"}
+FLAGS = {"--strict", "--examples", "--single-axes", "--layouts"}
 
 
 def options_of(command):
@@ -204,7 +204,7 @@ def test_views_lists_its_own_options():
     fails(2, "views", "--preset", "torchtitan", "--single-axes", "--single-axes",
           match="--single-axes given twice")
     err = fails(2, "views", "--bogus", match="unknown option")
-    for option in ("--preset", "--param", "--single-axes", "--world-size"):
+    for option in ("--preset", "--param", "--single-axes", "--layouts", "--world-size"):
         assert option in err, err
 
 

@@ -131,6 +131,45 @@ def test_views_output_is_a_world_file(tmp_path):
                    "--rank", "13") == {"cp": 0, "dp": 2, "tp": 1}
 
 
+@pytest.mark.parametrize("preset,params", [
+    ("torchtitan", ["--param", "dp_shard=4", "--param", "tp=2", "--param", "ep=4"]),
+    ("megatron", ["--param", "tensor_model_parallel_size=2",
+                  "--param", "expert_model_parallel_size=4"]),
+])
+def test_views_layouts_is_the_world_json(tmp_path, preset, params):
+    """views --layouts prints the world JSON alone: every view's layout and
+    instances, no groups or coordinates; --world reads it back to the same
+    groups, and it stays small where the full document does not."""
+    full = ok_json("views", "--preset", preset, "--world-size", "8", *params)
+    p = run("views", "--preset", preset, "--world-size", "8", *params, "--layouts")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["world_size"] == 8 and sorted(doc["views"]) == sorted(full["views"])
+    world = tmp_path / "w.json"
+    world.write_text(p.stdout)
+    for name, view in doc["views"].items():
+        assert not {"groups", "coords"} & set(view)
+        for axis in view["dim_names"]:
+            assert ok_json("groups", "--world", str(world), "--view", name,
+                           "--dims", axis) == ok_json(
+                "groups", "--preset", preset, "--world-size", "8", *params,
+                "--view", name, "--dims", axis)
+    big = ["--param", "dp_shard=-1", "--param", "tp=8"]
+    p = run("views", "--preset", "torchtitan", "--world-size", str(1 << 20), *big, "--layouts")
+    assert p.returncode == 0, p.stderr
+    assert len(p.stdout) < 16 << 20  # the full document: hundreds of MB
+    world.write_text(p.stdout)
+    assert ok_json("coord", "--world", str(world), "--view", "dense",
+                   "--rank", str((1 << 20) - 1)) == ok_json(
+        "coord", "--preset", "torchtitan", "--world-size", str(1 << 20), *big,
+        "--view", "dense", "--rank", str((1 << 20) - 1))
+
+
+def test_views_layouts_usage():
+    fails(2, "cannot be combined", "views", "--preset", "torchtitan", "--single-axes",
+          "--layouts")
+
+
 def preset_cases(stem):
     with open(os.path.join(VECTORS, stem + ".json")) as f:
         doc = json.load(f)
