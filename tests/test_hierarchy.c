@@ -636,6 +636,39 @@ static void test_brute_force(void)
         e = brute(mesh, mask, table_domain, dense);
         compare(loc, 0, &e, "shuffled explicit level", __LINE__);
         om_locality_free(loc);
+        /* The same axes as a view: strides of a random axis order (members
+         * and groups then interleave), in the explicit table and, shifted
+         * by an offset, in the uniform levels. */
+        int64_t strides[5], stride = 1;
+        size_t order[5];
+        for (size_t i = 0; i < ndim; i++)
+            order[i] = i;
+        for (size_t i = ndim; i-- > 1;) {
+            size_t j = (size_t)om_test_rand_range(&seed, 0, (int64_t)i), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        for (size_t i = ndim; i-- > 0;) {
+            strides[order[i]] = stride;
+            stride *= sizes[order[i]];
+        }
+        om_mesh *view = NULL, *shifted = NULL;
+        int64_t offset = om_test_rand_range(&seed, 1, 9);
+        OM_EXPECT_OK(om_view_new(names, ndim, sizes, ndim, strides, ndim, 0, &view, &err), &err);
+        OM_EXPECT_OK(om_view_new(names, ndim, sizes, ndim, strides, ndim, offset, &shifted,
+                                 &err), &err);
+        loc = locality(view, sh, axes, naxes);
+        e = brute(view, mask, table_domain, dense);
+        compare(loc, 0, &e, "a view in the shuffled explicit level", __LINE__);
+        om_locality_free(loc);
+        loc = locality(shifted, h, axes, naxes);
+        for (size_t l = 0; l < nlevels; l++) {
+            e = brute(shifted, mask, uniform_domain, &k[l]);
+            compare(loc, l, &e, "a shifted view in uniform levels", __LINE__);
+        }
+        om_locality_free(loc);
+        om_mesh_free(shifted);
+        om_mesh_free(view);
         free(dense);
         free(json);
         free(shuffled);
