@@ -180,6 +180,12 @@ static int compare(const advice *a, const candidate *x, const candidate *y)
 
 static void put_orders(omi_buf *b, const advice *a, const size_t *perm)
 {
+    if (a->nactive == 0) {
+        /* One rank: every order is the same job; give Megatron's default,
+         * which both Megatron and --order accept ("" is neither). */
+        omi_buf_puts(b, "\"megatron\":\"tp-cp-ep-dp-pp\",\"torch\":\"pp,dp,ep,cp,tp\"");
+        return;
+    }
     omi_buf_puts(b, "\"megatron\":\"");
     for (size_t i = 0; i < a->nactive; i++) {
         omi_buf_puts(b, i ? "-" : "");

@@ -964,6 +964,13 @@ static void test_order_advice(void)
     OM_EXPECT_ERR(om_order_advice(d, h, "cp+ep:host", NULL, NULL, &json, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "mixes cp and ep");
     om_dims_free(d);
+    /* One rank: Megatron's default order, not "" (which it refuses). */
+    d = moe_dims(1, 1, 1, 1, 1);
+    OM_EXPECT_OK(om_order_advice(d, h, NULL, NULL, NULL, &json, &err), &err);
+    OM_EXPECT_STR(json, "{\"orders\":[{\"broken\":[],\"crossings\":{},\"megatron\":"
+                        "\"tp-cp-ep-dp-pp\",\"torch\":\"pp,dp,ep,cp,tp\"}],\"rejected\":[]}");
+    om_string_free(json);
+    om_dims_free(d);
     d = moe_dims(3, 1, 4, 2, 1);
     OM_EXPECT_ERR(om_order_advice(d, h, NULL, NULL, NULL, &json, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "world size 6 is not divisible by "

@@ -253,7 +253,9 @@ OM_API OM_NODISCARD om_status om_hierarchy_check(const om_mesh *mesh,
  *   {"orders":[{"broken":[...],"crossings":{"tp":{"host":0,...},...},
  *    "megatron":"tp-cp-dp-pp","torch":"pp,dp,cp,tp"},...],
  *    "rejected":[{"megatron":...,"torch":...,"reason":...},...]}
- * where rejected orders break one of Megatron's own two rules: pp must be
+ * (orders name the axes of size > 1; with none, one order: Megatron's
+ * default tp-cp-ep-dp-pp, since 1.3, where it was ""), where rejected
+ * orders break one of Megatron's own two rules: pp must be
  * last when the expert data-parallel size differs from dp (ep != cp,
  * pp > 1), and the dense and expert layouts must give the same pp groups
  * (with ep == cp and pp not last, e.g. tp-cp-pp-ep; since 1.3, a bug fix:
