@@ -110,7 +110,9 @@ OM_API OM_PURE uint64_t om_mesh_hash(const om_mesh *mesh);
  * Canonical JSON: {"mesh_dim_names":["dp","tp"],"mesh_shape":[2,4]} (keys
  * sorted, no spaces, no newline, everything outside printable ASCII escaped
  * as lower-case \uXXXX: the spelling of Python's json.dumps(obj,
- * sort_keys=True, separators=(",", ":"))). Caller frees `*out` with om_string_free().
+ * sort_keys=True, separators=(",", ":"))). A view (view.h) writes its
+ * planner shape (names and sizes) only; om_view_to_json() writes the
+ * layout. Caller frees `*out` with om_string_free().
  * Errors: OM_ERR_INVALID_ARGUMENT, OM_ERR_NO_MEMORY.
  */
 OM_API OM_NODISCARD om_status om_mesh_to_json(const om_mesh *mesh, char **out,
@@ -150,7 +152,10 @@ OM_API OM_NODISCARD om_status om_mesh_from_spec(const char *spec,
 
 /**
  * Prints the text form "dp=2,cp=2,tp=8" ("" for the empty mesh), which
- * om_mesh_from_spec() reads back to an equal mesh. Caller frees `*out`.
+ * om_mesh_from_spec() reads back to an equal mesh. A view (view.h) prints
+ * its names and sizes only, as om_mesh_to_json() does: that reads back to
+ * the plain mesh of its shape, not to the view (om_view_to_json() keeps
+ * the layout). Caller frees `*out`.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, or a name containing ',', '=' or
  * spaces at its ends, which the text form cannot carry), OM_ERR_NO_MEMORY.
  */
