@@ -229,7 +229,10 @@ func (m *Mesh) String() string {
 }
 
 // MarshalJSON returns the canonical JSON of the mesh (keys sorted, no
-// spaces), exactly as the library and the other bindings print it.
+// spaces), exactly as the library and the other bindings print it. For a
+// view that is its planner shape (names and sizes): UnmarshalJSON then
+// gives the plain mesh of that shape; ViewJSON and ParseView keep the
+// layout.
 func (m *Mesh) MarshalJSON() ([]byte, error) {
 	s, err := m.str(omswig.Om_mesh_to_json)
 	return orNil([]byte(s), err)
