@@ -237,21 +237,33 @@ static void small_groups(const omi_layout *members, const omi_layout *bases,
     }
     int64_t base = offset, o = offset % k, group = 0;
     int64_t inside = 0, ppn_min = n, first = -1, rank = -1;
+    /* The fastest base axis runs in a tight loop; the others step as an
+     * odometer once per run (a run returns o and base to their start). */
+    size_t last = bases->n;
+    int64_t len = last ? bases->ax[last - 1].len : 1;
+    int64_t stride = last ? bases->ax[last - 1].stride : 0;
+    int64_t st = last ? step[last - 1] : 0;
     for (;;) {
-        if (o + span < k) {
-            inside++;
-        } else {
-            int64_t below = (k - o + s - 1) / s;
-            int64_t low = below < n - below ? below : n - below;
-            ppn_min = low < ppn_min ? low : ppn_min;
-            if (first < 0) {
-                first = group;
-                rank = base + below * s;
+        int64_t r = o;
+        for (int64_t c = 0; c < len; c++) {
+            bool in = r + span < k;
+            inside += in;
+            /* A crossing group: its fewest members in one of its two
+             * domains (at least 1, so stop dividing once there). */
+            if (!in && (ppn_min > 1 || first < 0)) {
+                int64_t below = (k - r + s - 1) / s;
+                int64_t low = below < n - below ? below : n - below;
+                ppn_min = low < ppn_min ? low : ppn_min;
+                if (first < 0) {
+                    first = group + c;
+                    rank = base + c * stride + below * s;
+                }
             }
+            r += st;
+            r -= r >= k ? k : 0;
         }
-        group++;
-        /* Odometer step, keeping o = base mod k. */
-        size_t j = bases->n;
+        group += len;
+        size_t j = last ? last - 1 : 0;
         for (; j > 0; j--) {
             const omi_axis *ax = &bases->ax[j - 1];
             base += ax->stride;
