@@ -118,29 +118,19 @@ int cli_cmd_views(const cli_io *io, int argc, char **argv)
     rc = cli_load_preset(io, &pa, &opt, &preset);
     if (rc != CLI_OK)
         return rc;
-    if (single_axes) {
-        om_error e;
-        char *json = NULL;
-        om_status st = om_preset_single_axes_json(preset, &json, &e);
-        om_preset_free(preset);
-        if (st != OM_OK)
-            return cli_lib_error(io, &e);
-        fputs(json, io->out);
-        fputc('\n', io->out);
-        om_string_free(json);
-        return CLI_OK;
-    }
-    if (opt.layouts) {
-        /* The views as a world (om_world_to_json): O(views) bytes, where
-         * the full document holds every group and coordinate. */
+    if (single_axes || opt.layouts) {
+        /* One small document: torchtitan's single-axis meshes, or the
+         * views as a world (om_world_to_json: layouts and instances, no
+         * groups or coordinates). */
         om_error e;
         om_world *world = NULL;
         char *json = NULL;
-        om_status st = om_preset_world(preset, &world, &e);
-        om_preset_free(preset);
-        if (st == OM_OK)
+        om_status st = single_axes ? om_preset_single_axes_json(preset, &json, &e)
+                                   : om_preset_world(preset, &world, &e);
+        if (st == OM_OK && world)
             st = om_world_to_json(world, &json, &e);
         om_world_free(world);
+        om_preset_free(preset);
         if (st != OM_OK)
             return cli_lib_error(io, &e);
         fputs(json, io->out);
