@@ -361,7 +361,7 @@ static om_status legality(const advice *a, candidate *c, om_error *err)
         st = pp_layout(dense, &x, err);
     if (st == OM_OK)
         st = pp_layout(expert, &y, err);
-    if (st == OM_OK && (x.n != y.n || memcmp(x.ax, y.ax, x.n * sizeof x.ax[0]) != 0)) {
+    if (st == OM_OK && !omi_layout_equal(&x, &y)) {
         c->legal = false;
         snprintf(c->reason, sizeof c->reason,
                  "Megatron needs the same pp groups in the dense and the expert "

@@ -36,6 +36,9 @@ void omi_layout_build(const om_mesh *mesh, const omi_axis_set *axes,
  * increasing order when omi_layout_ascending() holds (for locality). */
 void omi_layout_build_sorted(const om_mesh *mesh, const omi_axis_set *axes,
                              omi_layout *layout);
+/* True when both layouts are the same modes (in normal form: the same
+ * enumeration). */
+bool omi_layout_equal(const omi_layout *a, const omi_layout *b);
 /* True when the layout enumerates in ascending order (each stride exceeds
  * everything the later axes reach). */
 bool omi_layout_ascending(const omi_layout *layout);

@@ -2,6 +2,7 @@
  * outside and inside the set, group order ascending by first member, and
  * the group of a rank. The bulk writer itself is omi_emit(). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "topology_layout.h"
@@ -48,6 +49,11 @@ void omi_layout_build_sorted(const om_mesh *mesh, const omi_axis_set *sel,
     for (size_t j = 0; j < mesh->ndigits; j++)
             if (digit_selected(mesh, sel, &mesh->digits[j]))
                 omi_layout_push(layout, mesh->digits[j].size, mesh->digits[j].stride);
+}
+
+bool omi_layout_equal(const omi_layout *a, const omi_layout *b)
+{
+    return a->n == b->n && (a->n == 0 || memcmp(a->ax, b->ax, a->n * sizeof a->ax[0]) == 0);
 }
 
 bool omi_layout_ascending(const omi_layout *layout)

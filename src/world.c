@@ -128,6 +128,27 @@ static bool place(const om_mesh *v, size_t axis, int64_t rank, int64_t *base,
     return true;
 }
 
+/* The layouts of axis `ia` of `a` and `ib` of `b`: the modes outside it
+ * (`outside`, which give the groups' first members) or its own (the
+ * members' pattern). */
+static om_status axis_layouts(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib,
+                              bool outside, omi_layout *la, omi_layout *lb, om_error *err)
+{
+    omi_axis_set sa, sb;
+    om_status st = omi_axis_set_range(a, ia, 1, &sa, err);
+    if (st != OM_OK)
+        return st;
+    if ((st = omi_axis_set_range(b, ib, 1, &sb, err)) != OM_OK) {
+        omi_axis_set_release(&sa);
+        return st;
+    }
+    omi_layout_build(a, &sa, outside, !outside, la);
+    omi_layout_build(b, &sb, outside, !outside, lb);
+    omi_axis_set_release(&sa);
+    omi_axis_set_release(&sb);
+    return OM_OK;
+}
+
 /* Same modes and same first members: the groups are equal without
  * looking at ranks. */
 static bool same_layout(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib)
@@ -138,24 +159,9 @@ static bool same_layout(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib
         (na && memcmp(a->modes + a->mode_first[ia], b->modes + b->mode_first[ib],
                       na * sizeof *a->modes) != 0))
         return false;
-    omi_axis_set sa, sb;
-    if (omi_axis_set_range(a, ia, 1, &sa, NULL) != OM_OK)
-        return false;
-    if (omi_axis_set_range(b, ib, 1, &sb, NULL) != OM_OK) {
-        omi_axis_set_release(&sa);
-        return false;
-    }
     omi_layout la, lb;
-    omi_layout_build(a, &sa, true, false, &la);
-    omi_layout_build(b, &sb, true, false, &lb);
-    omi_axis_set_release(&sa);
-    omi_axis_set_release(&sb);
-    if (la.n != lb.n)
-        return false;
-    for (size_t i = 0; i < la.n; i++)
-        if (la.ax[i].len != lb.ax[i].len || la.ax[i].stride != lb.ax[i].stride)
-            return false;
-    return true;
+    return axis_layouts(a, ia, b, ib, true, &la, &lb, NULL) == OM_OK &&
+           omi_layout_equal(&la, &lb);
 }
 
 /* True when the groups over axis `ia` of `a` and `ib` of `b` list their
@@ -164,23 +170,10 @@ static bool same_layout(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib
 static om_status same_members(const om_mesh *a, size_t ia, const om_mesh *b, size_t ib,
                               bool *same, om_error *err)
 {
-    omi_axis_set sa, sb;
-    om_status st = omi_axis_set_range(a, ia, 1, &sa, err);
-    if (st != OM_OK)
-        return st;
-    if ((st = omi_axis_set_range(b, ib, 1, &sb, err)) != OM_OK) {
-        omi_axis_set_release(&sa);
-        return st;
-    }
     omi_layout la, lb;
-    omi_layout_build(a, &sa, false, true, &la);
-    omi_layout_build(b, &sb, false, true, &lb);
-    omi_axis_set_release(&sa);
-    omi_axis_set_release(&sb);
-    *same = la.n == lb.n;
-    for (size_t i = 0; *same && i < la.n; i++)
-        *same = la.ax[i].len == lb.ax[i].len && la.ax[i].stride == lb.ax[i].stride;
-    return OM_OK;
+    om_status st = axis_layouts(a, ia, b, ib, false, &la, &lb, err);
+    *same = st == OM_OK && omi_layout_equal(&la, &lb);
+    return st;
 }
 
 static om_status check_pair(const om_world *w, size_t x, size_t ia, size_t y,
