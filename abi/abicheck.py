@@ -9,7 +9,9 @@ message naming each offending symbol:
             node that src/offline_mesh.map defines;
   frozen    the symbols of each version node recorded in a baseline
             (abidw XML) are exactly the baseline's: a released node never
-            gains or loses a symbol, so new API must go into a new node;
+            gains or loses a symbol, so new API must go into a new node,
+            and a node named after a released version (the baseline's
+            file name) that the baseline lacks was added too late;
   drift     the exported names equal the functions declared with OM_API in
             the public headers (no export without a declaration, no
             declaration without an export);
@@ -141,9 +143,28 @@ def check_exports(symbols, defined_nodes, map_path):
         f"({', '.join(sorted({v for v in symbols.values() if v}))})"
 
 
+def node_version(name):
+    """(major, minor) of a node named OFFLINE_MESH_<major>.<minor>, or None."""
+    m = re.fullmatch(r"OFFLINE_MESH_(\d+)\.(\d+)", name or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def check_frozen(symbols, baseline):
     problems = []
     recorded = baseline_nodes(baseline)
+    # A baseline is the release of its file name (offline_mesh-1.3.abi):
+    # a node of that release or an older one that the baseline does not
+    # hold was added after the release (a release without new functions
+    # records no node of its own).
+    released = node_version("OFFLINE_MESH_" + Path(baseline).stem.rsplit("-", 1)[-1])
+    late = {v for v in symbols.values()
+            if v not in recorded and released and node_version(v)
+            and node_version(v) <= released}
+    for node in sorted(late):
+        for name in sorted(n for n, v in symbols.items() if v == node):
+            problems.append(f"{name}: in node {node}, new since the release "
+                            f"of {Path(baseline).name}; new API goes into a "
+                            "node of a later version")
     for node, names in sorted(recorded.items()):
         now = {n for n, v in symbols.items() if v == node}
         for name in sorted(now - names):
