@@ -99,6 +99,7 @@ cp bindings/java/pom.xml "$maven/"
 cp -r bindings/java/src/main "$maven/src/"
 say "mvn install (jar with org/offlinemesh/native/linux-x86_64/liboffline_mesh_jni.so)"
 (cd "$maven" && mvn -B -ntp -q -DskipTests -Dom.native.dir="$native/bindings/java" install) >&2
-jar="$maven/target/offline-mesh-1.0.0.jar"
+version=$(meson introspect --projectinfo "$native" | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
+jar="$maven/target/offline-mesh-$version.jar"
 [ -f "$jar" ] || { say "no $jar"; exit 1; }
 echo "$jar"

@@ -6,8 +6,8 @@ import org.offlinemesh.OfflineMesh;
  * mesh is built once and kept: each query is one native call on it. Every
  * result is consumed (a checksum printed at the end); no thresholds.
  *
- *   javac -cp offline-mesh-1.0.0.jar MeshBench.java
- *   java -cp offline-mesh-1.0.0.jar:. -Djava.library.path=BUILD/bindings/java MeshBench [ms]
+ *   javac -cp offline-mesh-1.3.0.jar MeshBench.java
+ *   java -cp offline-mesh-1.3.0.jar:. -Djava.library.path=BUILD/bindings/java MeshBench [ms]
  */
 public final class MeshBench {
     private static long sink;

@@ -65,10 +65,30 @@ cli="$build/src/cli/offline-mesh"
 log "JNI library: $native/liboffline_mesh_jni.so"
 
 # ---- 3. JUnit suite and the jar ---------------------------------------------
+# The artifact's version is the library's (meson.build): a jar that calls
+# 1.3 API must not be published as an older version. The jar consumer of
+# tests/install depends on that version too.
+version=$(meson introspect --projectinfo "$build" | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
+for pom in "$here/pom.xml" "$root/tests/install/jar-consumer/pom.xml"; do
+  pom_version=$(python3 - "$pom" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+root = ET.parse(sys.argv[1]).getroot()
+own = root.find("m:artifactId", ns).text == "offline-mesh"
+node = root if own else root.find("m:dependencies/m:dependency[m:artifactId='offline-mesh']", ns)
+print(node.find("m:version", ns).text)
+PY
+)
+  if [ "$pom_version" != "$version" ]; then
+    log "FAIL: $pom gives org.offlinemesh:offline-mesh $pom_version, the library is $version"
+    exit 1
+  fi
+done
+log "org.offlinemesh:offline-mesh $version, as meson.build"
 cd "$here"
 mvn -B -ntp -Dom.native.dir="$native" package
 echo # Maven ends its output with colour resets but no newline
-jar="$here/target/offline-mesh-1.0.0.jar"
+jar="$here/target/offline-mesh-$version.jar"
 [ -f "$jar" ] || { log "missing $jar"; exit 1; }
 
 # ---- 4. a program outside the repository, checked against the CLI ----------

@@ -11,7 +11,7 @@
 #    WhichJni against the installed artifact;
 # 4. in the clean root file system (tools/in-clean-rootfs.sh: Debian 12 with
 #    a JRE and no libyaml, jansson, JDK or compiler, checked first) runs
-#    `java -cp offline-mesh-1.0.0.jar:. MeshFromYaml ...` with no other flag
+#    `java -cp offline-mesh-1.3.0.jar:. MeshFromYaml ...` with no other flag
 #    and compares every answer with the CLI of BUILD_DIR; checks that the
 #    library was loaded from a temporary copy that is gone afterwards, that
 #    -Dofflinemesh.jni.path overrides the bundled copy (and a wrong path
@@ -42,7 +42,7 @@ if (meson configure "$repo/build-jar/native" -Dprefix="$meson_prefix" >/dev/null
             "$(env -u LD_LIBRARY_PATH ldd "$jni" | awk '/liboffline_mesh\.so/ {print $3}')" \
             "$(dirname "$jni")/../liboffline_mesh.so.1"
         out=$(cd "$tmp/in" && env -u LD_LIBRARY_PATH java -Dofflinemesh.jni.path="$jni" \
-            -cp "offline-mesh-1.0.0.jar:." WhichJni 2>&1 | sed -n 's/^mapped //p')
+            -cp "offline-mesh-1.3.0.jar:." WhichJni 2>&1 | sed -n 's/^mapped //p')
         expect_eq "a Java program loads the installed JNI library from $meson_prefix" "$out" "$jni"
     else
         bad "meson install put no jni/liboffline_mesh_jni.so under $stage"
@@ -74,11 +74,11 @@ fi
 cp -r "$here/jar-consumer" "$tmp/consumer"
 cp "$repo/bindings/java/examples/MeshFromYaml.java" "$tmp/consumer/src/main/java/"
 if (cd "$tmp/consumer" && mvn -B -ntp -q compile) >"$tmp/consumer.log" 2>&1; then
-    ok "a Maven project depending on org.offlinemesh:offline-mesh:1.0.0 compiles"
+    ok "a Maven project depending on org.offlinemesh:offline-mesh:1.3.0 compiles"
 else
     bad "the Maven consumer does not compile"; cat "$tmp/consumer.log" >&2
 fi
-installed="$HOME/.m2/repository/org/offlinemesh/offline-mesh/1.0.0/offline-mesh-1.0.0.jar"
+installed="$HOME/.m2/repository/org/offlinemesh/offline-mesh/1.3.0/offline-mesh-1.3.0.jar"
 if cmp -s "$installed" "$jar"; then ok "mvn install put this jar in the local repository"; else bad "$installed differs from $jar"; fi
 
 # --- 4. run in the clean root -------------------------------------------------
@@ -97,16 +97,16 @@ for tool in cc gcc javac mvn; do
     if command -v "$tool" >/dev/null; then echo "root has $tool"; exit 3; fi
 done
 echo "clean: a JRE, no libyaml, jansson, JDK or compiler"
-java -cp offline-mesh-1.0.0.jar:. MeshFromYaml train.yaml 16 tp-cp-ep-dp-pp > answers16.txt || exit 4
-java -cp offline-mesh-1.0.0.jar:. MeshFromYaml train.yaml 8 pp,dp,cp,tp > answers8.txt || exit 4
+java -cp offline-mesh-1.3.0.jar:. MeshFromYaml train.yaml 16 tp-cp-ep-dp-pp > answers16.txt || exit 4
+java -cp offline-mesh-1.3.0.jar:. MeshFromYaml train.yaml 8 pp,dp,cp,tp > answers8.txt || exit 4
 cat answers16.txt answers8.txt | sed 's/^/answer /'
-java -cp offline-mesh-1.0.0.jar:. WhichJni | sed 's/^/bundled /'
+java -cp offline-mesh-1.3.0.jar:. WhichJni | sed 's/^/bundled /'
 echo "leftover $(ls /tmp | grep -c offline_mesh_jni)"
-java -Dofflinemesh.jni.path=/work/alt/liboffline_mesh_jni.so -cp offline-mesh-1.0.0.jar:. WhichJni | sed 's/^/override /'
-java -Dofflinemesh.jni.path=/work/alt/missing.so -cp offline-mesh-1.0.0.jar:. WhichJni | sed 's/^/wrong /'
+java -Dofflinemesh.jni.path=/work/alt/liboffline_mesh_jni.so -cp offline-mesh-1.3.0.jar:. WhichJni | sed 's/^/override /'
+java -Dofflinemesh.jni.path=/work/alt/missing.so -cp offline-mesh-1.3.0.jar:. WhichJni | sed 's/^/wrong /'
 SH
 if "$repo/tools/in-clean-rootfs.sh" "$tmp/in" sh run.sh >"$tmp/run.out" 2>"$tmp/run.err"; then
-    ok "java -cp offline-mesh-1.0.0.jar:. in the clean root ran"
+    ok "java -cp offline-mesh-1.3.0.jar:. in the clean root ran"
 else
     bad "the programs in the clean root failed:"; cat "$tmp/run.out" "$tmp/run.err" >&2
 fi
@@ -151,7 +151,7 @@ if (meson configure "$repo/build-jar/native" -Dprefix="$meson_prefix" >/dev/null
             "$(env -u LD_LIBRARY_PATH ldd "$jni" | awk '/liboffline_mesh\.so/ {print $3}')" \
             "$(dirname "$jni")/../liboffline_mesh.so.1"
         out=$(cd "$tmp/in" && env -u LD_LIBRARY_PATH java -Dofflinemesh.jni.path="$jni" \
-            -cp "offline-mesh-1.0.0.jar:." WhichJni 2>&1 | sed -n 's/^mapped //p')
+            -cp "offline-mesh-1.3.0.jar:." WhichJni 2>&1 | sed -n 's/^mapped //p')
         expect_eq "a Java program loads the installed JNI library from $meson_prefix" "$out" "$jni"
     else
         bad "meson install put no jni/liboffline_mesh_jni.so under $stage"

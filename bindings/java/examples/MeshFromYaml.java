@@ -3,8 +3,8 @@
 // print for the same questions, one "CLI arguments|answer" line per case,
 // so run-tests.sh can ask the CLI and compare.
 //
-//   javac -cp offline-mesh-1.0.0.jar MeshFromYaml.java
-//   java -cp offline-mesh-1.0.0.jar:. -Djava.library.path=DIR MeshFromYaml CONFIG.yaml WORLD_SIZE ORDER
+//   javac -cp offline-mesh-1.3.0.jar MeshFromYaml.java
+//   java -cp offline-mesh-1.3.0.jar:. -Djava.library.path=DIR MeshFromYaml CONFIG.yaml WORLD_SIZE ORDER
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
