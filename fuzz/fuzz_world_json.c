@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "fuzz_common.h"
 
 enum { SMALL = 4096, MAX_AXES = 16 };
@@ -106,6 +108,52 @@ static int32_t *check_view(const om_mesh *v, int64_t *nheld)
     }
     *nheld = total;
     return held;
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+    json_int_t x = json_integer_value(json_array_get(*(json_t *const *)a, 0));
+    json_int_t y = json_integer_value(json_array_get(*(json_t *const *)b, 0));
+    return (x > y) - (x < y);
+}
+
+/* The record's own "instances", when it lists them, are the view's
+ * instances: sorted by first member they equal the groups over all axes
+ * (each an instance, row-major). A reader that accepts a list and builds
+ * other instances accepts the record wrongly. */
+static void check_instances(const json_t *record, const om_mesh *v)
+{
+    json_t *inst = json_object_get(record, "instances");
+    if (!json_is_array(inst) || om_view_rank_count(v) > SMALL)
+        return;
+    size_t n = json_array_size(inst);
+    json_t **rows = malloc((n ? n : 1) * sizeof *rows);
+    FUZZ_CHECK(rows != NULL, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        rows[i] = json_array_get(inst, i);
+    qsort(rows, n, sizeof *rows, cmp_first);
+    size_t ndim = om_mesh_ndim(v);
+    uint64_t all = ndim ? (1ull << ndim) - 1 : 0;
+    int64_t count, size;
+    int32_t *g = groups_of(v, all, &count, &size);
+    FUZZ_CHECK((int64_t)n == count, "record lists %zu instances, the view "
+               "has %lld", n, (long long)count);
+    for (size_t i = 0; i < n; i++) {
+        FUZZ_CHECK(json_is_array(rows[i]) &&
+                       (int64_t)json_array_size(rows[i]) == size,
+                   "instance %zu: %zu ranks, the view's have %lld", i,
+                   json_array_size(rows[i]), (long long)size);
+        for (int64_t k = 0; k < size; k++)
+            FUZZ_CHECK(json_integer_value(json_array_get(rows[i], (size_t)k)) ==
+                           g[(int64_t)i * size + k],
+                       "instance %zu rank %lld: record %lld, view %d", i,
+                       (long long)k,
+                       (long long)json_integer_value(
+                           json_array_get(rows[i], (size_t)k)),
+                       g[(int64_t)i * size + k]);
+    }
+    free(g);
+    free(rows);
 }
 
 static void check_view_json(const om_mesh *v)
@@ -246,6 +294,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int64_t n;
             free(check_view(v, &n));
             check_view_json(v);
+            json_t *rec = json_loadb(text, len, 0, NULL);
+            check_instances(rec, v);
+            json_decref(rec);
         }
         om_mesh_free(v);
         return 0;
@@ -257,6 +308,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check_error("om_world_from_json", st, &err, read_errors);
         return 0;
     }
+    json_t *doc = json_loadb(text, len, 0, NULL);
+    json_t *records = json_object_get(doc, "views");
     for (size_t i = 0; i < om_world_view_count(w); i++) {
         om_mesh *v = NULL;
         FUZZ_CHECK(om_world_view(w, om_world_view_name(w, i), &v, &err) == OM_OK,
@@ -264,9 +317,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (small(v)) {
             int64_t n;
             free(check_view(v, &n));
+            check_instances(json_object_get(records, om_world_view_name(w, i)), v);
         }
         om_mesh_free(v);
     }
+    json_decref(doc);
     check_world(w);
     om_world_free(w);
     return 0;
