@@ -30,17 +30,9 @@
 
 #define OM_BIND_1_1_FORMS
 
-/* Every om_X_free is the destructor of its handle class. The 1.0 calls
- * that take axis masks or caller-sized buffers are not bound: their 1.1
- * forms (names, one-call sizing) are (bindings/parity.tsv); om_mesh_axes
- * stays, for the mask callers of 1.0. */
+/* Every om_X_free is the destructor of its handle class. Of the 1.0 mask
+ * calls, om_mesh_axes stays, for the mask callers of 1.0. */
 %rename("$ignore", regexmatch$name="^om_[a-z_]+_free$") "";
-%ignore om_mesh_coordinate;
-%ignore om_mesh_group_shape;
-%ignore om_mesh_groups;
-%ignore om_mesh_group_index;
-%ignore om_mesh_group_of;
-%ignore om_mesh_locality;
 %ignore om_dims_from_yaml; /* the 1.0 world-size sentinel: parse + resolve */
 %ignore om_dims_load_yaml;
 
