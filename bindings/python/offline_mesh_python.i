@@ -470,18 +470,17 @@ static PyObject *om_py_mesh_call(PyObject *self, PyObject *args, PyObject *kwarg
     return kwargs ? _wrap__new_mesh(self, args, kwargs) : _wrap__new_sub_mesh(self, args);
 }
 %}
+/* Both are om_mesh_new_checked: two SWIG wrappers of it, one without
+ * keywords (also what mesh["tp"] calls). */
+%{
+#define _new_mesh om_mesh_new_checked
+#define _new_sub_mesh om_mesh_new_checked
+%}
+om_status _new_mesh(const char *const *mesh_dim_names, size_t nnames, const int64_t *mesh_shape,
+                    size_t nsizes, om_mesh **made, om_error *err);
+om_status _new_sub_mesh(const char *const *mesh_dim_names, size_t nnames, const int64_t *mesh_shape,
+                        size_t nsizes, om_mesh **made, om_error *err);
 %inline %{
-static om_status _new_mesh(const char *const *mesh_dim_names, size_t nnames,
-                           const int64_t *mesh_shape, size_t nsizes, om_mesh **made, om_error *err)
-{
-    return om_mesh_new_checked(mesh_dim_names, nnames, mesh_shape, nsizes, made, err);
-}
-/* The same without keywords (also what mesh["tp"] calls). */
-static om_status _new_sub_mesh(const char *const *mesh_dim_names, size_t nnames,
-                               const int64_t *mesh_shape, size_t nsizes, om_mesh **made, om_error *err)
-{
-    return om_mesh_new_checked(mesh_dim_names, nnames, mesh_shape, nsizes, made, err);
-}
 static PyObject *_mesh_call(void)
 {
     static PyMethodDef def = {"OfflineMesh", (PyCFunction)(void (*)(void))om_py_mesh_call,
