@@ -114,8 +114,14 @@ om_status om_mesh_reslice_experts(const om_mesh *mesh, int64_t ep_size,
     const char *names[] = {"edp", "ep"};
     size_t lens[] = {3, 2};
     int64_t sizes[] = {dense / ep_size, ep_size};
-    if (mesh->plain || mesh->ndim == 0)
+    if (mesh->plain)
         return omi_mesh_create(names, lens, sizes, 2, out, err);
+    if (mesh->ndim == 0) { /* nothing to flatten: (1, 1) on the view's ranks */
+        const size_t no_modes[] = {0, 0};
+        const omi_mode none[1] = {{1, 1}};
+        return omi_view_create(names, lens, 2, no_modes, none, mesh->inst,
+                               mesh->ninst, mesh->offset, out, err);
+    }
     /* A view: the same cut of its own ranks (flatten every axis, then
      * unflatten), so the groups are the view's global ranks, per
      * instance; it used to be the plain mesh of ranks 0..dense-1. */

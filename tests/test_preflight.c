@@ -355,6 +355,24 @@ static void test_expert_views(void)
                   "");
     OM_EXPECT(experts == NULL);
     om_mesh_free(odd);
+    /* No axes: the one rank 5, then 2 instances at ranks 3 and 7 (a
+     * world's 0-axis view); both keep their ranks (were rank 0). */
+    om_mesh *point = NULL, *pair = NULL;
+    OM_EXPECT_OK(om_view_new(NULL, 0, NULL, 0, NULL, 0, 5, &point, &err), &err);
+    OM_EXPECT_OK(om_view_new_modes(NULL, 0, NULL, 0, NULL, 0, (int64_t[]){2, 4}, 2, 3, &pair,
+                                   &err), &err);
+    static const char *const want_points[2] = {"{5}", "{3},{7}"};
+    om_mesh *points[2] = {point, pair};
+    for (int v = 0; v < 2; v++) {
+        om_mesh *experts_of = NULL;
+        OM_EXPECT_OK(om_mesh_reslice_experts(points[v], 1, 0, &experts_of, &err), &err);
+        char *text = groups_text(experts_of, "ep");
+        OM_EXPECT_STR(text, want_points[v]);
+        free(text);
+        OM_EXPECT(om_view_offset(experts_of) == om_view_offset(points[v]));
+        om_mesh_free(experts_of);
+        om_mesh_free(points[v]);
+    }
     om_mesh_free(base);
 }
 

@@ -48,7 +48,8 @@ OM_API OM_NODISCARD om_status om_mesh_plan_axes(const om_mesh *mesh,
  * topology.h. A view (view.h) is cut the same way in its own ranks, taken
  * in its row-major order, per instance: the result is the view
  * flatten-then-unflatten gives, so its groups are the view's global ranks
- * (since 1.3, a bug fix: it was the plain mesh of ranks 0..n-1).
+ * (since 1.3, a bug fix: it was the plain mesh of ranks 0..n-1); a view of
+ * no axes gives (1, 1) on its own ranks and instances.
  * `num_experts` 0 means "not given". Caller frees `*out`.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL; ep < 1; num_experts < 0; a "pp"
  * axis of size > 1; ep not dividing the dense region or larger than it;
