@@ -119,11 +119,13 @@
     (const int64_t *modes, size_t modes_len),
     (const int64_t *instance_modes, size_t instance_len),
     (const int64_t *sizes, size_t nsizes) };
-/* The 1.0 calls with caller-sized buffers (om_mesh_coordinate,
- * om_mesh_groups, om_mesh_group_of): a language that binds only their 1.1
- * forms (one-call sizing) defines OM_BIND_1_1_FORMS and ignores them
- * (Python). */
-#ifndef OM_BIND_1_1_FORMS
+/* The 1.0 calls that take axis masks or caller-sized buffers: a language
+ * that binds only their 1.1 forms (axis names, one-call sizing: parity.tsv)
+ * defines OM_BIND_1_1_FORMS (Python, Go), and they are not bound. */
+#ifdef OM_BIND_1_1_FORMS
+%rename("$ignore", regextarget=1, %$isfunction)
+    "^om_mesh_(coordinate|group_shape|groups|group_index|group_of|locality)$";
+#else
 %apply (int64_t *OM_INTO, size_t OM_INTO_LEN) {
     (int64_t *coord, size_t coord_len) };
 %apply (int32_t *OM_INTO, size_t OM_INTO_LEN) { (int32_t *out, size_t out_len) };

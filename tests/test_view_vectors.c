@@ -1,6 +1,7 @@
 /* Every case of tests/vectors/layout.json (computed by running torch's
- * DeviceMesh, see its README) and of tests/torch_layout/layout.json (random
- * chains recorded from torch by its generate.py) through the C API: the ops
+ * DeviceMesh, see its README) and of tests/torch_layout/layout.json and
+ * deep.json (random chains recorded from torch by generate.py and
+ * generate_deep.py) through the C API: the ops
  * are applied with om_view_flatten/unflatten/slice and om_world_slice, and
  * the result's names, shape, layout, instances, groups of every axis and
  * coordinate of every rank are compared exactly. Error cases must fail, except where the
@@ -258,6 +259,14 @@ static void test_torch_layout(void)
     run_layout(path ? path : "tests/torch_layout/layout.json", 500);
 }
 
+/* tests/torch_layout/deep.json: chains of 5-8 operations on meshes of up to
+ * 8 axes and 4096 ranks, recorded by tests/torch_layout/generate_deep.py. */
+static void test_torch_deep(void)
+{
+    const char *path = getenv("OM_TORCH_DEEP");
+    run_layout(path ? path : "tests/torch_layout/deep.json", 100);
+}
+
 /* "key=value" of a vector parameter (strings bare, the rest as JSON). */
 static char *param_text(const char *key, json_t *value)
 {
@@ -389,6 +398,7 @@ static void test_preset_worlds(void)
 static const om_test_case vector_tests[] = {
     {"every case of layout.json", test_layout_vectors},
     {"every random case recorded from torch", test_torch_layout},
+    {"every deeper, larger case recorded from torch", test_torch_deep},
     {"every preset case as a world", test_preset_worlds},
     {NULL, NULL},
 };

@@ -209,13 +209,13 @@ OMGO_BUFFER(int64_t, 0)
 %typemap(freearg) (const char *const *OM_STRINGS, size_t OM_STRINGS_LEN)
 %{ free(heap$argnum); %}
 
-/* The 1.0 mask calls are not bound (axis sets are names: the 1.1 calls),
- * nor the handle classes' SWIG constructors and destructors (Handle owns
- * every object; the destructors would take a SWIG class, not a Handle),
- * so this language has no OM_INTO typemaps; warning 453 is the shared
- * file's %apply of that unused pattern. */
-%rename("$ignore", regextarget=1, %$isfunction)
-    "^om_mesh_(axes|coordinate|group_shape|groups|group_index|group_of|locality)$";
+/* The 1.0 mask calls are not bound (axis sets are names: the 1.1 calls,
+ * OM_BIND_1_1_FORMS), om_mesh_axes included, nor the handle classes' SWIG
+ * constructors and destructors (Handle owns every object; the destructors
+ * would take a SWIG class, not a Handle); warning 453 is the shared
+ * file's %apply of patterns this file has no typemaps for. */
+#define OM_BIND_1_1_FORMS
+%ignore om_mesh_axes;
 %ignore om_mesh::om_mesh;
 %ignore om_dims::om_dims;
 %rename("$ignore", %$isdestructor) "";

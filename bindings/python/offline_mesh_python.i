@@ -30,17 +30,9 @@
 
 #define OM_BIND_1_1_FORMS
 
-/* Every om_X_free is the destructor of its handle class. The 1.0 calls
- * that take axis masks or caller-sized buffers are not bound: their 1.1
- * forms (names, one-call sizing) are (bindings/parity.tsv); om_mesh_axes
- * stays, for the mask callers of 1.0. */
+/* Every om_X_free is the destructor of its handle class. Of the 1.0 mask
+ * calls, om_mesh_axes stays, for the mask callers of 1.0. */
 %rename("$ignore", regexmatch$name="^om_[a-z_]+_free$") "";
-%ignore om_mesh_coordinate;
-%ignore om_mesh_group_shape;
-%ignore om_mesh_groups;
-%ignore om_mesh_group_index;
-%ignore om_mesh_group_of;
-%ignore om_mesh_locality;
 %ignore om_dims_from_yaml; /* the 1.0 world-size sentinel: parse + resolve */
 %ignore om_dims_load_yaml;
 
@@ -478,18 +470,17 @@ static PyObject *om_py_mesh_call(PyObject *self, PyObject *args, PyObject *kwarg
     return kwargs ? _wrap__new_mesh(self, args, kwargs) : _wrap__new_sub_mesh(self, args);
 }
 %}
+/* Both are om_mesh_new_checked: two SWIG wrappers of it, one without
+ * keywords (also what mesh["tp"] calls). */
+%{
+#define _new_mesh om_mesh_new_checked
+#define _new_sub_mesh om_mesh_new_checked
+%}
+om_status _new_mesh(const char *const *mesh_dim_names, size_t nnames, const int64_t *mesh_shape,
+                    size_t nsizes, om_mesh **made, om_error *err);
+om_status _new_sub_mesh(const char *const *mesh_dim_names, size_t nnames, const int64_t *mesh_shape,
+                        size_t nsizes, om_mesh **made, om_error *err);
 %inline %{
-static om_status _new_mesh(const char *const *mesh_dim_names, size_t nnames,
-                           const int64_t *mesh_shape, size_t nsizes, om_mesh **made, om_error *err)
-{
-    return om_mesh_new_checked(mesh_dim_names, nnames, mesh_shape, nsizes, made, err);
-}
-/* The same without keywords (also what mesh["tp"] calls). */
-static om_status _new_sub_mesh(const char *const *mesh_dim_names, size_t nnames,
-                               const int64_t *mesh_shape, size_t nsizes, om_mesh **made, om_error *err)
-{
-    return om_mesh_new_checked(mesh_dim_names, nnames, mesh_shape, nsizes, made, err);
-}
 static PyObject *_mesh_call(void)
 {
     static PyMethodDef def = {"OfflineMesh", (PyCFunction)(void (*)(void))om_py_mesh_call,

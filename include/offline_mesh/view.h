@@ -137,10 +137,11 @@ OM_API OM_PURE bool om_view_holds(const om_mesh *view, int64_t rank);
  * flatten(axes, name): a one-axis family whose axis has the chosen axes'
  * modes concatenated in the order named (normalised); the other axes become
  * instance modes. `axes` (`naxes` >= 1 distinct names) must be in view
- * order, or in an order torch accepts for mesh[axes]._flatten(): one in
- * which their modes' strides do not increase (a size-1 axis has no modes,
- * so it may stand anywhere). `name` NULL or "" means the names joined by
- * '_'. One axis flattened into its own name gives that axis's sub-view
+ * order, except that a size-1 axis (no modes) may stand anywhere, as torch
+ * accepts for mesh[axes]._flatten() (torch checks the order of the mesh's
+ * dimensions, not their strides: on a view whose strides do not fall in
+ * view order, such as a transposed slice, falling strides are not enough).
+ * `name` NULL or "" means the names joined by '_'. One axis flattened into its own name gives that axis's sub-view
  * family, as om_view_slice(view, axes, 1) does (torch returns mesh["x"]);
  * for a one-axis view that is an equal view.
  * Errors: OM_ERR_INVALID_ARGUMENT (NULL, no axes, a repeated axis),

@@ -173,7 +173,7 @@ stage_valgrind() {
 stage_fuzz() {
   # The asan stage's build, brought up to date (it may predate a target).
   stage_asan_build_only || return 1
-  local targets=(mesh_json yaml_dims mesh_new view_ops hierarchy presets launch cli_args) rc=0 pids=() t
+  local targets=(mesh_json yaml_dims mesh_new view_ops hierarchy presets launch world_json order cli_args) rc=0 pids=() t
   mkdir -p "$work/fuzz-artifacts"
   run_one() {
     local t="$1" extra=()

@@ -125,6 +125,23 @@ func marshal(h *omswig.Handle, f func(*omswig.Handle, *string) error) ([]byte, e
 	return []byte(s), err
 }
 
+// object is the shape of World and Preset: a pointer to one C object.
+type object = struct{ h *omswig.Handle }
+
+// newObject runs a C constructor (`om_x **out`) of a World or a Preset.
+func newObject[T ~object](f func(out *omswig.Handle) error) (*T, error) {
+	h := new(omswig.Handle)
+	return orNil(&T{h}, f(h))
+}
+
+// handleOf is the C object of a World or a Preset: NULL for nil.
+func handleOf[T ~object](p *T) *omswig.Handle {
+	if p == nil {
+		return nil
+	}
+	return object(*p).h
+}
+
 // jsonString is String of a MarshalJSON: the JSON, or the error.
 func jsonString(b []byte, err error) string {
 	if err != nil {

@@ -18,18 +18,10 @@ import (
 // "deepspeed", a top-level "groups" object. A nil *Preset is C's NULL.
 type Preset struct{ h *omswig.Handle }
 
-func newPreset(f func(out *omswig.Handle) error) (*Preset, error) {
-	p := &Preset{new(omswig.Handle)}
-	return orNil(p, f(p.h))
-}
+var newPreset = newObject[Preset]
 
 // c is the preset's C object: NULL for nil, zero or closed.
-func (p *Preset) c() *omswig.Handle {
-	if p == nil {
-		return nil
-	}
-	return p.h
-}
+func (p *Preset) c() *omswig.Handle { return handleOf(p) }
 
 // Close releases the preset now instead of at garbage collection.
 func (p *Preset) Close() error { p.c().Close(); return nil }

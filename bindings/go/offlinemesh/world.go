@@ -13,18 +13,10 @@ import (
 // record. A nil *World is C's NULL, as a nil *Mesh.
 type World struct{ h *omswig.Handle }
 
-func newWorld(f func(out *omswig.Handle) error) (*World, error) {
-	w := &World{new(omswig.Handle)}
-	return orNil(w, f(w.h))
-}
+var newWorld = newObject[World]
 
 // c is the world's C object: NULL for nil, zero or closed.
-func (w *World) c() *omswig.Handle {
-	if w == nil {
-		return nil
-	}
-	return w.h
-}
+func (w *World) c() *omswig.Handle { return handleOf(w) }
 
 // Close releases the world now instead of at garbage collection.
 func (w *World) Close() error { w.c().Close(); return nil }

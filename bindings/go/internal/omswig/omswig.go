@@ -205,200 +205,200 @@ typedef _gostring_ swig_type_175;
 typedef _goslice_ swig_type_176;
 typedef _gostring_ swig_type_177;
 typedef _gostring_ swig_type_178;
-extern void _wrap_Swig_free_omswig_800d50f2edac9ed3(uintptr_t arg1);
-extern uintptr_t _wrap_Swig_malloc_omswig_800d50f2edac9ed3(swig_intgo arg1);
-extern void _wrap_omgo_release_omswig_800d50f2edac9ed3(swig_type_1 arg1, swig_type_2 arg2);
-extern swig_type_3 _wrap_om_version_string_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_om_version_number_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_OK_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_PARSE_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_IO_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_800d50f2edac9ed3(void);
-extern swig_type_4 _wrap_om_status_string_omswig_800d50f2edac9ed3(swig_intgo arg1);
-extern swig_type_5 _wrap_om_status_name_omswig_800d50f2edac9ed3(swig_intgo arg1);
-extern swig_type_6 _wrap_om_mesh_new_checked_omswig_800d50f2edac9ed3(swig_type_7 arg1, swig_type_8 arg2, swig_voidp arg3);
-extern void _wrap_om_mesh_free_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_ndim_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_9 _wrap_om_mesh_name_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_dim_size_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_mesh_size_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_mesh_size_of_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_10 arg2);
-extern swig_intgo _wrap_om_mesh_index_of_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_11 arg2);
-extern swig_type_12 _wrap_om_mesh_get_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_13 arg2, swig_voidp arg3);
-extern _Bool _wrap_om_mesh_equal_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_14 _wrap_om_mesh_hash_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_15 _wrap_om_mesh_to_json_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_16 _wrap_om_mesh_from_json_omswig_800d50f2edac9ed3(swig_type_17 arg1, swig_voidp arg2);
-extern swig_type_18 _wrap_om_mesh_load_json_omswig_800d50f2edac9ed3(swig_type_19 arg1, swig_voidp arg2);
-extern swig_type_20 _wrap_om_mesh_from_spec_omswig_800d50f2edac9ed3(swig_type_21 arg1, swig_voidp arg2);
-extern swig_type_22 _wrap_om_mesh_to_spec_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_OM_DIM_DP_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIM_TP_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIM_CP_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIM_EP_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIM_PP_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_800d50f2edac9ed3(void);
-extern swig_type_23 _wrap_om_dims_new_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_24 _wrap_om_dims_copy_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern void _wrap_om_dims_free_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_25 _wrap_om_dim_field_name_omswig_800d50f2edac9ed3(swig_intgo arg1);
-extern swig_type_26 _wrap_om_dim_axis_name_omswig_800d50f2edac9ed3(swig_intgo arg1);
-extern swig_type_27 _wrap_om_flag_field_name_omswig_800d50f2edac9ed3(swig_intgo arg1);
-extern swig_intgo _wrap_om_dims_get_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_28 _wrap_om_dims_set_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3);
-extern _Bool _wrap_om_dims_get_flag_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_29 _wrap_om_dims_set_flag_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, _Bool arg3);
-extern _Bool _wrap_om_dims_equal_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_30 _wrap_om_dims_to_json_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_31 _wrap_om_mesh_from_dims_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_32 _wrap_om_mesh_from_dims_in_order_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_33 arg2, swig_voidp arg3);
-extern swig_type_34 _wrap_om_axis_order_normalize_omswig_800d50f2edac9ed3(swig_type_35 arg1, swig_voidp arg2);
-extern swig_type_36 _wrap_om_build_offline_mesh_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_37 _wrap_om_build_runtime_mesh_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_38 arg2, swig_voidp arg3);
-extern swig_type_39 _wrap_om_order_normalize_omswig_800d50f2edac9ed3(swig_type_40 arg1, swig_voidp arg2);
-extern swig_type_41 _wrap_om_world_size_from_env_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_42 _wrap_om_dims_from_yaml_omswig_800d50f2edac9ed3(swig_type_43 arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_type_44 _wrap_om_dims_load_yaml_omswig_800d50f2edac9ed3(swig_type_45 arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_type_46 _wrap_om_world_size_source_string_omswig_800d50f2edac9ed3(swig_intgo arg1);
-extern swig_type_47 _wrap_om_world_size_source_variable_omswig_800d50f2edac9ed3(swig_intgo arg1);
-extern swig_type_48 _wrap_om_world_size_resolve_omswig_800d50f2edac9ed3(swig_intgo arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_type_49 _wrap_om_dims_apply_world_size_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3);
-extern swig_type_50 _wrap_om_dims_resolve_world_size_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_51 _wrap_om_dims_world_size_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
-extern swig_type_52 _wrap_om_dims_dp_given_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_53 _wrap_om_dims_parse_yaml_omswig_800d50f2edac9ed3(swig_type_54 arg1, swig_voidp arg2);
-extern swig_type_55 _wrap_om_dims_read_yaml_omswig_800d50f2edac9ed3(swig_type_56 arg1, swig_voidp arg2);
-extern swig_type_57 _wrap_om_mesh_rank_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_58 arg2, swig_voidp arg3);
-extern swig_type_59 _wrap_om_mesh_axis_indices_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_60 arg2, swig_type_61 arg3);
-extern swig_type_62 _wrap_om_mesh_coordinate_of_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_type_63 arg3);
-extern swig_type_64 _wrap_om_mesh_group_shape_named_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_65 arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_type_66 _wrap_om_mesh_groups_named_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_67 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_68 arg5);
-extern swig_type_69 _wrap_om_mesh_group_index_named_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_70 arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_71 _wrap_om_mesh_group_of_named_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_72 arg2, swig_intgo arg3, swig_type_73 arg4);
-extern swig_type_74 _wrap_om_mesh_locality_named_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_75 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_type_76 _wrap_om_mesh_validate_plan_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4);
-extern swig_type_77 _wrap_om_mesh_plan_axes_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_type_78 _wrap_om_mesh_reslice_experts_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_79 _wrap_om_validate_axes_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4);
-extern swig_type_80 _wrap_om_plan_dim_names_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_type_81 _wrap_om_expert_mesh_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_82 _wrap_om_preset_new_omswig_800d50f2edac9ed3(swig_type_83 arg1, swig_type_84 arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_85 _wrap_om_preset_load_yaml_omswig_800d50f2edac9ed3(swig_type_86 arg1, swig_intgo arg2, swig_voidp arg3);
-extern void _wrap_om_preset_free_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_87 _wrap_om_preset_name_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_preset_world_size_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_preset_view_count_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_88 _wrap_om_preset_view_name_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_preset_group_list_count_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_89 _wrap_om_preset_group_list_name_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_90 _wrap_om_preset_group_list_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_91 arg2, swig_type_92 arg3, swig_voidp arg4);
-extern swig_type_93 _wrap_om_preset_world_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_94 _wrap_om_preset_to_json_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_95 _wrap_om_preset_single_axes_json_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_96 _wrap_om_preset_check_omswig_800d50f2edac9ed3(swig_type_97 arg1, swig_type_98 arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_99 _wrap_om_preset_check_yaml_omswig_800d50f2edac9ed3(swig_type_100 arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_type_101 _wrap_om_hierarchy_from_spec_omswig_800d50f2edac9ed3(swig_type_102 arg1, swig_voidp arg2);
-extern swig_type_103 _wrap_om_hierarchy_from_json_omswig_800d50f2edac9ed3(swig_type_104 arg1, swig_voidp arg2);
-extern swig_type_105 _wrap_om_hierarchy_from_hostfile_omswig_800d50f2edac9ed3(swig_type_106 arg1, swig_voidp arg2);
-extern void _wrap_om_hierarchy_free_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_hierarchy_levels_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_107 _wrap_om_hierarchy_level_name_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_hierarchy_ranks_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_108 _wrap_om_hierarchy_level_index_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_109 arg2, swig_voidp arg3);
-extern swig_type_110 _wrap_om_hierarchy_domain_of_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_111 _wrap_om_hierarchy_domain_label_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_112 _wrap_om_hierarchy_to_json_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_800d50f2edac9ed3(void);
-extern swig_type_113 _wrap_om_hierarchy_locality_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2, swig_type_114 arg3, swig_voidp arg4);
-extern void _wrap_om_locality_free_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_locality_groups_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_locality_levels_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_115 _wrap_om_locality_get_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
-extern swig_type_116 _wrap_om_hierarchy_check_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2, swig_type_117 arg3, swig_voidp arg4, swig_voidp arg5);
-extern swig_type_118 _wrap_om_order_advice_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2, swig_type_119 arg3, swig_type_120 arg4, swig_type_121 arg5, swig_voidp arg6);
-extern swig_type_122 _wrap_om_order_check_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2, swig_type_123 arg3, swig_type_124 arg4, swig_voidp arg5, swig_voidp arg6);
-extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_800d50f2edac9ed3(void);
-extern swig_type_125 _wrap_om_launch_format_from_name_omswig_800d50f2edac9ed3(swig_type_126 arg1, swig_voidp arg2);
-extern swig_type_127 _wrap_om_launch_plan_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_128 arg5, swig_intgo arg6, swig_type_129 arg7, swig_voidp arg8);
-extern swig_type_130 _wrap_om_launch_check_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2, swig_intgo arg3, swig_intgo arg4, swig_type_131 arg5, swig_voidp arg6, swig_voidp arg7);
-extern swig_type_132 _wrap_om_view_new_omswig_800d50f2edac9ed3(swig_type_133 arg1, swig_type_134 arg2, swig_type_135 arg3, swig_intgo arg4, swig_voidp arg5);
-extern swig_type_136 _wrap_om_view_new_modes_omswig_800d50f2edac9ed3(swig_type_137 arg1, swig_type_138 arg2, swig_type_139 arg3, swig_type_140 arg4, swig_intgo arg5, swig_voidp arg6);
-extern _Bool _wrap_om_view_is_plain_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_view_offset_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_view_mode_count_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_141 _wrap_om_view_modes_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_type_142 arg3);
-extern swig_intgo _wrap_om_view_instance_count_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_view_instance_mode_count_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_143 _wrap_om_view_instance_modes_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_144 arg2);
-extern swig_intgo _wrap_om_view_rank_count_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_view_extent_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern _Bool _wrap_om_view_holds_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_145 _wrap_om_view_flatten_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_146 arg2, swig_type_147 arg3, swig_voidp arg4);
-extern swig_type_148 _wrap_om_view_unflatten_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_149 arg2, swig_type_150 arg3, swig_type_151 arg4, swig_voidp arg5);
-extern swig_type_152 _wrap_om_view_slice_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_153 arg2, swig_voidp arg3);
-extern swig_type_154 _wrap_om_view_to_json_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_155 _wrap_om_view_from_json_omswig_800d50f2edac9ed3(swig_type_156 arg1, swig_voidp arg2);
-extern swig_type_157 _wrap_om_world_new_omswig_800d50f2edac9ed3(swig_intgo arg1, swig_type_158 arg2, swig_type_159 arg3, swig_voidp arg4);
-extern void _wrap_om_world_free_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_world_size_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_world_view_count_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_160 _wrap_om_world_view_name_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_world_view_index_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_161 arg2);
-extern swig_type_162 _wrap_om_world_view_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_163 arg2, swig_voidp arg3);
-extern swig_type_164 _wrap_om_world_axis_view_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_165 arg2);
-extern swig_type_166 _wrap_om_world_slice_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_type_167 arg2, swig_voidp arg3);
-extern swig_type_168 _wrap_om_world_to_json_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_voidp arg2);
-extern swig_type_169 _wrap_om_world_from_json_omswig_800d50f2edac9ed3(swig_type_170 arg1, swig_voidp arg2);
-extern swig_type_171 _wrap_om_world_load_json_omswig_800d50f2edac9ed3(swig_type_172 arg1, swig_voidp arg2);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_800d50f2edac9ed3(void);
-extern swig_intgo _wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_800d50f2edac9ed3(void);
-extern swig_type_173 _wrap_om_diagnostics_new_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern void _wrap_om_diagnostics_free_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_intgo _wrap_om_diagnostics_count_omswig_800d50f2edac9ed3(swig_voidp arg1);
-extern swig_type_174 _wrap_om_diagnostics_message_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2, swig_voidp arg3);
-extern swig_intgo _wrap_om_diagnostics_kind_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_intgo _wrap_om_diagnostics_line_omswig_800d50f2edac9ed3(swig_voidp arg1, swig_intgo arg2);
-extern swig_type_175 _wrap_om_dims_parse_yaml_checked_omswig_800d50f2edac9ed3(swig_type_176 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
-extern swig_type_177 _wrap_om_dims_read_yaml_checked_omswig_800d50f2edac9ed3(swig_type_178 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
+extern void _wrap_Swig_free_omswig_559bf2768c80bd10(uintptr_t arg1);
+extern uintptr_t _wrap_Swig_malloc_omswig_559bf2768c80bd10(swig_intgo arg1);
+extern void _wrap_omgo_release_omswig_559bf2768c80bd10(swig_type_1 arg1, swig_type_2 arg2);
+extern swig_type_3 _wrap_om_version_string_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_om_version_number_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_OK_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_PARSE_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_IO_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_NO_MEMORY_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_EMPTY_NAME_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_BAD_SIZE_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_INVALID_NAME_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_RANK_COLLISION_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_AXIS_ORDER_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_UNALIGNED_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_559bf2768c80bd10(void);
+extern swig_type_4 _wrap_om_status_string_omswig_559bf2768c80bd10(swig_intgo arg1);
+extern swig_type_5 _wrap_om_status_name_omswig_559bf2768c80bd10(swig_intgo arg1);
+extern swig_type_6 _wrap_om_mesh_new_checked_omswig_559bf2768c80bd10(swig_type_7 arg1, swig_type_8 arg2, swig_voidp arg3);
+extern void _wrap_om_mesh_free_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_mesh_ndim_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_9 _wrap_om_mesh_name_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_dim_size_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_mesh_size_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_mesh_size_of_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_10 arg2);
+extern swig_intgo _wrap_om_mesh_index_of_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_11 arg2);
+extern swig_type_12 _wrap_om_mesh_get_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_13 arg2, swig_voidp arg3);
+extern _Bool _wrap_om_mesh_equal_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_14 _wrap_om_mesh_hash_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_15 _wrap_om_mesh_to_json_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_16 _wrap_om_mesh_from_json_omswig_559bf2768c80bd10(swig_type_17 arg1, swig_voidp arg2);
+extern swig_type_18 _wrap_om_mesh_load_json_omswig_559bf2768c80bd10(swig_type_19 arg1, swig_voidp arg2);
+extern swig_type_20 _wrap_om_mesh_from_spec_omswig_559bf2768c80bd10(swig_type_21 arg1, swig_voidp arg2);
+extern swig_type_22 _wrap_om_mesh_to_spec_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_OM_DIM_DP_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIM_TP_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIM_CP_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIM_EP_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIM_PP_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_559bf2768c80bd10(void);
+extern swig_type_23 _wrap_om_dims_new_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_24 _wrap_om_dims_copy_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern void _wrap_om_dims_free_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_25 _wrap_om_dim_field_name_omswig_559bf2768c80bd10(swig_intgo arg1);
+extern swig_type_26 _wrap_om_dim_axis_name_omswig_559bf2768c80bd10(swig_intgo arg1);
+extern swig_type_27 _wrap_om_flag_field_name_omswig_559bf2768c80bd10(swig_intgo arg1);
+extern swig_intgo _wrap_om_dims_get_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_28 _wrap_om_dims_set_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3);
+extern _Bool _wrap_om_dims_get_flag_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_29 _wrap_om_dims_set_flag_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, _Bool arg3);
+extern _Bool _wrap_om_dims_equal_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_30 _wrap_om_dims_to_json_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_31 _wrap_om_mesh_from_dims_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_32 _wrap_om_mesh_from_dims_in_order_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_33 arg2, swig_voidp arg3);
+extern swig_type_34 _wrap_om_axis_order_normalize_omswig_559bf2768c80bd10(swig_type_35 arg1, swig_voidp arg2);
+extern swig_type_36 _wrap_om_build_offline_mesh_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_37 _wrap_om_build_runtime_mesh_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_38 arg2, swig_voidp arg3);
+extern swig_type_39 _wrap_om_order_normalize_omswig_559bf2768c80bd10(swig_type_40 arg1, swig_voidp arg2);
+extern swig_type_41 _wrap_om_world_size_from_env_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_42 _wrap_om_dims_from_yaml_omswig_559bf2768c80bd10(swig_type_43 arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_type_44 _wrap_om_dims_load_yaml_omswig_559bf2768c80bd10(swig_type_45 arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_type_46 _wrap_om_world_size_source_string_omswig_559bf2768c80bd10(swig_intgo arg1);
+extern swig_type_47 _wrap_om_world_size_source_variable_omswig_559bf2768c80bd10(swig_intgo arg1);
+extern swig_type_48 _wrap_om_world_size_resolve_omswig_559bf2768c80bd10(swig_intgo arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_type_49 _wrap_om_dims_apply_world_size_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3);
+extern swig_type_50 _wrap_om_dims_resolve_world_size_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_51 _wrap_om_dims_world_size_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2, swig_voidp arg3);
+extern swig_type_52 _wrap_om_dims_dp_given_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_53 _wrap_om_dims_parse_yaml_omswig_559bf2768c80bd10(swig_type_54 arg1, swig_voidp arg2);
+extern swig_type_55 _wrap_om_dims_read_yaml_omswig_559bf2768c80bd10(swig_type_56 arg1, swig_voidp arg2);
+extern swig_type_57 _wrap_om_mesh_rank_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_58 arg2, swig_voidp arg3);
+extern swig_type_59 _wrap_om_mesh_axis_indices_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_60 arg2, swig_type_61 arg3);
+extern swig_type_62 _wrap_om_mesh_coordinate_of_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_type_63 arg3);
+extern swig_type_64 _wrap_om_mesh_group_shape_named_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_65 arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_type_66 _wrap_om_mesh_groups_named_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_67 arg2, swig_intgo arg3, swig_intgo arg4, swig_type_68 arg5);
+extern swig_type_69 _wrap_om_mesh_group_index_named_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_70 arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_71 _wrap_om_mesh_group_of_named_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_72 arg2, swig_intgo arg3, swig_type_73 arg4);
+extern swig_type_74 _wrap_om_mesh_locality_named_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_75 arg2, swig_intgo arg3, swig_voidp arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_type_76 _wrap_om_mesh_validate_plan_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4);
+extern swig_type_77 _wrap_om_mesh_plan_axes_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_type_78 _wrap_om_mesh_reslice_experts_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_79 _wrap_om_validate_axes_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4);
+extern swig_type_80 _wrap_om_plan_dim_names_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_type_81 _wrap_om_expert_mesh_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_82 _wrap_om_preset_new_omswig_559bf2768c80bd10(swig_type_83 arg1, swig_type_84 arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_85 _wrap_om_preset_load_yaml_omswig_559bf2768c80bd10(swig_type_86 arg1, swig_intgo arg2, swig_voidp arg3);
+extern void _wrap_om_preset_free_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_87 _wrap_om_preset_name_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_preset_world_size_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_preset_view_count_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_88 _wrap_om_preset_view_name_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_preset_group_list_count_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_89 _wrap_om_preset_group_list_name_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_90 _wrap_om_preset_group_list_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_91 arg2, swig_type_92 arg3, swig_voidp arg4);
+extern swig_type_93 _wrap_om_preset_world_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_94 _wrap_om_preset_to_json_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_95 _wrap_om_preset_single_axes_json_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_96 _wrap_om_preset_check_omswig_559bf2768c80bd10(swig_type_97 arg1, swig_type_98 arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_99 _wrap_om_preset_check_yaml_omswig_559bf2768c80bd10(swig_type_100 arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_type_101 _wrap_om_hierarchy_from_spec_omswig_559bf2768c80bd10(swig_type_102 arg1, swig_voidp arg2);
+extern swig_type_103 _wrap_om_hierarchy_from_json_omswig_559bf2768c80bd10(swig_type_104 arg1, swig_voidp arg2);
+extern swig_type_105 _wrap_om_hierarchy_from_hostfile_omswig_559bf2768c80bd10(swig_type_106 arg1, swig_voidp arg2);
+extern void _wrap_om_hierarchy_free_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_hierarchy_levels_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_107 _wrap_om_hierarchy_level_name_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_hierarchy_ranks_per_domain_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_hierarchy_ranks_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_108 _wrap_om_hierarchy_level_index_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_109 arg2, swig_voidp arg3);
+extern swig_type_110 _wrap_om_hierarchy_domain_of_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_111 _wrap_om_hierarchy_domain_label_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_112 _wrap_om_hierarchy_to_json_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_559bf2768c80bd10(void);
+extern swig_type_113 _wrap_om_hierarchy_locality_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2, swig_type_114 arg3, swig_voidp arg4);
+extern void _wrap_om_locality_free_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_locality_groups_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_locality_levels_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_115 _wrap_om_locality_get_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_voidp arg4);
+extern swig_type_116 _wrap_om_hierarchy_check_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2, swig_type_117 arg3, swig_voidp arg4, swig_voidp arg5);
+extern swig_type_118 _wrap_om_order_advice_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2, swig_type_119 arg3, swig_type_120 arg4, swig_type_121 arg5, swig_voidp arg6);
+extern swig_type_122 _wrap_om_order_check_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2, swig_type_123 arg3, swig_type_124 arg4, swig_voidp arg5, swig_voidp arg6);
+extern swig_intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LAUNCH_SLURM_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_LAUNCH_OPENMPI_omswig_559bf2768c80bd10(void);
+extern swig_type_125 _wrap_om_launch_format_from_name_omswig_559bf2768c80bd10(swig_type_126 arg1, swig_voidp arg2);
+extern swig_type_127 _wrap_om_launch_plan_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_intgo arg3, swig_intgo arg4, swig_type_128 arg5, swig_intgo arg6, swig_type_129 arg7, swig_voidp arg8);
+extern swig_type_130 _wrap_om_launch_check_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2, swig_intgo arg3, swig_intgo arg4, swig_type_131 arg5, swig_voidp arg6, swig_voidp arg7);
+extern swig_type_132 _wrap_om_view_new_omswig_559bf2768c80bd10(swig_type_133 arg1, swig_type_134 arg2, swig_type_135 arg3, swig_intgo arg4, swig_voidp arg5);
+extern swig_type_136 _wrap_om_view_new_modes_omswig_559bf2768c80bd10(swig_type_137 arg1, swig_type_138 arg2, swig_type_139 arg3, swig_type_140 arg4, swig_intgo arg5, swig_voidp arg6);
+extern _Bool _wrap_om_view_is_plain_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_view_offset_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_view_mode_count_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_141 _wrap_om_view_modes_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_type_142 arg3);
+extern swig_intgo _wrap_om_view_instance_count_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_view_instance_mode_count_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_143 _wrap_om_view_instance_modes_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_144 arg2);
+extern swig_intgo _wrap_om_view_rank_count_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_view_extent_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern _Bool _wrap_om_view_holds_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_145 _wrap_om_view_flatten_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_146 arg2, swig_type_147 arg3, swig_voidp arg4);
+extern swig_type_148 _wrap_om_view_unflatten_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_149 arg2, swig_type_150 arg3, swig_type_151 arg4, swig_voidp arg5);
+extern swig_type_152 _wrap_om_view_slice_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_153 arg2, swig_voidp arg3);
+extern swig_type_154 _wrap_om_view_to_json_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_155 _wrap_om_view_from_json_omswig_559bf2768c80bd10(swig_type_156 arg1, swig_voidp arg2);
+extern swig_type_157 _wrap_om_world_new_omswig_559bf2768c80bd10(swig_intgo arg1, swig_type_158 arg2, swig_type_159 arg3, swig_voidp arg4);
+extern void _wrap_om_world_free_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_world_size_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_world_view_count_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_160 _wrap_om_world_view_name_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_world_view_index_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_161 arg2);
+extern swig_type_162 _wrap_om_world_view_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_163 arg2, swig_voidp arg3);
+extern swig_type_164 _wrap_om_world_axis_view_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_165 arg2);
+extern swig_type_166 _wrap_om_world_slice_omswig_559bf2768c80bd10(swig_voidp arg1, swig_type_167 arg2, swig_voidp arg3);
+extern swig_type_168 _wrap_om_world_to_json_omswig_559bf2768c80bd10(swig_voidp arg1, swig_voidp arg2);
+extern swig_type_169 _wrap_om_world_from_json_omswig_559bf2768c80bd10(swig_type_170 arg1, swig_voidp arg2);
+extern swig_type_171 _wrap_om_world_load_json_omswig_559bf2768c80bd10(swig_type_172 arg1, swig_voidp arg2);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_559bf2768c80bd10(void);
+extern swig_intgo _wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_559bf2768c80bd10(void);
+extern swig_type_173 _wrap_om_diagnostics_new_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern void _wrap_om_diagnostics_free_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_intgo _wrap_om_diagnostics_count_omswig_559bf2768c80bd10(swig_voidp arg1);
+extern swig_type_174 _wrap_om_diagnostics_message_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2, swig_voidp arg3);
+extern swig_intgo _wrap_om_diagnostics_kind_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_intgo _wrap_om_diagnostics_line_omswig_559bf2768c80bd10(swig_voidp arg1, swig_intgo arg2);
+extern swig_type_175 _wrap_om_dims_parse_yaml_checked_omswig_559bf2768c80bd10(swig_type_176 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
+extern swig_type_177 _wrap_om_dims_read_yaml_checked_omswig_559bf2768c80bd10(swig_type_178 arg1, _Bool arg2, swig_voidp arg3, swig_voidp arg4);
 #undef intgo
 */
 import "C"
@@ -441,20 +441,20 @@ func swigCopyString(s string) string {
 
 func Swig_free(arg1 uintptr) {
 	_swig_i_0 := arg1
-	C._wrap_Swig_free_omswig_800d50f2edac9ed3(C.uintptr_t(_swig_i_0))
+	C._wrap_Swig_free_omswig_559bf2768c80bd10(C.uintptr_t(_swig_i_0))
 }
 
 func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 	var swig_r uintptr
 	_swig_i_0 := arg1
-	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0)))
+	swig_r = (uintptr)(C._wrap_Swig_malloc_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0)))
 	return swig_r
 }
 
 func Omgo_release(arg1 uint64, arg2 uint64) {
 	_swig_i_0 := arg1
 	_swig_i_1 := arg2
-	C._wrap_omgo_release_omswig_800d50f2edac9ed3(C.swig_type_1(_swig_i_0), C.swig_type_2(_swig_i_1))
+	C._wrap_omgo_release_omswig_559bf2768c80bd10(C.swig_type_1(_swig_i_0), C.swig_type_2(_swig_i_1))
 }
 
 type SwigcptrMesh uintptr
@@ -557,7 +557,7 @@ type Diagnostics interface {
 
 func Om_version_string() (_swig_ret string) {
 	var swig_r string
-	swig_r_p := C._wrap_om_version_string_omswig_800d50f2edac9ed3()
+	swig_r_p := C._wrap_om_version_string_omswig_559bf2768c80bd10()
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -566,154 +566,154 @@ func Om_version_string() (_swig_ret string) {
 
 func Om_version_number() (_swig_ret int) {
 	var swig_r int
-	swig_r = (int)(C._wrap_om_version_number_omswig_800d50f2edac9ed3())
+	swig_r = (int)(C._wrap_om_version_number_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 type Enum_SS_om_status int
 func _swig_getOM_OK() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_OK_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_OK Enum_SS_om_status = _swig_getOM_OK()
 func _swig_getOM_ERR_INVALID_ARGUMENT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_ARGUMENT_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_INVALID_ARGUMENT Enum_SS_om_status = _swig_getOM_ERR_INVALID_ARGUMENT()
 func _swig_getOM_ERR_OUT_OF_RANGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUT_OF_RANGE_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_OUT_OF_RANGE Enum_SS_om_status = _swig_getOM_ERR_OUT_OF_RANGE()
 func _swig_getOM_ERR_PARSE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_PARSE_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_PARSE Enum_SS_om_status = _swig_getOM_ERR_PARSE()
 func _swig_getOM_ERR_IO() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_IO_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_IO Enum_SS_om_status = _swig_getOM_ERR_IO()
 func _swig_getOM_ERR_NO_MEMORY() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_NO_MEMORY_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_NO_MEMORY Enum_SS_om_status = _swig_getOM_ERR_NO_MEMORY()
 func _swig_getOM_ERR_LENGTH_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_LENGTH_MISMATCH_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_LENGTH_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_LENGTH_MISMATCH()
 func _swig_getOM_ERR_DUPLICATE_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_DUPLICATE_NAME_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_DUPLICATE_NAME Enum_SS_om_status = _swig_getOM_ERR_DUPLICATE_NAME()
 func _swig_getOM_ERR_EMPTY_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_EMPTY_NAME_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_EMPTY_NAME Enum_SS_om_status = _swig_getOM_ERR_EMPTY_NAME()
 func _swig_getOM_ERR_BAD_SIZE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BAD_SIZE_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_BAD_SIZE Enum_SS_om_status = _swig_getOM_ERR_BAD_SIZE()
 func _swig_getOM_ERR_MESH_TOO_LARGE() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_MESH_TOO_LARGE_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_MESH_TOO_LARGE Enum_SS_om_status = _swig_getOM_ERR_MESH_TOO_LARGE()
 func _swig_getOM_ERR_INVALID_NAME() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_INVALID_NAME_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_INVALID_NAME Enum_SS_om_status = _swig_getOM_ERR_INVALID_NAME()
 func _swig_getOM_ERR_BUFFER_TOO_SMALL() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_BUFFER_TOO_SMALL Enum_SS_om_status = _swig_getOM_ERR_BUFFER_TOO_SMALL()
 func _swig_getOM_ERR_UNKNOWN_AXIS() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_AXIS_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_AXIS_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_UNKNOWN_AXIS Enum_SS_om_status = _swig_getOM_ERR_UNKNOWN_AXIS()
 func _swig_getOM_ERR_RANK_COLLISION() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_RANK_COLLISION_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_RANK_COLLISION Enum_SS_om_status = _swig_getOM_ERR_RANK_COLLISION()
 func _swig_getOM_ERR_OUTSIDE_WORLD() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_OUTSIDE_WORLD_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_OUTSIDE_WORLD Enum_SS_om_status = _swig_getOM_ERR_OUTSIDE_WORLD()
 func _swig_getOM_ERR_AXIS_ORDER() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_AXIS_ORDER_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_AXIS_ORDER Enum_SS_om_status = _swig_getOM_ERR_AXIS_ORDER()
 func _swig_getOM_ERR_SIZE_MISMATCH() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_SIZE_MISMATCH_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_SIZE_MISMATCH Enum_SS_om_status = _swig_getOM_ERR_SIZE_MISMATCH()
 func _swig_getOM_ERR_UNALIGNED() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNALIGNED_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_UNALIGNED Enum_SS_om_status = _swig_getOM_ERR_UNALIGNED()
 func _swig_getOM_ERR_VIEW_CONFLICT() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_VIEW_CONFLICT_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_ERR_VIEW_CONFLICT Enum_SS_om_status = _swig_getOM_ERR_VIEW_CONFLICT()
 func _swig_getOM_ERR_UNKNOWN_VIEW() (_swig_ret Enum_SS_om_status) {
 	var swig_r Enum_SS_om_status
-	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_VIEW_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_status)(C._wrap_OM_ERR_UNKNOWN_VIEW_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
@@ -723,7 +723,7 @@ const OM_ERROR_MESSAGE_SIZE int = 256
 func Om_status_string(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_string_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_string_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -733,7 +733,7 @@ func Om_status_string(arg1 int) (_swig_ret string) {
 func Om_status_name(arg1 int) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_status_name_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_status_name_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -749,7 +749,7 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Handle) (_swig_ret err
  _swig_i_1 = arg2 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_mesh_new_checked_omswig_800d50f2edac9ed3(*(*C.swig_type_7)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_mesh_new_checked_omswig_559bf2768c80bd10(*(*C.swig_type_7)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_8)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -765,14 +765,14 @@ func Om_mesh_new_checked(arg1 []string, arg2 []int, arg3 *Handle) (_swig_ret err
 func Om_mesh_free(arg1 *Handle) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	C._wrap_om_mesh_free_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	C._wrap_om_mesh_free_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 }
 
 func Om_mesh_ndim(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_mesh_ndim_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -781,7 +781,7 @@ func Om_mesh_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_mesh_name_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_name_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -793,7 +793,7 @@ func Om_mesh_dim_size(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_mesh_dim_size_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -801,7 +801,7 @@ func Om_mesh_size(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_mesh_size_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_mesh_size_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -811,7 +811,7 @@ func Om_mesh_size_of(arg1 *Handle, arg2 string) (_swig_ret int) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_size_of_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_10)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -824,7 +824,7 @@ func Om_mesh_index_of(arg1 *Handle, arg2 string) (_swig_ret int) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_mesh_index_of_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_11)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -839,7 +839,7 @@ func Om_mesh_get(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_ret error) {
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_mesh_get_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_13)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_mesh_get_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_13)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -855,7 +855,7 @@ func Om_mesh_equal(arg1 *Handle, arg2 *Handle) (_swig_ret bool) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *Handle
  _swig_i_1 = arg2.use(); defer _swig_i_1.done() 
-	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_mesh_equal_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
@@ -863,7 +863,7 @@ func Om_mesh_hash(arg1 *Handle) (_swig_ret uint64) {
 	var swig_r uint64
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (uint64)(C._wrap_om_mesh_hash_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -873,7 +873,7 @@ func Om_mesh_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_mesh_to_json_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_to_json_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -891,7 +891,7 @@ func Om_mesh_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_mesh_from_json_omswig_800d50f2edac9ed3(*(*C.swig_type_17)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_from_json_omswig_559bf2768c80bd10(*(*C.swig_type_17)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -907,7 +907,7 @@ func Om_mesh_load_json(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_mesh_load_json_omswig_800d50f2edac9ed3(*(*C.swig_type_19)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_load_json_omswig_559bf2768c80bd10(*(*C.swig_type_19)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -923,7 +923,7 @@ func Om_mesh_from_spec(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_mesh_from_spec_omswig_800d50f2edac9ed3(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_from_spec_omswig_559bf2768c80bd10(*(*C.swig_type_21)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -939,7 +939,7 @@ func Om_mesh_to_spec(arg1 *Handle, arg2 *string) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_mesh_to_spec_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_to_spec_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -954,35 +954,35 @@ func Om_mesh_to_spec(arg1 *Handle, arg2 *string) (_swig_ret error) {
 type Enum_SS_om_dim int
 func _swig_getOM_DIM_DP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_DP_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIM_DP Enum_SS_om_dim = _swig_getOM_DIM_DP()
 func _swig_getOM_DIM_TP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_TP_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIM_TP Enum_SS_om_dim = _swig_getOM_DIM_TP()
 func _swig_getOM_DIM_CP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_CP_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIM_CP Enum_SS_om_dim = _swig_getOM_DIM_CP()
 func _swig_getOM_DIM_EP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_EP_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIM_EP Enum_SS_om_dim = _swig_getOM_DIM_EP()
 func _swig_getOM_DIM_PP() (_swig_ret Enum_SS_om_dim) {
 	var swig_r Enum_SS_om_dim
-	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_dim)(C._wrap_OM_DIM_PP_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
@@ -990,14 +990,14 @@ var OM_DIM_PP Enum_SS_om_dim = _swig_getOM_DIM_PP()
 type Enum_SS_om_flag int
 func _swig_getOM_FLAG_SEQUENCE_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_FLAG_SEQUENCE_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_SEQUENCE_PARALLEL()
 func _swig_getOM_FLAG_LOSS_PARALLEL() (_swig_ret Enum_SS_om_flag) {
 	var swig_r Enum_SS_om_flag
-	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_flag)(C._wrap_OM_FLAG_LOSS_PARALLEL_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
@@ -1005,49 +1005,49 @@ var OM_FLAG_LOSS_PARALLEL Enum_SS_om_flag = _swig_getOM_FLAG_LOSS_PARALLEL()
 type Enum_SS_om_world_size_source int
 func _swig_getOM_WORLD_SIZE_UNRESOLVED() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_UNRESOLVED Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_UNRESOLVED()
 func _swig_getOM_WORLD_SIZE_EXPLICIT() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_EXPLICIT_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_EXPLICIT_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_EXPLICIT Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_EXPLICIT()
 func _swig_getOM_WORLD_SIZE_FROM_WORLD_SIZE() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_FROM_WORLD_SIZE Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_FROM_WORLD_SIZE()
 func _swig_getOM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE()
 func _swig_getOM_WORLD_SIZE_FROM_PMI_SIZE() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_FROM_PMI_SIZE Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_FROM_PMI_SIZE()
 func _swig_getOM_WORLD_SIZE_FROM_SLURM_NTASKS() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_WORLD_SIZE_FROM_SLURM_NTASKS Enum_SS_om_world_size_source = _swig_getOM_WORLD_SIZE_FROM_SLURM_NTASKS()
 func _swig_getOM_WORLD_SIZE_DEFAULT() (_swig_ret Enum_SS_om_world_size_source) {
 	var swig_r Enum_SS_om_world_size_source
-	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_DEFAULT_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_world_size_source)(C._wrap_OM_WORLD_SIZE_DEFAULT_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
@@ -1057,7 +1057,7 @@ func Om_dims_new(arg1 *Handle) (_swig_ret error) {
 	var swig_r string
 	var _swig_i_0 *[2]uint64
  _swig_i_0 = &arg1.c; defer arg1.track() 
-	swig_r_p := C._wrap_om_dims_new_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	swig_r_p := C._wrap_om_dims_new_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1070,7 +1070,7 @@ func Om_dims_copy(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_dims_copy_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_copy_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1080,13 +1080,13 @@ func Om_dims_copy(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
 func Om_dims_free(arg1 *Handle) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	C._wrap_om_dims_free_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	C._wrap_om_dims_free_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 }
 
 func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_field_name_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_field_name_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1096,7 +1096,7 @@ func Om_dim_field_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_dim_axis_name_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_dim_axis_name_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1106,7 +1106,7 @@ func Om_dim_axis_name(arg1 Enum_SS_om_dim) (_swig_ret string) {
 func Om_flag_field_name(arg1 Enum_SS_om_flag) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_flag_field_name_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_flag_field_name_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1118,7 +1118,7 @@ func Om_dims_get(arg1 *Handle, arg2 Enum_SS_om_dim) (_swig_ret int) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_dims_get_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_dims_get_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -1128,7 +1128,7 @@ func Om_dims_set(arg1 *Handle, arg2 Enum_SS_om_dim, arg3 int) (_swig_ret error) 
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_dims_set_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_set_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1140,7 +1140,7 @@ func Om_dims_get_flag(arg1 *Handle, arg2 Enum_SS_om_flag) (_swig_ret bool) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_get_flag_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -1150,7 +1150,7 @@ func Om_dims_set_flag(arg1 *Handle, arg2 Enum_SS_om_flag, arg3 bool) (_swig_ret 
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_dims_set_flag_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_set_flag_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C._Bool(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1163,7 +1163,7 @@ func Om_dims_equal(arg1 *Handle, arg2 *Handle) (_swig_ret bool) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *Handle
  _swig_i_1 = arg2.use(); defer _swig_i_1.done() 
-	swig_r = (bool)(C._wrap_om_dims_equal_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_dims_equal_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1)))
 	return swig_r
 }
 
@@ -1173,7 +1173,7 @@ func Om_dims_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_dims_to_json_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_to_json_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -1191,7 +1191,7 @@ func Om_mesh_from_dims(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_mesh_from_dims_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_mesh_from_dims_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1206,7 +1206,7 @@ func Om_mesh_from_dims_in_order(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_mesh_from_dims_in_order_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_mesh_from_dims_in_order_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_33)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1222,7 +1222,7 @@ func Om_axis_order_normalize(arg1 string, arg2 *string) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_axis_order_normalize_omswig_800d50f2edac9ed3(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_axis_order_normalize_omswig_559bf2768c80bd10(*(*C.swig_type_35)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -1243,7 +1243,7 @@ func Om_build_offline_mesh(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_build_offline_mesh_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_build_offline_mesh_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1258,7 +1258,7 @@ func Om_build_runtime_mesh(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_ret e
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_build_runtime_mesh_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_build_runtime_mesh_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_38)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1274,7 +1274,7 @@ func Om_order_normalize(arg1 string, arg2 *string) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_order_normalize_omswig_800d50f2edac9ed3(*(*C.swig_type_40)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_order_normalize_omswig_559bf2768c80bd10(*(*C.swig_type_40)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -1295,7 +1295,7 @@ func Om_world_size_from_env(arg1 *int, arg2 *bool) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *bool
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_world_size_from_env_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_size_from_env_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1309,7 +1309,7 @@ func Om_dims_from_yaml(arg1 []byte, arg2 int, arg3 *Handle) (_swig_ret error) {
 	_swig_i_1 := arg2
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_dims_from_yaml_omswig_800d50f2edac9ed3(*(*C.swig_type_43)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_from_yaml_omswig_559bf2768c80bd10(*(*C.swig_type_43)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1326,7 +1326,7 @@ func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *Handle) (_swig_ret error) {
 	_swig_i_1 := arg2
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_dims_load_yaml_omswig_800d50f2edac9ed3(*(*C.swig_type_45)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_load_yaml_omswig_559bf2768c80bd10(*(*C.swig_type_45)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1339,7 +1339,7 @@ func Om_dims_load_yaml(arg1 string, arg2 int, arg3 *Handle) (_swig_ret error) {
 func Om_world_size_source_string(arg1 Enum_SS_om_world_size_source) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_world_size_source_string_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_world_size_source_string_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1349,7 +1349,7 @@ func Om_world_size_source_string(arg1 Enum_SS_om_world_size_source) (_swig_ret s
 func Om_world_size_source_variable(arg1 Enum_SS_om_world_size_source) (_swig_ret string) {
 	var swig_r string
 	_swig_i_0 := arg1
-	swig_r_p := C._wrap_om_world_size_source_variable_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0))
+	swig_r_p := C._wrap_om_world_size_source_variable_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1363,7 +1363,7 @@ func Om_world_size_resolve(arg1 int, arg2 *int, arg3 *int) (_swig_ret error) {
  _swig_i_1 = arg2 
 	var _swig_i_2 *int
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_world_size_resolve_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_world_size_resolve_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1376,7 +1376,7 @@ func Om_dims_apply_world_size(arg1 *Handle, arg2 int, arg3 Enum_SS_om_world_size
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
-	swig_r_p := C._wrap_om_dims_apply_world_size_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_apply_world_size_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1388,7 +1388,7 @@ func Om_dims_resolve_world_size(arg1 *Handle, arg2 int) (_swig_ret error) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_dims_resolve_world_size_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_resolve_world_size_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1403,7 +1403,7 @@ func Om_dims_world_size(arg1 *Handle, arg2 *int, arg3 *int) (_swig_ret error) {
  _swig_i_1 = arg2 
 	var _swig_i_2 *int
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_dims_world_size_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_dims_world_size_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1416,7 +1416,7 @@ func Om_dims_dp_given(arg1 *Handle, arg2 *bool) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *bool
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_dims_dp_given_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_dp_given_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1429,7 +1429,7 @@ func Om_dims_parse_yaml(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_dims_parse_yaml_omswig_800d50f2edac9ed3(*(*C.swig_type_54)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_parse_yaml_omswig_559bf2768c80bd10(*(*C.swig_type_54)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1445,7 +1445,7 @@ func Om_dims_read_yaml(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_dims_read_yaml_omswig_800d50f2edac9ed3(*(*C.swig_type_56)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_dims_read_yaml_omswig_559bf2768c80bd10(*(*C.swig_type_56)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1463,7 +1463,7 @@ func Om_mesh_rank(arg1 *Handle, arg2 []int, arg3 *int) (_swig_ret error) {
  _swig_i_1 = arg2 
 	var _swig_i_2 *int
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_mesh_rank_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_58)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_mesh_rank_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_58)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1481,7 +1481,7 @@ func Om_mesh_axis_indices(arg1 *Handle, arg2 []string, arg3 []int) (_swig_ret er
  _swig_i_1 = packNames(arg2) 
 	var _swig_i_2 []int
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_mesh_axis_indices_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_60)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_61)(unsafe.Pointer(&_swig_i_2)))
+	swig_r_p := C._wrap_om_mesh_axis_indices_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_60)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_61)(unsafe.Pointer(&_swig_i_2)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1501,7 +1501,7 @@ func Om_mesh_coordinate_of(arg1 *Handle, arg2 int, arg3 []int) (_swig_ret error)
 	_swig_i_1 := arg2
 	var _swig_i_2 []int
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_mesh_coordinate_of_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_63)(unsafe.Pointer(&_swig_i_2)))
+	swig_r_p := C._wrap_om_mesh_coordinate_of_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_63)(unsafe.Pointer(&_swig_i_2)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_2
@@ -1521,7 +1521,7 @@ func Om_mesh_group_shape_named(arg1 *Handle, arg2 []string, arg3 *int, arg4 *int
  _swig_i_2 = arg3 
 	var _swig_i_3 *int
  _swig_i_3 = arg4 
-	swig_r_p := C._wrap_om_mesh_group_shape_named_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_65)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_mesh_group_shape_named_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_65)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1541,7 +1541,7 @@ func Om_mesh_groups_named(arg1 *Handle, arg2 []string, arg3 int, arg4 int, arg5 
 	_swig_i_3 := arg4
 	var _swig_i_4 []int
  _swig_i_4 = arg5 
-	swig_r_p := C._wrap_om_mesh_groups_named_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_67)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_68)(unsafe.Pointer(&_swig_i_4)))
+	swig_r_p := C._wrap_om_mesh_groups_named_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_67)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_68)(unsafe.Pointer(&_swig_i_4)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1563,7 +1563,7 @@ func Om_mesh_group_index_named(arg1 *Handle, arg2 []string, arg3 int, arg4 *int)
 	_swig_i_2 := arg3
 	var _swig_i_3 *int
  _swig_i_3 = arg4 
-	swig_r_p := C._wrap_om_mesh_group_index_named_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_70)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_mesh_group_index_named_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_70)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1582,7 +1582,7 @@ func Om_mesh_group_of_named(arg1 *Handle, arg2 []string, arg3 int, arg4 []int) (
 	_swig_i_2 := arg3
 	var _swig_i_3 []int
  _swig_i_3 = arg4 
-	swig_r_p := C._wrap_om_mesh_group_of_named_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_72)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_73)(unsafe.Pointer(&_swig_i_3)))
+	swig_r_p := C._wrap_om_mesh_group_of_named_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_72)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), *(*C.swig_type_73)(unsafe.Pointer(&_swig_i_3)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1608,7 +1608,7 @@ func Om_mesh_locality_named(arg1 *Handle, arg2 []string, arg3 int, arg4 *int, ar
  _swig_i_4 = arg5 
 	var _swig_i_5 *int
  _swig_i_5 = arg6 
-	swig_r_p := C._wrap_om_mesh_locality_named_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_75)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_mesh_locality_named_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_75)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1625,7 +1625,7 @@ func Om_mesh_validate_plan(arg1 *Handle, arg2 int, arg3 int, arg4 int) (_swig_re
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_mesh_validate_plan_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3))
+	swig_r_p := C._wrap_om_mesh_validate_plan_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1641,7 +1641,7 @@ func Om_mesh_plan_axes(arg1 *Handle, arg2 int, arg3 int, arg4 int, arg5 *string)
 	_swig_i_3 := arg4
 	var _swig_i_4 *string
  _swig_i_4 = arg5 
-	swig_r_p := C._wrap_om_mesh_plan_axes_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_mesh_plan_axes_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_4) > 0 {
@@ -1661,7 +1661,7 @@ func Om_mesh_reslice_experts(arg1 *Handle, arg2 int, arg3 int, arg4 *Handle) (_s
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_mesh_reslice_experts_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_mesh_reslice_experts_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1675,7 +1675,7 @@ func Om_validate_axes(arg1 *Handle, arg2 int, arg3 int, arg4 int) (_swig_ret err
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	_swig_i_3 := arg4
-	swig_r_p := C._wrap_om_validate_axes_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3))
+	swig_r_p := C._wrap_om_validate_axes_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1691,7 +1691,7 @@ func Om_plan_dim_names(arg1 *Handle, arg2 int, arg3 int, arg4 int, arg5 *string)
 	_swig_i_3 := arg4
 	var _swig_i_4 *string
  _swig_i_4 = arg5 
-	swig_r_p := C._wrap_om_plan_dim_names_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_plan_dim_names_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_4) > 0 {
@@ -1711,7 +1711,7 @@ func Om_expert_mesh(arg1 *Handle, arg2 int, arg3 int, arg4 *Handle) (_swig_ret e
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_expert_mesh_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_expert_mesh_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1727,7 +1727,7 @@ func Om_preset_new(arg1 string, arg2 []string, arg3 int, arg4 *Handle) (_swig_re
 	_swig_i_2 := arg3
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_preset_new_omswig_800d50f2edac9ed3(*(*C.swig_type_83)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_84)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_preset_new_omswig_559bf2768c80bd10(*(*C.swig_type_83)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_84)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1747,7 +1747,7 @@ func Om_preset_load_yaml(arg1 string, arg2 int, arg3 *Handle) (_swig_ret error) 
 	_swig_i_1 := arg2
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_preset_load_yaml_omswig_800d50f2edac9ed3(*(*C.swig_type_86)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_preset_load_yaml_omswig_559bf2768c80bd10(*(*C.swig_type_86)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1760,14 +1760,14 @@ func Om_preset_load_yaml(arg1 string, arg2 int, arg3 *Handle) (_swig_ret error) 
 func Om_preset_free(arg1 *Handle) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	C._wrap_om_preset_free_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	C._wrap_om_preset_free_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 }
 
 func Om_preset_name(arg1 *Handle) (_swig_ret string) {
 	var swig_r string
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r_p := C._wrap_om_preset_name_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	swig_r_p := C._wrap_om_preset_name_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1778,7 +1778,7 @@ func Om_preset_world_size(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_preset_world_size_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_preset_world_size_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -1786,7 +1786,7 @@ func Om_preset_view_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_preset_view_count_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_preset_view_count_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -1795,7 +1795,7 @@ func Om_preset_view_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_preset_view_name_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_view_name_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1806,7 +1806,7 @@ func Om_preset_group_list_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_preset_group_list_count_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_preset_group_list_count_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -1815,7 +1815,7 @@ func Om_preset_group_list_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_preset_group_list_name_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_group_list_name_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -1832,7 +1832,7 @@ func Om_preset_group_list(arg1 *Handle, arg2 string, arg3 []int, arg4 *int) (_sw
  _swig_i_2 = arg3 
 	var _swig_i_3 *int
  _swig_i_3 = arg4 
-	swig_r_p := C._wrap_om_preset_group_list_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_91)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_92)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_preset_group_list_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_91)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_92)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -1851,7 +1851,7 @@ func Om_preset_world(arg1 *Handle, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_preset_world_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_world_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -1864,7 +1864,7 @@ func Om_preset_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_preset_to_json_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_to_json_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -1882,7 +1882,7 @@ func Om_preset_single_axes_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_preset_single_axes_json_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_preset_single_axes_json_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -1903,7 +1903,7 @@ func Om_preset_check(arg1 string, arg2 []string, arg3 int, arg4 *string) (_swig_
 	_swig_i_2 := arg3
 	var _swig_i_3 *string
  _swig_i_3 = arg4 
-	swig_r_p := C._wrap_om_preset_check_omswig_800d50f2edac9ed3(*(*C.swig_type_97)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_98)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_preset_check_omswig_559bf2768c80bd10(*(*C.swig_type_97)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_98)(unsafe.Pointer(&_swig_i_1)), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_3) > 0 {
@@ -1928,7 +1928,7 @@ func Om_preset_check_yaml(arg1 string, arg2 int, arg3 *string) (_swig_ret error)
 	_swig_i_1 := arg2
 	var _swig_i_2 *string
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_preset_check_yaml_omswig_800d50f2edac9ed3(*(*C.swig_type_100)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_preset_check_yaml_omswig_559bf2768c80bd10(*(*C.swig_type_100)(unsafe.Pointer(&_swig_i_0)), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_2) > 0 {
@@ -1949,7 +1949,7 @@ func Om_hierarchy_from_spec(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_spec_omswig_800d50f2edac9ed3(*(*C.swig_type_102)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_spec_omswig_559bf2768c80bd10(*(*C.swig_type_102)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1965,7 +1965,7 @@ func Om_hierarchy_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_json_omswig_800d50f2edac9ed3(*(*C.swig_type_104)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_json_omswig_559bf2768c80bd10(*(*C.swig_type_104)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1981,7 +1981,7 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_hierarchy_from_hostfile_omswig_800d50f2edac9ed3(*(*C.swig_type_106)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_from_hostfile_omswig_559bf2768c80bd10(*(*C.swig_type_106)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -1994,14 +1994,14 @@ func Om_hierarchy_from_hostfile(arg1 []byte, arg2 *Handle) (_swig_ret error) {
 func Om_hierarchy_free(arg1 *Handle) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	C._wrap_om_hierarchy_free_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	C._wrap_om_hierarchy_free_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 }
 
 func Om_hierarchy_levels(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_hierarchy_levels_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_hierarchy_levels_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2010,7 +2010,7 @@ func Om_hierarchy_level_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_hierarchy_level_name_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_level_name_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -2022,7 +2022,7 @@ func Om_hierarchy_ranks_per_domain(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_hierarchy_ranks_per_domain_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_hierarchy_ranks_per_domain_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2030,7 +2030,7 @@ func Om_hierarchy_ranks(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_hierarchy_ranks_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_hierarchy_ranks_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2042,7 +2042,7 @@ func Om_hierarchy_level_index(arg1 *Handle, arg2 string, arg3 *int) (_swig_ret e
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *int
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_hierarchy_level_index_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_109)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_hierarchy_level_index_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_109)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2060,7 +2060,7 @@ func Om_hierarchy_domain_of(arg1 *Handle, arg2 int, arg3 int, arg4 *int) (_swig_
 	_swig_i_2 := arg3
 	var _swig_i_3 *int
  _swig_i_3 = arg4 
-	swig_r_p := C._wrap_om_hierarchy_domain_of_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_hierarchy_domain_of_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -2075,7 +2075,7 @@ func Om_hierarchy_domain_label(arg1 *Handle, arg2 int, arg3 int, arg4 *string) (
 	_swig_i_2 := arg3
 	var _swig_i_3 *string
  _swig_i_3 = arg4 
-	swig_r_p := C._wrap_om_hierarchy_domain_label_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_hierarchy_domain_label_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_3) > 0 {
@@ -2093,7 +2093,7 @@ func Om_hierarchy_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_hierarchy_to_json_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_hierarchy_to_json_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -2108,56 +2108,56 @@ func Om_hierarchy_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
 type Enum_SS_om_locality_field int
 func _swig_getOM_LOCALITY_GROUPS_INSIDE() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LOCALITY_GROUPS_INSIDE Enum_SS_om_locality_field = _swig_getOM_LOCALITY_GROUPS_INSIDE()
 func _swig_getOM_LOCALITY_GROUPS_CROSSING() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LOCALITY_GROUPS_CROSSING Enum_SS_om_locality_field = _swig_getOM_LOCALITY_GROUPS_CROSSING()
 func _swig_getOM_LOCALITY_MAX_DOMAINS() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_MAX_DOMAINS_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_MAX_DOMAINS_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LOCALITY_MAX_DOMAINS Enum_SS_om_locality_field = _swig_getOM_LOCALITY_MAX_DOMAINS()
 func _swig_getOM_LOCALITY_PPN_MIN() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MIN_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MIN_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LOCALITY_PPN_MIN Enum_SS_om_locality_field = _swig_getOM_LOCALITY_PPN_MIN()
 func _swig_getOM_LOCALITY_PPN_MAX() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MAX_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_PPN_MAX_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LOCALITY_PPN_MAX Enum_SS_om_locality_field = _swig_getOM_LOCALITY_PPN_MAX()
 func _swig_getOM_LOCALITY_WORST_GROUP() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_WORST_GROUP_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_WORST_GROUP_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LOCALITY_WORST_GROUP Enum_SS_om_locality_field = _swig_getOM_LOCALITY_WORST_GROUP()
 func _swig_getOM_LOCALITY_FIRST_CROSSING() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_FIRST_CROSSING_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_FIRST_CROSSING_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LOCALITY_FIRST_CROSSING Enum_SS_om_locality_field = _swig_getOM_LOCALITY_FIRST_CROSSING()
 func _swig_getOM_LOCALITY_CROSSING_RANK() (_swig_ret Enum_SS_om_locality_field) {
 	var swig_r Enum_SS_om_locality_field
-	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_CROSSING_RANK_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_locality_field)(C._wrap_OM_LOCALITY_CROSSING_RANK_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
@@ -2172,7 +2172,7 @@ func Om_hierarchy_locality(arg1 *Handle, arg2 *Handle, arg3 []string, arg4 *Hand
  _swig_i_2 = packNames(arg3) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_hierarchy_locality_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_114)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_hierarchy_locality_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_114)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_2
@@ -2185,14 +2185,14 @@ func Om_hierarchy_locality(arg1 *Handle, arg2 *Handle, arg3 []string, arg4 *Hand
 func Om_locality_free(arg1 *Handle) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	C._wrap_om_locality_free_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	C._wrap_om_locality_free_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 }
 
 func Om_locality_groups(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_locality_groups_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_locality_groups_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2200,7 +2200,7 @@ func Om_locality_levels(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_locality_levels_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_locality_levels_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2212,7 +2212,7 @@ func Om_locality_get(arg1 *Handle, arg2 int, arg3 Enum_SS_om_locality_field, arg
 	_swig_i_2 := arg3
 	var _swig_i_3 *int
  _swig_i_3 = arg4 
-	swig_r_p := C._wrap_om_locality_get_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_locality_get_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -2231,7 +2231,7 @@ func Om_hierarchy_check(arg1 *Handle, arg2 *Handle, arg3 string, arg4 *string, a
  _swig_i_3 = arg4 
 	var _swig_i_4 *int
  _swig_i_4 = arg5 
-	swig_r_p := C._wrap_om_hierarchy_check_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_117)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_hierarchy_check_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_117)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_3) > 0 {
@@ -2260,7 +2260,7 @@ func Om_order_advice(arg1 *Handle, arg2 *Handle, arg3 string, arg4 string, arg5 
  _swig_i_4 = cString(arg5) 
 	var _swig_i_5 *string
  _swig_i_5 = arg6 
-	swig_r_p := C._wrap_om_order_advice_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_119)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_120)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_121)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_order_advice_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_119)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_120)(unsafe.Pointer(&_swig_i_3)), *(*C.swig_type_121)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_5) > 0 {
@@ -2295,7 +2295,7 @@ func Om_order_check(arg1 *Handle, arg2 *Handle, arg3 string, arg4 string, arg5 *
  _swig_i_4 = arg5 
 	var _swig_i_5 *int
  _swig_i_5 = arg6 
-	swig_r_p := C._wrap_om_order_check_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_123)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_124)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_order_check_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), *(*C.swig_type_123)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_124)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_4) > 0 {
@@ -2316,21 +2316,21 @@ func Om_order_check(arg1 *Handle, arg2 *Handle, arg3 string, arg4 string, arg5 *
 type Enum_SS_om_launch_format int
 func _swig_getOM_LAUNCH_TORCHRUN() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_TORCHRUN_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_TORCHRUN_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LAUNCH_TORCHRUN Enum_SS_om_launch_format = _swig_getOM_LAUNCH_TORCHRUN()
 func _swig_getOM_LAUNCH_SLURM() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_SLURM_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_SLURM_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_LAUNCH_SLURM Enum_SS_om_launch_format = _swig_getOM_LAUNCH_SLURM()
 func _swig_getOM_LAUNCH_OPENMPI() (_swig_ret Enum_SS_om_launch_format) {
 	var swig_r Enum_SS_om_launch_format
-	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_OPENMPI_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_launch_format)(C._wrap_OM_LAUNCH_OPENMPI_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
@@ -2341,7 +2341,7 @@ func Om_launch_format_from_name(arg1 string, arg2 *int) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *int
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_launch_format_from_name_omswig_800d50f2edac9ed3(*(*C.swig_type_126)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_launch_format_from_name_omswig_559bf2768c80bd10(*(*C.swig_type_126)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2365,7 +2365,7 @@ func Om_launch_plan(arg1 *Handle, arg2 int, arg3 int, arg4 Enum_SS_om_launch_for
  _swig_i_6 = packNames(arg7) 
 	var _swig_i_7 *string
  _swig_i_7 = arg8 
-	swig_r_p := C._wrap_om_launch_plan_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_128)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_129)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7))
+	swig_r_p := C._wrap_om_launch_plan_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_128)(unsafe.Pointer(&_swig_i_4)), C.swig_intgo(_swig_i_5), *(*C.swig_type_129)(unsafe.Pointer(&_swig_i_6)), C.swig_voidp(_swig_i_7))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_7) > 0 {
@@ -2397,7 +2397,7 @@ func Om_launch_check(arg1 *Handle, arg2 *Handle, arg3 int, arg4 int, arg5 string
  _swig_i_5 = arg6 
 	var _swig_i_6 *int
  _swig_i_6 = arg7 
-	swig_r_p := C._wrap_om_launch_check_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_131)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6))
+	swig_r_p := C._wrap_om_launch_check_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3), *(*C.swig_type_131)(unsafe.Pointer(&_swig_i_4)), C.swig_voidp(_swig_i_5), C.swig_voidp(_swig_i_6))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_5) > 0 {
@@ -2423,7 +2423,7 @@ func Om_view_new(arg1 []string, arg2 []int, arg3 []int, arg4 int, arg5 *Handle) 
 	_swig_i_3 := arg4
 	var _swig_i_4 *[2]uint64
  _swig_i_4 = &arg5.c; defer arg5.track() 
-	swig_r_p := C._wrap_om_view_new_omswig_800d50f2edac9ed3(*(*C.swig_type_133)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_134)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_135)(unsafe.Pointer(&_swig_i_2)), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_view_new_omswig_559bf2768c80bd10(*(*C.swig_type_133)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_134)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_135)(unsafe.Pointer(&_swig_i_2)), C.swig_intgo(_swig_i_3), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2452,7 +2452,7 @@ func Om_view_new_modes(arg1 []string, arg2 []int, arg3 []int, arg4 []int, arg5 i
 	_swig_i_4 := arg5
 	var _swig_i_5 *[2]uint64
  _swig_i_5 = &arg6.c; defer arg6.track() 
-	swig_r_p := C._wrap_om_view_new_modes_omswig_800d50f2edac9ed3(*(*C.swig_type_137)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_138)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_139)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_140)(unsafe.Pointer(&_swig_i_3)), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5))
+	swig_r_p := C._wrap_om_view_new_modes_omswig_559bf2768c80bd10(*(*C.swig_type_137)(unsafe.Pointer(&_swig_i_0)), *(*C.swig_type_138)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_139)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_140)(unsafe.Pointer(&_swig_i_3)), C.swig_intgo(_swig_i_4), C.swig_voidp(_swig_i_5))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2475,7 +2475,7 @@ func Om_view_is_plain(arg1 *Handle) (_swig_ret bool) {
 	var swig_r bool
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (bool)(C._wrap_om_view_is_plain_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (bool)(C._wrap_om_view_is_plain_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2483,7 +2483,7 @@ func Om_view_offset(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_view_offset_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_offset_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2492,7 +2492,7 @@ func Om_view_mode_count(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_view_mode_count_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_view_mode_count_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2503,7 +2503,7 @@ func Om_view_modes(arg1 *Handle, arg2 int, arg3 []int) (_swig_ret error) {
 	_swig_i_1 := arg2
 	var _swig_i_2 []int
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_view_modes_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_142)(unsafe.Pointer(&_swig_i_2)))
+	swig_r_p := C._wrap_om_view_modes_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), *(*C.swig_type_142)(unsafe.Pointer(&_swig_i_2)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_2
@@ -2517,7 +2517,7 @@ func Om_view_instance_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_view_instance_count_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_instance_count_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2525,7 +2525,7 @@ func Om_view_instance_mode_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_view_instance_mode_count_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_instance_mode_count_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2535,7 +2535,7 @@ func Om_view_instance_modes(arg1 *Handle, arg2 []int) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 []int
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_view_instance_modes_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_144)(unsafe.Pointer(&_swig_i_1)))
+	swig_r_p := C._wrap_om_view_instance_modes_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_144)(unsafe.Pointer(&_swig_i_1)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2549,7 +2549,7 @@ func Om_view_rank_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_view_rank_count_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_rank_count_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2557,7 +2557,7 @@ func Om_view_extent(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_view_extent_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_view_extent_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2566,7 +2566,7 @@ func Om_view_holds(arg1 *Handle, arg2 int) (_swig_ret bool) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r = (bool)(C._wrap_om_view_holds_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (bool)(C._wrap_om_view_holds_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2580,7 +2580,7 @@ func Om_view_flatten(arg1 *Handle, arg2 []string, arg3 string, arg4 *Handle) (_s
  _swig_i_2 = cString(arg3) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_view_flatten_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_146)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_147)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_view_flatten_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_146)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_147)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2605,7 +2605,7 @@ func Om_view_unflatten(arg1 *Handle, arg2 string, arg3 []int, arg4 []string, arg
  _swig_i_3 = packNames(arg4) 
 	var _swig_i_4 *[2]uint64
  _swig_i_4 = &arg5.c; defer arg5.track() 
-	swig_r_p := C._wrap_om_view_unflatten_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_149)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_150)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_151)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4))
+	swig_r_p := C._wrap_om_view_unflatten_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_149)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_150)(unsafe.Pointer(&_swig_i_2)), *(*C.swig_type_151)(unsafe.Pointer(&_swig_i_3)), C.swig_voidp(_swig_i_4))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2629,7 +2629,7 @@ func Om_view_slice(arg1 *Handle, arg2 []string, arg3 *Handle) (_swig_ret error) 
  _swig_i_1 = packNames(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_view_slice_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_153)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_view_slice_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_153)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2645,7 +2645,7 @@ func Om_view_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_view_to_json_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_view_to_json_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -2663,7 +2663,7 @@ func Om_view_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_view_from_json_omswig_800d50f2edac9ed3(*(*C.swig_type_156)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_view_from_json_omswig_559bf2768c80bd10(*(*C.swig_type_156)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2682,7 +2682,7 @@ func Om_world_new(arg1 int, arg2 []string, arg3 []*Handle, arg4 *Handle) (_swig_
  _swig_i_2 = uses(arg3); defer dones(arg3, _swig_i_2) 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_world_new_omswig_800d50f2edac9ed3(C.swig_intgo(_swig_i_0), *(*C.swig_type_158)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_159)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_world_new_omswig_559bf2768c80bd10(C.swig_intgo(_swig_i_0), *(*C.swig_type_158)(unsafe.Pointer(&_swig_i_1)), *(*C.swig_type_159)(unsafe.Pointer(&_swig_i_2)), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2698,14 +2698,14 @@ func Om_world_new(arg1 int, arg2 []string, arg3 []*Handle, arg4 *Handle) (_swig_
 func Om_world_free(arg1 *Handle) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	C._wrap_om_world_free_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	C._wrap_om_world_free_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 }
 
 func Om_world_size(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_world_size_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_world_size_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2713,7 +2713,7 @@ func Om_world_view_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_world_view_count_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_world_view_count_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2722,7 +2722,7 @@ func Om_world_view_name(arg1 *Handle, arg2 int) (_swig_ret string) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r_p := C._wrap_om_world_view_name_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
+	swig_r_p := C._wrap_om_world_view_name_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 string
  swig_r_1 = swigCopyString(swig_r) 
@@ -2735,7 +2735,7 @@ func Om_world_view_index(arg1 *Handle, arg2 string) (_swig_ret int) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r = (int)(C._wrap_om_world_view_index_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_161)(unsafe.Pointer(&_swig_i_1))))
+	swig_r = (int)(C._wrap_om_world_view_index_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_161)(unsafe.Pointer(&_swig_i_1))))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
 	}
@@ -2750,7 +2750,7 @@ func Om_world_view(arg1 *Handle, arg2 string, arg3 *Handle) (_swig_ret error) {
  _swig_i_1 = cString(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_world_view_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_163)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_world_view_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_163)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2766,7 +2766,7 @@ func Om_world_axis_view(arg1 *Handle, arg2 string) (_swig_ret string) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 string
  _swig_i_1 = cString(arg2) 
-	swig_r_p := C._wrap_om_world_axis_view_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_165)(unsafe.Pointer(&_swig_i_1)))
+	swig_r_p := C._wrap_om_world_axis_view_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_165)(unsafe.Pointer(&_swig_i_1)))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2784,7 +2784,7 @@ func Om_world_slice(arg1 *Handle, arg2 []string, arg3 *Handle) (_swig_ret error)
  _swig_i_1 = packNames(arg2) 
 	var _swig_i_2 *[2]uint64
  _swig_i_2 = &arg3.c; defer arg3.track() 
-	swig_r_p := C._wrap_om_world_slice_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), *(*C.swig_type_167)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_world_slice_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), *(*C.swig_type_167)(unsafe.Pointer(&_swig_i_1)), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_1
@@ -2800,7 +2800,7 @@ func Om_world_to_json(arg1 *Handle, arg2 *string) (_swig_ret error) {
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	var _swig_i_1 *string
  _swig_i_1 = arg2 
-	swig_r_p := C._wrap_om_world_to_json_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_to_json_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_1) > 0 {
@@ -2818,7 +2818,7 @@ func Om_world_from_json(arg1 []byte, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = arg1 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_world_from_json_omswig_800d50f2edac9ed3(*(*C.swig_type_170)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_from_json_omswig_559bf2768c80bd10(*(*C.swig_type_170)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2834,7 +2834,7 @@ func Om_world_load_json(arg1 string, arg2 *Handle) (_swig_ret error) {
  _swig_i_0 = cString(arg1) 
 	var _swig_i_1 *[2]uint64
  _swig_i_1 = &arg2.c; defer arg2.track() 
-	swig_r_p := C._wrap_om_world_load_json_omswig_800d50f2edac9ed3(*(*C.swig_type_172)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
+	swig_r_p := C._wrap_om_world_load_json_omswig_559bf2768c80bd10(*(*C.swig_type_172)(unsafe.Pointer(&_swig_i_0)), C.swig_voidp(_swig_i_1))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2847,42 +2847,42 @@ func Om_world_load_json(arg1 string, arg2 *Handle) (_swig_ret error) {
 type Enum_SS_om_diagnostic_kind int
 func _swig_getOM_DIAGNOSTIC_UNKNOWN_KEY() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_UNKNOWN_KEY Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_UNKNOWN_KEY()
 func _swig_getOM_DIAGNOSTIC_NO_ACCELERATOR() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_NO_ACCELERATOR Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_NO_ACCELERATOR()
 func _swig_getOM_DIAGNOSTIC_EMPTY_ACCELERATOR() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_EMPTY_ACCELERATOR Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_EMPTY_ACCELERATOR()
 func _swig_getOM_DIAGNOSTIC_EMPTY_CONFIG() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_EMPTY_CONFIG Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_EMPTY_CONFIG()
 func _swig_getOM_DIAGNOSTIC_MESH_JSON() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
 var OM_DIAGNOSTIC_MESH_JSON Enum_SS_om_diagnostic_kind = _swig_getOM_DIAGNOSTIC_MESH_JSON()
 func _swig_getOM_DIAGNOSTIC_DUPLICATE_KEY() (_swig_ret Enum_SS_om_diagnostic_kind) {
 	var swig_r Enum_SS_om_diagnostic_kind
-	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_800d50f2edac9ed3())
+	swig_r = (Enum_SS_om_diagnostic_kind)(C._wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_559bf2768c80bd10())
 	return swig_r
 }
 
@@ -2893,7 +2893,7 @@ func Om_diagnostics_new(arg1 *Handle) (_swig_ret error) {
 	var swig_r string
 	var _swig_i_0 *[2]uint64
  _swig_i_0 = &arg1.c; defer arg1.track() 
-	swig_r_p := C._wrap_om_diagnostics_new_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	swig_r_p := C._wrap_om_diagnostics_new_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	var swig_r_1 error
  if swig_r != "" { swig_r_1 = statusError(swigCopyString(swig_r)) } 
@@ -2903,14 +2903,14 @@ func Om_diagnostics_new(arg1 *Handle) (_swig_ret error) {
 func Om_diagnostics_free(arg1 *Handle) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	C._wrap_om_diagnostics_free_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0))
+	C._wrap_om_diagnostics_free_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0))
 }
 
 func Om_diagnostics_count(arg1 *Handle) (_swig_ret int) {
 	var swig_r int
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
-	swig_r = (int)(C._wrap_om_diagnostics_count_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0)))
+	swig_r = (int)(C._wrap_om_diagnostics_count_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0)))
 	return swig_r
 }
 
@@ -2921,7 +2921,7 @@ func Om_diagnostics_message(arg1 *Handle, arg2 int, arg3 *string) (_swig_ret err
 	_swig_i_1 := arg2
 	var _swig_i_2 *string
  _swig_i_2 = arg3 
-	swig_r_p := C._wrap_om_diagnostics_message_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
+	swig_r_p := C._wrap_om_diagnostics_message_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1), C.swig_voidp(_swig_i_2))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 
 	if len(*_swig_i_2) > 0 {
@@ -2938,7 +2938,7 @@ func Om_diagnostics_kind(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_diagnostics_kind_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_diagnostics_kind_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2947,7 +2947,7 @@ func Om_diagnostics_line(arg1 *Handle, arg2 int) (_swig_ret int) {
 	var _swig_i_0 *Handle
  _swig_i_0 = arg1.use(); defer _swig_i_0.done() 
 	_swig_i_1 := arg2
-	swig_r = (int)(C._wrap_om_diagnostics_line_omswig_800d50f2edac9ed3(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
+	swig_r = (int)(C._wrap_om_diagnostics_line_omswig_559bf2768c80bd10(C.swig_voidp(_swig_i_0), C.swig_intgo(_swig_i_1)))
 	return swig_r
 }
 
@@ -2960,7 +2960,7 @@ func Om_dims_parse_yaml_checked(arg1 []byte, arg2 bool, arg3 *Handle, arg4 *Hand
  _swig_i_2 = arg3.use(); defer _swig_i_2.done() 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_dims_parse_yaml_checked_omswig_800d50f2edac9ed3(*(*C.swig_type_176)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_dims_parse_yaml_checked_omswig_559bf2768c80bd10(*(*C.swig_type_176)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0
@@ -2979,7 +2979,7 @@ func Om_dims_read_yaml_checked(arg1 string, arg2 bool, arg3 *Handle, arg4 *Handl
  _swig_i_2 = arg3.use(); defer _swig_i_2.done() 
 	var _swig_i_3 *[2]uint64
  _swig_i_3 = &arg4.c; defer arg4.track() 
-	swig_r_p := C._wrap_om_dims_read_yaml_checked_omswig_800d50f2edac9ed3(*(*C.swig_type_178)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
+	swig_r_p := C._wrap_om_dims_read_yaml_checked_omswig_559bf2768c80bd10(*(*C.swig_type_178)(unsafe.Pointer(&_swig_i_0)), C._Bool(_swig_i_1), C.swig_voidp(_swig_i_2), C.swig_voidp(_swig_i_3))
 	swig_r = *(*string)(unsafe.Pointer(&swig_r_p))
 	if Swig_escape_always_false {
 		Swig_escape_val = _swig_i_0

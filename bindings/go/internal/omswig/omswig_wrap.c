@@ -238,7 +238,7 @@ static void omgo_release(uint64_t free_fn, uint64_t object) {
 extern "C" {
 #endif
 
-void _wrap_Swig_free_omswig_800d50f2edac9ed3(void *_swig_go_0) {
+void _wrap_Swig_free_omswig_559bf2768c80bd10(void *_swig_go_0) {
   void *arg1 = (void *) 0 ;
   
   arg1 = *(void **)&_swig_go_0; 
@@ -248,7 +248,7 @@ void _wrap_Swig_free_omswig_800d50f2edac9ed3(void *_swig_go_0) {
 }
 
 
-void *_wrap_Swig_malloc_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
+void *_wrap_Swig_malloc_omswig_559bf2768c80bd10(intgo _swig_go_0) {
   int arg1 ;
   void *result = 0 ;
   void *_swig_go_result;
@@ -261,7 +261,7 @@ void *_wrap_Swig_malloc_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
 }
 
 
-void _wrap_omgo_release_omswig_800d50f2edac9ed3(long long _swig_go_0, long long _swig_go_1) {
+void _wrap_omgo_release_omswig_559bf2768c80bd10(long long _swig_go_0, long long _swig_go_1) {
   uint64_t arg1 ;
   uint64_t arg2 ;
   
@@ -273,7 +273,7 @@ void _wrap_omgo_release_omswig_800d50f2edac9ed3(long long _swig_go_0, long long 
 }
 
 
-_gostring_ _wrap_om_version_string_omswig_800d50f2edac9ed3() {
+_gostring_ _wrap_om_version_string_omswig_559bf2768c80bd10() {
   char *result = 0 ;
   _gostring_ _swig_go_result;
   
@@ -284,7 +284,7 @@ _gostring_ _wrap_om_version_string_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_om_version_number_omswig_800d50f2edac9ed3() {
+intgo _wrap_om_version_number_omswig_559bf2768c80bd10() {
   int result;
   intgo _swig_go_result;
   
@@ -295,7 +295,7 @@ intgo _wrap_om_version_number_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_OK_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_OK_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -307,7 +307,7 @@ intgo _wrap_OM_OK_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -319,7 +319,7 @@ intgo _wrap_OM_ERR_INVALID_ARGUMENT_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -331,7 +331,7 @@ intgo _wrap_OM_ERR_OUT_OF_RANGE_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_PARSE_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_PARSE_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -343,7 +343,7 @@ intgo _wrap_OM_ERR_PARSE_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_IO_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_IO_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -355,7 +355,7 @@ intgo _wrap_OM_ERR_IO_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_NO_MEMORY_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_NO_MEMORY_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -367,7 +367,7 @@ intgo _wrap_OM_ERR_NO_MEMORY_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -379,7 +379,7 @@ intgo _wrap_OM_ERR_LENGTH_MISMATCH_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -391,7 +391,7 @@ intgo _wrap_OM_ERR_DUPLICATE_NAME_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_EMPTY_NAME_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_EMPTY_NAME_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -403,7 +403,7 @@ intgo _wrap_OM_ERR_EMPTY_NAME_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_BAD_SIZE_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_BAD_SIZE_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -415,7 +415,7 @@ intgo _wrap_OM_ERR_BAD_SIZE_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -427,7 +427,7 @@ intgo _wrap_OM_ERR_MESH_TOO_LARGE_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_INVALID_NAME_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_INVALID_NAME_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -439,7 +439,7 @@ intgo _wrap_OM_ERR_INVALID_NAME_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -451,7 +451,7 @@ intgo _wrap_OM_ERR_BUFFER_TOO_SMALL_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -463,7 +463,7 @@ intgo _wrap_OM_ERR_UNKNOWN_AXIS_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_RANK_COLLISION_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_RANK_COLLISION_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -475,7 +475,7 @@ intgo _wrap_OM_ERR_RANK_COLLISION_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -487,7 +487,7 @@ intgo _wrap_OM_ERR_OUTSIDE_WORLD_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_AXIS_ORDER_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_AXIS_ORDER_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -499,7 +499,7 @@ intgo _wrap_OM_ERR_AXIS_ORDER_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -511,7 +511,7 @@ intgo _wrap_OM_ERR_SIZE_MISMATCH_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_UNALIGNED_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_UNALIGNED_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -523,7 +523,7 @@ intgo _wrap_OM_ERR_UNALIGNED_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -535,7 +535,7 @@ intgo _wrap_OM_ERR_VIEW_CONFLICT_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_559bf2768c80bd10() {
   enum om_status result;
   intgo _swig_go_result;
   
@@ -547,7 +547,7 @@ intgo _wrap_OM_ERR_UNKNOWN_VIEW_omswig_800d50f2edac9ed3() {
 }
 
 
-_gostring_ _wrap_om_status_string_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_string_omswig_559bf2768c80bd10(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -560,7 +560,7 @@ _gostring_ _wrap_om_status_string_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_status_name_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
+_gostring_ _wrap_om_status_name_omswig_559bf2768c80bd10(intgo _swig_go_0) {
   om_status arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -573,7 +573,7 @@ _gostring_ _wrap_om_status_name_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_new_checked_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_new_checked_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, _goslice_ _swig_go_1, om_mesh **_swig_go_2) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -626,7 +626,7 @@ _gostring_ _wrap_om_mesh_new_checked_omswig_800d50f2edac9ed3(_gostring_ _swig_go
 }
 
 
-void _wrap_om_mesh_free_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+void _wrap_om_mesh_free_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_mesh *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -636,7 +636,7 @@ void _wrap_om_mesh_free_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_ndim_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_ndim_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -649,7 +649,7 @@ intgo _wrap_om_mesh_ndim_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_name_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_mesh_name_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -664,7 +664,7 @@ _gostring_ _wrap_om_mesh_name_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo
 }
 
 
-intgo _wrap_om_mesh_dim_size_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_mesh_dim_size_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -679,7 +679,7 @@ intgo _wrap_om_mesh_dim_size_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo 
 }
 
 
-intgo _wrap_om_mesh_size_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+intgo _wrap_om_mesh_size_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -692,7 +692,7 @@ intgo _wrap_om_mesh_size_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_mesh_size_of_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_size_of_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t result;
@@ -712,7 +712,7 @@ intgo _wrap_om_mesh_size_of_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostri
 }
 
 
-intgo _wrap_om_mesh_index_of_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_mesh_index_of_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -732,7 +732,7 @@ intgo _wrap_om_mesh_index_of_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostr
 }
 
 
-_gostring_ _wrap_om_mesh_get_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_get_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -772,7 +772,7 @@ _gostring_ _wrap_om_mesh_get_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostr
 }
 
 
-bool _wrap_om_mesh_equal_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
+bool _wrap_om_mesh_equal_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, om_mesh *_swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_mesh *arg2 = (om_mesh *) 0 ;
   bool result;
@@ -787,7 +787,7 @@ bool _wrap_om_mesh_equal_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, om_mesh *_
 }
 
 
-long long _wrap_om_mesh_hash_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+long long _wrap_om_mesh_hash_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   uint64_t result;
   long long _swig_go_result;
@@ -800,7 +800,7 @@ long long _wrap_om_mesh_hash_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_mesh_to_json_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_json_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -835,7 +835,7 @@ _gostring_ _wrap_om_mesh_to_json_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_json_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_json_omswig_559bf2768c80bd10(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -872,7 +872,7 @@ _gostring_ _wrap_om_mesh_from_json_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_mesh_load_json_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_load_json_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -910,7 +910,7 @@ _gostring_ _wrap_om_mesh_load_json_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_from_spec_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_spec_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -948,7 +948,7 @@ _gostring_ _wrap_om_mesh_from_spec_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_to_spec_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_mesh_to_spec_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -983,7 +983,7 @@ _gostring_ _wrap_om_mesh_to_spec_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _g
 }
 
 
-intgo _wrap_OM_DIM_DP_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIM_DP_omswig_559bf2768c80bd10() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -995,7 +995,7 @@ intgo _wrap_OM_DIM_DP_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIM_TP_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIM_TP_omswig_559bf2768c80bd10() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1007,7 +1007,7 @@ intgo _wrap_OM_DIM_TP_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIM_CP_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIM_CP_omswig_559bf2768c80bd10() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1019,7 +1019,7 @@ intgo _wrap_OM_DIM_CP_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIM_EP_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIM_EP_omswig_559bf2768c80bd10() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1031,7 +1031,7 @@ intgo _wrap_OM_DIM_EP_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIM_PP_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIM_PP_omswig_559bf2768c80bd10() {
   enum om_dim result;
   intgo _swig_go_result;
   
@@ -1043,7 +1043,7 @@ intgo _wrap_OM_DIM_PP_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_559bf2768c80bd10() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1055,7 +1055,7 @@ intgo _wrap_OM_FLAG_SEQUENCE_PARALLEL_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_559bf2768c80bd10() {
   enum om_flag result;
   intgo _swig_go_result;
   
@@ -1067,7 +1067,7 @@ intgo _wrap_OM_FLAG_LOSS_PARALLEL_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_559bf2768c80bd10() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1079,7 +1079,7 @@ intgo _wrap_OM_WORLD_SIZE_UNRESOLVED_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_559bf2768c80bd10() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1091,7 +1091,7 @@ intgo _wrap_OM_WORLD_SIZE_EXPLICIT_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_559bf2768c80bd10() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1103,7 +1103,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_WORLD_SIZE_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_559bf2768c80bd10() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1115,7 +1115,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_OMPI_COMM_WORLD_SIZE_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_559bf2768c80bd10() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1127,7 +1127,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_PMI_SIZE_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_559bf2768c80bd10() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1139,7 +1139,7 @@ intgo _wrap_OM_WORLD_SIZE_FROM_SLURM_NTASKS_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_559bf2768c80bd10() {
   enum om_world_size_source result;
   intgo _swig_go_result;
   
@@ -1151,7 +1151,7 @@ intgo _wrap_OM_WORLD_SIZE_DEFAULT_omswig_800d50f2edac9ed3() {
 }
 
 
-_gostring_ _wrap_om_dims_new_omswig_800d50f2edac9ed3(om_dims **_swig_go_0) {
+_gostring_ _wrap_om_dims_new_omswig_559bf2768c80bd10(om_dims **_swig_go_0) {
   om_dims **arg1 = (om_dims **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_dims *obj1 = NULL ;
@@ -1182,7 +1182,7 @@ _gostring_ _wrap_om_dims_new_omswig_800d50f2edac9ed3(om_dims **_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dims_copy_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_copy_omswig_559bf2768c80bd10(om_dims *_swig_go_0, om_dims **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1215,7 +1215,7 @@ _gostring_ _wrap_om_dims_copy_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_di
 }
 
 
-void _wrap_om_dims_free_omswig_800d50f2edac9ed3(om_dims *_swig_go_0) {
+void _wrap_om_dims_free_omswig_559bf2768c80bd10(om_dims *_swig_go_0) {
   om_dims *arg1 = (om_dims *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_dims *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -1225,7 +1225,7 @@ void _wrap_om_dims_free_omswig_800d50f2edac9ed3(om_dims *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_field_name_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_field_name_omswig_559bf2768c80bd10(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1238,7 +1238,7 @@ _gostring_ _wrap_om_dim_field_name_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_dim_axis_name_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
+_gostring_ _wrap_om_dim_axis_name_omswig_559bf2768c80bd10(intgo _swig_go_0) {
   om_dim arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1251,7 +1251,7 @@ _gostring_ _wrap_om_dim_axis_name_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_flag_field_name_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
+_gostring_ _wrap_om_flag_field_name_omswig_559bf2768c80bd10(intgo _swig_go_0) {
   om_flag arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1264,7 +1264,7 @@ _gostring_ _wrap_om_flag_field_name_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
 }
 
 
-intgo _wrap_om_dims_get_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_dims_get_omswig_559bf2768c80bd10(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t result;
@@ -1279,7 +1279,7 @@ intgo _wrap_om_dims_get_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo _swig
 }
 
 
-_gostring_ _wrap_om_dims_set_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_set_omswig_559bf2768c80bd10(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dim arg2 ;
   int64_t arg3 ;
@@ -1307,7 +1307,7 @@ _gostring_ _wrap_om_dims_set_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo 
 }
 
 
-bool _wrap_om_dims_get_flag_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_dims_get_flag_omswig_559bf2768c80bd10(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool result;
@@ -1322,7 +1322,7 @@ bool _wrap_om_dims_get_flag_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo _
 }
 
 
-_gostring_ _wrap_om_dims_set_flag_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
+_gostring_ _wrap_om_dims_set_flag_omswig_559bf2768c80bd10(om_dims *_swig_go_0, intgo _swig_go_1, bool _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_flag arg2 ;
   bool arg3 ;
@@ -1350,7 +1350,7 @@ _gostring_ _wrap_om_dims_set_flag_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, i
 }
 
 
-bool _wrap_om_dims_equal_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_dims *_swig_go_1) {
+bool _wrap_om_dims_equal_omswig_559bf2768c80bd10(om_dims *_swig_go_0, om_dims *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_dims *arg2 = (om_dims *) 0 ;
   bool result;
@@ -1365,7 +1365,7 @@ bool _wrap_om_dims_equal_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_dims *_
 }
 
 
-_gostring_ _wrap_om_dims_to_json_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_dims_to_json_omswig_559bf2768c80bd10(om_dims *_swig_go_0, _gostring_* _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1400,7 +1400,7 @@ _gostring_ _wrap_om_dims_to_json_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_mesh_from_dims_omswig_559bf2768c80bd10(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1433,7 +1433,7 @@ _gostring_ _wrap_om_mesh_from_dims_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_mesh_from_dims_in_order_omswig_559bf2768c80bd10(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1473,7 +1473,7 @@ _gostring_ _wrap_om_mesh_from_dims_in_order_omswig_800d50f2edac9ed3(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_axis_order_normalize_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_axis_order_normalize_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1513,7 +1513,7 @@ _gostring_ _wrap_om_axis_order_normalize_omswig_800d50f2edac9ed3(_gostring_ _swi
 }
 
 
-_gostring_ _wrap_om_build_offline_mesh_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_build_offline_mesh_omswig_559bf2768c80bd10(om_dims *_swig_go_0, om_mesh **_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_mesh **arg2 = (om_mesh **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1546,7 +1546,7 @@ _gostring_ _wrap_om_build_offline_mesh_omswig_800d50f2edac9ed3(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_build_runtime_mesh_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_build_runtime_mesh_omswig_559bf2768c80bd10(om_dims *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -1586,7 +1586,7 @@ _gostring_ _wrap_om_build_runtime_mesh_omswig_800d50f2edac9ed3(om_dims *_swig_go
 }
 
 
-_gostring_ _wrap_om_order_normalize_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_order_normalize_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, _gostring_* _swig_go_1) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1626,7 +1626,7 @@ _gostring_ _wrap_om_order_normalize_omswig_800d50f2edac9ed3(_gostring_ _swig_go_
 }
 
 
-_gostring_ _wrap_om_world_size_from_env_omswig_800d50f2edac9ed3(intgo *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_world_size_from_env_omswig_559bf2768c80bd10(intgo *_swig_go_0, bool *_swig_go_1) {
   int64_t *arg1 = (int64_t *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1652,7 +1652,7 @@ _gostring_ _wrap_om_world_size_from_env_omswig_800d50f2edac9ed3(intgo *_swig_go_
 }
 
 
-_gostring_ _wrap_om_dims_from_yaml_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_from_yaml_omswig_559bf2768c80bd10(_goslice_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -1691,7 +1691,7 @@ _gostring_ _wrap_om_dims_from_yaml_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_load_yaml_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
+_gostring_ _wrap_om_dims_load_yaml_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, intgo _swig_go_1, om_dims **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1731,7 +1731,7 @@ _gostring_ _wrap_om_dims_load_yaml_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_size_source_string_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_string_omswig_559bf2768c80bd10(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1744,7 +1744,7 @@ _gostring_ _wrap_om_world_size_source_string_omswig_800d50f2edac9ed3(intgo _swig
 }
 
 
-_gostring_ _wrap_om_world_size_source_variable_omswig_800d50f2edac9ed3(intgo _swig_go_0) {
+_gostring_ _wrap_om_world_size_source_variable_omswig_559bf2768c80bd10(intgo _swig_go_0) {
   om_world_size_source arg1 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -1757,7 +1757,7 @@ _gostring_ _wrap_om_world_size_source_variable_omswig_800d50f2edac9ed3(intgo _sw
 }
 
 
-_gostring_ _wrap_om_world_size_resolve_omswig_800d50f2edac9ed3(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_world_size_resolve_omswig_559bf2768c80bd10(intgo _swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   int64_t arg1 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1787,7 +1787,7 @@ _gostring_ _wrap_om_world_size_resolve_omswig_800d50f2edac9ed3(intgo _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_apply_world_size_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
+_gostring_ _wrap_om_dims_apply_world_size_omswig_559bf2768c80bd10(om_dims *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_world_size_source arg3 ;
@@ -1815,7 +1815,7 @@ _gostring_ _wrap_om_dims_apply_world_size_omswig_800d50f2edac9ed3(om_dims *_swig
 }
 
 
-_gostring_ _wrap_om_dims_resolve_world_size_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_dims_resolve_world_size_omswig_559bf2768c80bd10(om_dims *_swig_go_0, intgo _swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t arg2 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1841,7 +1841,7 @@ _gostring_ _wrap_om_dims_resolve_world_size_omswig_800d50f2edac9ed3(om_dims *_sw
 }
 
 
-_gostring_ _wrap_om_dims_world_size_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_dims_world_size_omswig_559bf2768c80bd10(om_dims *_swig_go_0, intgo *_swig_go_1, intgo *_swig_go_2) {
   om_dims *arg1 = (om_dims *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   om_world_size_source *arg3 = (om_world_size_source *) 0 ;
@@ -1871,7 +1871,7 @@ _gostring_ _wrap_om_dims_world_size_omswig_800d50f2edac9ed3(om_dims *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_dims_dp_given_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, bool *_swig_go_1) {
+_gostring_ _wrap_om_dims_dp_given_omswig_559bf2768c80bd10(om_dims *_swig_go_0, bool *_swig_go_1) {
   om_dims *arg1 = (om_dims *) 0 ;
   bool *arg2 = (bool *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1897,7 +1897,7 @@ _gostring_ _wrap_om_dims_dp_given_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, b
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_parse_yaml_omswig_559bf2768c80bd10(_goslice_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_dims **arg3 = (om_dims **) 0 ;
@@ -1934,7 +1934,7 @@ _gostring_ _wrap_om_dims_parse_yaml_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
+_gostring_ _wrap_om_dims_read_yaml_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, om_dims **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_dims **arg2 = (om_dims **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -1972,7 +1972,7 @@ _gostring_ _wrap_om_dims_read_yaml_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_mesh_rank_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_mesh_rank_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _goslice_ _swig_go_1, intgo *_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -2004,7 +2004,7 @@ _gostring_ _wrap_om_mesh_rank_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gosl
 }
 
 
-_gostring_ _wrap_om_mesh_axis_indices_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_axis_indices_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2061,7 +2061,7 @@ _gostring_ _wrap_om_mesh_axis_indices_omswig_800d50f2edac9ed3(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_coordinate_of_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_mesh_coordinate_of_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -2104,7 +2104,7 @@ _gostring_ _wrap_om_mesh_coordinate_of_omswig_800d50f2edac9ed3(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_group_shape_named_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_shape_named_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2148,7 +2148,7 @@ _gostring_ _wrap_om_mesh_group_shape_named_omswig_800d50f2edac9ed3(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_groups_named_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
+_gostring_ _wrap_om_mesh_groups_named_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _goslice_ _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2209,7 +2209,7 @@ _gostring_ _wrap_om_mesh_groups_named_omswig_800d50f2edac9ed3(om_mesh *_swig_go_
 }
 
 
-_gostring_ _wrap_om_mesh_group_index_named_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_mesh_group_index_named_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2253,7 +2253,7 @@ _gostring_ _wrap_om_mesh_group_index_named_omswig_800d50f2edac9ed3(om_mesh *_swi
 }
 
 
-_gostring_ _wrap_om_mesh_group_of_named_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
+_gostring_ _wrap_om_mesh_group_of_named_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _goslice_ _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2312,7 +2312,7 @@ _gostring_ _wrap_om_mesh_group_of_named_omswig_800d50f2edac9ed3(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_locality_named_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_mesh_locality_named_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3, intgo *_swig_go_4, intgo *_swig_go_5) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2360,7 +2360,7 @@ _gostring_ _wrap_om_mesh_locality_named_omswig_800d50f2edac9ed3(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_mesh_validate_plan_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_mesh_validate_plan_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2390,7 +2390,7 @@ _gostring_ _wrap_om_mesh_validate_plan_omswig_800d50f2edac9ed3(om_mesh *_swig_go
 }
 
 
-_gostring_ _wrap_om_mesh_plan_axes_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_mesh_plan_axes_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2431,7 +2431,7 @@ _gostring_ _wrap_om_mesh_plan_axes_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_mesh_reslice_experts_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_mesh_reslice_experts_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2468,7 +2468,7 @@ _gostring_ _wrap_om_mesh_reslice_experts_omswig_800d50f2edac9ed3(om_mesh *_swig_
 }
 
 
-_gostring_ _wrap_om_validate_axes_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+_gostring_ _wrap_om_validate_axes_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2498,7 +2498,7 @@ _gostring_ _wrap_om_validate_axes_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, i
 }
 
 
-_gostring_ _wrap_om_plan_dim_names_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
+_gostring_ _wrap_om_plan_dim_names_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_* _swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2539,7 +2539,7 @@ _gostring_ _wrap_om_plan_dim_names_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_expert_mesh_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_expert_mesh_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -2576,7 +2576,7 @@ _gostring_ _wrap_om_expert_mesh_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_preset_new_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
+_gostring_ _wrap_om_preset_new_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, om_preset **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2632,7 +2632,7 @@ _gostring_ _wrap_om_preset_new_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_preset_load_yaml_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
+_gostring_ _wrap_om_preset_load_yaml_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, intgo _swig_go_1, om_preset **_swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   om_preset **arg3 = (om_preset **) 0 ;
@@ -2672,7 +2672,7 @@ _gostring_ _wrap_om_preset_load_yaml_omswig_800d50f2edac9ed3(_gostring_ _swig_go
 }
 
 
-void _wrap_om_preset_free_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) {
+void _wrap_om_preset_free_omswig_559bf2768c80bd10(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_preset *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -2682,7 +2682,7 @@ void _wrap_om_preset_free_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_preset_name_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) {
+_gostring_ _wrap_om_preset_name_omswig_559bf2768c80bd10(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *result = 0 ;
   _gostring_ _swig_go_result;
@@ -2695,7 +2695,7 @@ _gostring_ _wrap_om_preset_name_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) {
 }
 
 
-intgo _wrap_om_preset_world_size_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_world_size_omswig_559bf2768c80bd10(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -2708,7 +2708,7 @@ intgo _wrap_om_preset_world_size_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) 
 }
 
 
-intgo _wrap_om_preset_view_count_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_view_count_omswig_559bf2768c80bd10(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2721,7 +2721,7 @@ intgo _wrap_om_preset_view_count_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_preset_view_name_omswig_800d50f2edac9ed3(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_view_name_omswig_559bf2768c80bd10(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2736,7 +2736,7 @@ _gostring_ _wrap_om_preset_view_name_omswig_800d50f2edac9ed3(om_preset *_swig_go
 }
 
 
-intgo _wrap_om_preset_group_list_count_omswig_800d50f2edac9ed3(om_preset *_swig_go_0) {
+intgo _wrap_om_preset_group_list_count_omswig_559bf2768c80bd10(om_preset *_swig_go_0) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -2749,7 +2749,7 @@ intgo _wrap_om_preset_group_list_count_omswig_800d50f2edac9ed3(om_preset *_swig_
 }
 
 
-_gostring_ _wrap_om_preset_group_list_name_omswig_800d50f2edac9ed3(om_preset *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_preset_group_list_name_omswig_559bf2768c80bd10(om_preset *_swig_go_0, intgo _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -2764,7 +2764,7 @@ _gostring_ _wrap_om_preset_group_list_name_omswig_800d50f2edac9ed3(om_preset *_s
 }
 
 
-_gostring_ _wrap_om_preset_group_list_omswig_800d50f2edac9ed3(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_preset_group_list_omswig_559bf2768c80bd10(om_preset *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, intgo *_swig_go_3) {
   om_preset *arg1 = (om_preset *) 0 ;
   char *arg2 = (char *) 0 ;
   int32_t *arg3 = (int32_t *) 0 ;
@@ -2814,7 +2814,7 @@ _gostring_ _wrap_om_preset_group_list_omswig_800d50f2edac9ed3(om_preset *_swig_g
 }
 
 
-_gostring_ _wrap_om_preset_world_omswig_800d50f2edac9ed3(om_preset *_swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_preset_world_omswig_559bf2768c80bd10(om_preset *_swig_go_0, om_world **_swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2847,7 +2847,7 @@ _gostring_ _wrap_om_preset_world_omswig_800d50f2edac9ed3(om_preset *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_to_json_omswig_800d50f2edac9ed3(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_to_json_omswig_559bf2768c80bd10(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2882,7 +2882,7 @@ _gostring_ _wrap_om_preset_to_json_omswig_800d50f2edac9ed3(om_preset *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_preset_single_axes_json_omswig_800d50f2edac9ed3(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_preset_single_axes_json_omswig_559bf2768c80bd10(om_preset *_swig_go_0, _gostring_* _swig_go_1) {
   om_preset *arg1 = (om_preset *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -2917,7 +2917,7 @@ _gostring_ _wrap_om_preset_single_axes_json_omswig_800d50f2edac9ed3(om_preset *_
 }
 
 
-_gostring_ _wrap_om_preset_check_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_preset_check_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, _gostring_ _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   char *arg1 = (char *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -2975,7 +2975,7 @@ _gostring_ _wrap_om_preset_check_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_preset_check_yaml_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_preset_check_yaml_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   char *arg1 = (char *) 0 ;
   int64_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -3017,7 +3017,7 @@ _gostring_ _wrap_om_preset_check_yaml_omswig_800d50f2edac9ed3(_gostring_ _swig_g
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_spec_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_spec_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_hierarchy **arg2 = (om_hierarchy **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3055,7 +3055,7 @@ _gostring_ _wrap_om_hierarchy_from_spec_omswig_800d50f2edac9ed3(_gostring_ _swig
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_json_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_json_omswig_559bf2768c80bd10(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3092,7 +3092,7 @@ _gostring_ _wrap_om_hierarchy_from_json_omswig_800d50f2edac9ed3(_goslice_ _swig_
 }
 
 
-_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
+_gostring_ _wrap_om_hierarchy_from_hostfile_omswig_559bf2768c80bd10(_goslice_ _swig_go_0, om_hierarchy **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_hierarchy **arg3 = (om_hierarchy **) 0 ;
@@ -3129,7 +3129,7 @@ _gostring_ _wrap_om_hierarchy_from_hostfile_omswig_800d50f2edac9ed3(_goslice_ _s
 }
 
 
-void _wrap_om_hierarchy_free_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0) {
+void _wrap_om_hierarchy_free_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_hierarchy *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3139,7 +3139,7 @@ void _wrap_om_hierarchy_free_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0) {
 }
 
 
-intgo _wrap_om_hierarchy_levels_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_levels_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3152,7 +3152,7 @@ intgo _wrap_om_hierarchy_levels_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_name_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_level_name_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -3167,7 +3167,7 @@ _gostring_ _wrap_om_hierarchy_level_name_omswig_800d50f2edac9ed3(om_hierarchy *_
 }
 
 
-intgo _wrap_om_hierarchy_ranks_per_domain_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_hierarchy_ranks_per_domain_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0, intgo _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -3182,7 +3182,7 @@ intgo _wrap_om_hierarchy_ranks_per_domain_omswig_800d50f2edac9ed3(om_hierarchy *
 }
 
 
-intgo _wrap_om_hierarchy_ranks_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0) {
+intgo _wrap_om_hierarchy_ranks_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3195,7 +3195,7 @@ intgo _wrap_om_hierarchy_ranks_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0)
 }
 
 
-_gostring_ _wrap_om_hierarchy_level_index_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
+_gostring_ _wrap_om_hierarchy_level_index_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0, _gostring_ _swig_go_1, intgo *_swig_go_2) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char *arg2 = (char *) 0 ;
   size_t *arg3 = (size_t *) 0 ;
@@ -3228,7 +3228,7 @@ _gostring_ _wrap_om_hierarchy_level_index_omswig_800d50f2edac9ed3(om_hierarchy *
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_of_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_of_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3258,7 +3258,7 @@ _gostring_ _wrap_om_hierarchy_domain_of_omswig_800d50f2edac9ed3(om_hierarchy *_s
 }
 
 
-_gostring_ _wrap_om_hierarchy_domain_label_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
+_gostring_ _wrap_om_hierarchy_domain_label_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, _gostring_* _swig_go_3) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   size_t arg2 ;
   int64_t arg3 ;
@@ -3297,7 +3297,7 @@ _gostring_ _wrap_om_hierarchy_domain_label_omswig_800d50f2edac9ed3(om_hierarchy 
 }
 
 
-_gostring_ _wrap_om_hierarchy_to_json_omswig_800d50f2edac9ed3(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_hierarchy_to_json_omswig_559bf2768c80bd10(om_hierarchy *_swig_go_0, _gostring_* _swig_go_1) {
   om_hierarchy *arg1 = (om_hierarchy *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3332,7 +3332,7 @@ _gostring_ _wrap_om_hierarchy_to_json_omswig_800d50f2edac9ed3(om_hierarchy *_swi
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_559bf2768c80bd10() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3344,7 +3344,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_INSIDE_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_559bf2768c80bd10() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3356,7 +3356,7 @@ intgo _wrap_OM_LOCALITY_GROUPS_CROSSING_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_559bf2768c80bd10() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3368,7 +3368,7 @@ intgo _wrap_OM_LOCALITY_MAX_DOMAINS_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_559bf2768c80bd10() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3380,7 +3380,7 @@ intgo _wrap_OM_LOCALITY_PPN_MIN_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_559bf2768c80bd10() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3392,7 +3392,7 @@ intgo _wrap_OM_LOCALITY_PPN_MAX_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_559bf2768c80bd10() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3404,7 +3404,7 @@ intgo _wrap_OM_LOCALITY_WORST_GROUP_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_559bf2768c80bd10() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3416,7 +3416,7 @@ intgo _wrap_OM_LOCALITY_FIRST_CROSSING_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_559bf2768c80bd10() {
   enum om_locality_field result;
   intgo _swig_go_result;
   
@@ -3428,7 +3428,7 @@ intgo _wrap_OM_LOCALITY_CROSSING_RANK_omswig_800d50f2edac9ed3() {
 }
 
 
-_gostring_ _wrap_om_hierarchy_locality_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
+_gostring_ _wrap_om_hierarchy_locality_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, om_locality **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char **arg3 = (char **) 0 ;
@@ -3479,7 +3479,7 @@ _gostring_ _wrap_om_hierarchy_locality_omswig_800d50f2edac9ed3(om_mesh *_swig_go
 }
 
 
-void _wrap_om_locality_free_omswig_800d50f2edac9ed3(om_locality *_swig_go_0) {
+void _wrap_om_locality_free_omswig_559bf2768c80bd10(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_locality *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -3489,7 +3489,7 @@ void _wrap_om_locality_free_omswig_800d50f2edac9ed3(om_locality *_swig_go_0) {
 }
 
 
-intgo _wrap_om_locality_groups_omswig_800d50f2edac9ed3(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_groups_omswig_559bf2768c80bd10(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -3502,7 +3502,7 @@ intgo _wrap_om_locality_groups_omswig_800d50f2edac9ed3(om_locality *_swig_go_0) 
 }
 
 
-intgo _wrap_om_locality_levels_omswig_800d50f2edac9ed3(om_locality *_swig_go_0) {
+intgo _wrap_om_locality_levels_omswig_559bf2768c80bd10(om_locality *_swig_go_0) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -3515,7 +3515,7 @@ intgo _wrap_om_locality_levels_omswig_800d50f2edac9ed3(om_locality *_swig_go_0) 
 }
 
 
-_gostring_ _wrap_om_locality_get_omswig_800d50f2edac9ed3(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
+_gostring_ _wrap_om_locality_get_omswig_559bf2768c80bd10(om_locality *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo *_swig_go_3) {
   om_locality *arg1 = (om_locality *) 0 ;
   size_t arg2 ;
   om_locality_field arg3 ;
@@ -3545,7 +3545,7 @@ _gostring_ _wrap_om_locality_get_omswig_800d50f2edac9ed3(om_locality *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_hierarchy_check_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
+_gostring_ _wrap_om_hierarchy_check_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_* _swig_go_3, intgo *_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3591,7 +3591,7 @@ _gostring_ _wrap_om_hierarchy_check_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0,
 }
 
 
-_gostring_ _wrap_om_order_advice_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
+_gostring_ _wrap_om_order_advice_omswig_559bf2768c80bd10(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3649,7 +3649,7 @@ _gostring_ _wrap_om_order_advice_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_order_check_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
+_gostring_ _wrap_om_order_check_omswig_559bf2768c80bd10(om_dims *_swig_go_0, om_hierarchy *_swig_go_1, _gostring_ _swig_go_2, _gostring_ _swig_go_3, _gostring_* _swig_go_4, intgo *_swig_go_5) {
   om_dims *arg1 = (om_dims *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   char *arg3 = (char *) 0 ;
@@ -3702,7 +3702,7 @@ _gostring_ _wrap_om_order_check_omswig_800d50f2edac9ed3(om_dims *_swig_go_0, om_
 }
 
 
-intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_559bf2768c80bd10() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3714,7 +3714,7 @@ intgo _wrap_OM_LAUNCH_TORCHRUN_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LAUNCH_SLURM_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LAUNCH_SLURM_omswig_559bf2768c80bd10() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3726,7 +3726,7 @@ intgo _wrap_OM_LAUNCH_SLURM_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_LAUNCH_OPENMPI_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_LAUNCH_OPENMPI_omswig_559bf2768c80bd10() {
   enum om_launch_format result;
   intgo _swig_go_result;
   
@@ -3738,7 +3738,7 @@ intgo _wrap_OM_LAUNCH_OPENMPI_omswig_800d50f2edac9ed3() {
 }
 
 
-_gostring_ _wrap_om_launch_format_from_name_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, intgo *_swig_go_1) {
+_gostring_ _wrap_om_launch_format_from_name_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, intgo *_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_launch_format *arg2 = (om_launch_format *) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -3771,7 +3771,7 @@ _gostring_ _wrap_om_launch_format_from_name_omswig_800d50f2edac9ed3(_gostring_ _
 }
 
 
-_gostring_ _wrap_om_launch_plan_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
+_gostring_ _wrap_om_launch_plan_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, intgo _swig_go_5, _gostring_ _swig_go_6, _gostring_* _swig_go_7) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   int64_t arg3 ;
@@ -3837,7 +3837,7 @@ _gostring_ _wrap_om_launch_plan_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, int
 }
 
 
-_gostring_ _wrap_om_launch_check_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
+_gostring_ _wrap_om_launch_check_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, om_hierarchy *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3, _gostring_ _swig_go_4, _gostring_* _swig_go_5, intgo *_swig_go_6) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   om_hierarchy *arg2 = (om_hierarchy *) 0 ;
   int64_t arg3 ;
@@ -3887,7 +3887,7 @@ _gostring_ _wrap_om_launch_check_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, om
 }
 
 
-_gostring_ _wrap_om_view_new_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_new_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, intgo _swig_go_3, om_mesh **_swig_go_4) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -3948,7 +3948,7 @@ _gostring_ _wrap_om_view_new_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_new_modes_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
+_gostring_ _wrap_om_view_new_modes_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, _goslice_ _swig_go_1, _goslice_ _swig_go_2, _goslice_ _swig_go_3, intgo _swig_go_4, om_mesh **_swig_go_5) {
   char **arg1 = (char **) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4015,7 +4015,7 @@ _gostring_ _wrap_om_view_new_modes_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0
 }
 
 
-bool _wrap_om_view_is_plain_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+bool _wrap_om_view_is_plain_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   bool result;
   bool _swig_go_result;
@@ -4028,7 +4028,7 @@ bool _wrap_om_view_is_plain_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_offset_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_offset_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4041,7 +4041,7 @@ intgo _wrap_om_view_offset_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_mode_count_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_view_mode_count_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   size_t result;
@@ -4056,7 +4056,7 @@ intgo _wrap_om_view_mode_count_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intg
 }
 
 
-_gostring_ _wrap_om_view_modes_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
+_gostring_ _wrap_om_view_modes_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1, _goslice_ _swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t arg2 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4099,7 +4099,7 @@ _gostring_ _wrap_om_view_modes_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intg
 }
 
 
-intgo _wrap_om_view_instance_count_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_count_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4112,7 +4112,7 @@ intgo _wrap_om_view_instance_count_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) 
 }
 
 
-intgo _wrap_om_view_instance_mode_count_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_instance_mode_count_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4125,7 +4125,7 @@ intgo _wrap_om_view_instance_mode_count_omswig_800d50f2edac9ed3(om_mesh *_swig_g
 }
 
 
-_gostring_ _wrap_om_view_instance_modes_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
+_gostring_ _wrap_om_view_instance_modes_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _goslice_ _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t *arg2 = (int64_t *) 0 ;
   size_t arg3 ;
@@ -4166,7 +4166,7 @@ _gostring_ _wrap_om_view_instance_modes_omswig_800d50f2edac9ed3(om_mesh *_swig_g
 }
 
 
-intgo _wrap_om_view_rank_count_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_rank_count_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4179,7 +4179,7 @@ intgo _wrap_om_view_rank_count_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
 }
 
 
-intgo _wrap_om_view_extent_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
+intgo _wrap_om_view_extent_omswig_559bf2768c80bd10(om_mesh *_swig_go_0) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4192,7 +4192,7 @@ intgo _wrap_om_view_extent_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0) {
 }
 
 
-bool _wrap_om_view_holds_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swig_go_1) {
+bool _wrap_om_view_holds_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, intgo _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   int64_t arg2 ;
   bool result;
@@ -4207,7 +4207,7 @@ bool _wrap_om_view_holds_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, intgo _swi
 }
 
 
-_gostring_ _wrap_om_view_flatten_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
+_gostring_ _wrap_om_view_flatten_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _gostring_ _swig_go_2, om_mesh **_swig_go_3) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4263,7 +4263,7 @@ _gostring_ _wrap_om_view_flatten_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_unflatten_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
+_gostring_ _wrap_om_view_unflatten_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, _gostring_ _swig_go_3, om_mesh **_swig_go_4) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char *arg2 = (char *) 0 ;
   int64_t *arg3 = (int64_t *) 0 ;
@@ -4325,7 +4325,7 @@ _gostring_ _wrap_om_view_unflatten_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_view_slice_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_view_slice_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4374,7 +4374,7 @@ _gostring_ _wrap_om_view_slice_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gos
 }
 
 
-_gostring_ _wrap_om_view_to_json_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_view_to_json_omswig_559bf2768c80bd10(om_mesh *_swig_go_0, _gostring_* _swig_go_1) {
   om_mesh *arg1 = (om_mesh *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4409,7 +4409,7 @@ _gostring_ _wrap_om_view_to_json_omswig_800d50f2edac9ed3(om_mesh *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_view_from_json_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
+_gostring_ _wrap_om_view_from_json_omswig_559bf2768c80bd10(_goslice_ _swig_go_0, om_mesh **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4446,7 +4446,7 @@ _gostring_ _wrap_om_view_from_json_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0,
 }
 
 
-_gostring_ _wrap_om_world_new_omswig_800d50f2edac9ed3(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
+_gostring_ _wrap_om_world_new_omswig_559bf2768c80bd10(intgo _swig_go_0, _gostring_ _swig_go_1, _goslice_ _swig_go_2, om_world **_swig_go_3) {
   int64_t arg1 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4501,7 +4501,7 @@ _gostring_ _wrap_om_world_new_omswig_800d50f2edac9ed3(intgo _swig_go_0, _gostrin
 }
 
 
-void _wrap_om_world_free_omswig_800d50f2edac9ed3(om_world *_swig_go_0) {
+void _wrap_om_world_free_omswig_559bf2768c80bd10(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_world *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4511,7 +4511,7 @@ void _wrap_om_world_free_omswig_800d50f2edac9ed3(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_size_omswig_800d50f2edac9ed3(om_world *_swig_go_0) {
+intgo _wrap_om_world_size_omswig_559bf2768c80bd10(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   int64_t result;
   intgo _swig_go_result;
@@ -4524,7 +4524,7 @@ intgo _wrap_om_world_size_omswig_800d50f2edac9ed3(om_world *_swig_go_0) {
 }
 
 
-intgo _wrap_om_world_view_count_omswig_800d50f2edac9ed3(om_world *_swig_go_0) {
+intgo _wrap_om_world_view_count_omswig_559bf2768c80bd10(om_world *_swig_go_0) {
   om_world *arg1 = (om_world *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4537,7 +4537,7 @@ intgo _wrap_om_world_view_count_omswig_800d50f2edac9ed3(om_world *_swig_go_0) {
 }
 
 
-_gostring_ _wrap_om_world_view_name_omswig_800d50f2edac9ed3(om_world *_swig_go_0, intgo _swig_go_1) {
+_gostring_ _wrap_om_world_view_name_omswig_559bf2768c80bd10(om_world *_swig_go_0, intgo _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   size_t arg2 ;
   char *result = 0 ;
@@ -4552,7 +4552,7 @@ _gostring_ _wrap_om_world_view_name_omswig_800d50f2edac9ed3(om_world *_swig_go_0
 }
 
 
-intgo _wrap_om_world_view_index_omswig_800d50f2edac9ed3(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+intgo _wrap_om_world_view_index_omswig_559bf2768c80bd10(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   int result;
@@ -4572,7 +4572,7 @@ intgo _wrap_om_world_view_index_omswig_800d50f2edac9ed3(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_view_omswig_800d50f2edac9ed3(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_view_omswig_559bf2768c80bd10(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   om_mesh **arg3 = (om_mesh **) 0 ;
@@ -4612,7 +4612,7 @@ _gostring_ _wrap_om_world_view_omswig_800d50f2edac9ed3(om_world *_swig_go_0, _go
 }
 
 
-_gostring_ _wrap_om_world_axis_view_omswig_800d50f2edac9ed3(om_world *_swig_go_0, _gostring_ _swig_go_1) {
+_gostring_ _wrap_om_world_axis_view_omswig_559bf2768c80bd10(om_world *_swig_go_0, _gostring_ _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char *arg2 = (char *) 0 ;
   char *result = 0 ;
@@ -4632,7 +4632,7 @@ _gostring_ _wrap_om_world_axis_view_omswig_800d50f2edac9ed3(om_world *_swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_slice_omswig_800d50f2edac9ed3(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
+_gostring_ _wrap_om_world_slice_omswig_559bf2768c80bd10(om_world *_swig_go_0, _gostring_ _swig_go_1, om_mesh **_swig_go_2) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   size_t arg3 ;
@@ -4681,7 +4681,7 @@ _gostring_ _wrap_om_world_slice_omswig_800d50f2edac9ed3(om_world *_swig_go_0, _g
 }
 
 
-_gostring_ _wrap_om_world_to_json_omswig_800d50f2edac9ed3(om_world *_swig_go_0, _gostring_* _swig_go_1) {
+_gostring_ _wrap_om_world_to_json_omswig_559bf2768c80bd10(om_world *_swig_go_0, _gostring_* _swig_go_1) {
   om_world *arg1 = (om_world *) 0 ;
   char **arg2 = (char **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4716,7 +4716,7 @@ _gostring_ _wrap_om_world_to_json_omswig_800d50f2edac9ed3(om_world *_swig_go_0, 
 }
 
 
-_gostring_ _wrap_om_world_from_json_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_from_json_omswig_559bf2768c80bd10(_goslice_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   om_world **arg3 = (om_world **) 0 ;
@@ -4753,7 +4753,7 @@ _gostring_ _wrap_om_world_from_json_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0
 }
 
 
-_gostring_ _wrap_om_world_load_json_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, om_world **_swig_go_1) {
+_gostring_ _wrap_om_world_load_json_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, om_world **_swig_go_1) {
   char *arg1 = (char *) 0 ;
   om_world **arg2 = (om_world **) 0 ;
   om_error *arg3 = (om_error *) 0 ;
@@ -4791,7 +4791,7 @@ _gostring_ _wrap_om_world_load_json_omswig_800d50f2edac9ed3(_gostring_ _swig_go_
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_559bf2768c80bd10() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4803,7 +4803,7 @@ intgo _wrap_OM_DIAGNOSTIC_UNKNOWN_KEY_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_559bf2768c80bd10() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4815,7 +4815,7 @@ intgo _wrap_OM_DIAGNOSTIC_NO_ACCELERATOR_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_559bf2768c80bd10() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4827,7 +4827,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_ACCELERATOR_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_559bf2768c80bd10() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4839,7 +4839,7 @@ intgo _wrap_OM_DIAGNOSTIC_EMPTY_CONFIG_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_559bf2768c80bd10() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4851,7 +4851,7 @@ intgo _wrap_OM_DIAGNOSTIC_MESH_JSON_omswig_800d50f2edac9ed3() {
 }
 
 
-intgo _wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_800d50f2edac9ed3() {
+intgo _wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_559bf2768c80bd10() {
   enum om_diagnostic_kind result;
   intgo _swig_go_result;
   
@@ -4863,7 +4863,7 @@ intgo _wrap_OM_DIAGNOSTIC_DUPLICATE_KEY_omswig_800d50f2edac9ed3() {
 }
 
 
-_gostring_ _wrap_om_diagnostics_new_omswig_800d50f2edac9ed3(om_diagnostics **_swig_go_0) {
+_gostring_ _wrap_om_diagnostics_new_omswig_559bf2768c80bd10(om_diagnostics **_swig_go_0) {
   om_diagnostics **arg1 = (om_diagnostics **) 0 ;
   om_error *arg2 = (om_error *) 0 ;
   om_diagnostics *obj1 = NULL ;
@@ -4894,7 +4894,7 @@ _gostring_ _wrap_om_diagnostics_new_omswig_800d50f2edac9ed3(om_diagnostics **_sw
 }
 
 
-void _wrap_om_diagnostics_free_omswig_800d50f2edac9ed3(om_diagnostics *_swig_go_0) {
+void _wrap_om_diagnostics_free_omswig_559bf2768c80bd10(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   
   arg1 = _swig_go_0 != NULL ? (om_diagnostics *)(uintptr_t)((uint64_t *)_swig_go_0)[0] : NULL; 
@@ -4904,7 +4904,7 @@ void _wrap_om_diagnostics_free_omswig_800d50f2edac9ed3(om_diagnostics *_swig_go_
 }
 
 
-intgo _wrap_om_diagnostics_count_omswig_800d50f2edac9ed3(om_diagnostics *_swig_go_0) {
+intgo _wrap_om_diagnostics_count_omswig_559bf2768c80bd10(om_diagnostics *_swig_go_0) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t result;
   intgo _swig_go_result;
@@ -4917,7 +4917,7 @@ intgo _wrap_om_diagnostics_count_omswig_800d50f2edac9ed3(om_diagnostics *_swig_g
 }
 
 
-_gostring_ _wrap_om_diagnostics_message_omswig_800d50f2edac9ed3(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
+_gostring_ _wrap_om_diagnostics_message_omswig_559bf2768c80bd10(om_diagnostics *_swig_go_0, intgo _swig_go_1, _gostring_* _swig_go_2) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   char **arg3 = (char **) 0 ;
@@ -4954,7 +4954,7 @@ _gostring_ _wrap_om_diagnostics_message_omswig_800d50f2edac9ed3(om_diagnostics *
 }
 
 
-intgo _wrap_om_diagnostics_kind_omswig_800d50f2edac9ed3(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_kind_omswig_559bf2768c80bd10(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int result;
@@ -4969,7 +4969,7 @@ intgo _wrap_om_diagnostics_kind_omswig_800d50f2edac9ed3(om_diagnostics *_swig_go
 }
 
 
-intgo _wrap_om_diagnostics_line_omswig_800d50f2edac9ed3(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
+intgo _wrap_om_diagnostics_line_omswig_559bf2768c80bd10(om_diagnostics *_swig_go_0, intgo _swig_go_1) {
   om_diagnostics *arg1 = (om_diagnostics *) 0 ;
   size_t arg2 ;
   int64_t result;
@@ -4984,7 +4984,7 @@ intgo _wrap_om_diagnostics_line_omswig_800d50f2edac9ed3(om_diagnostics *_swig_go
 }
 
 
-_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_800d50f2edac9ed3(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_parse_yaml_checked_omswig_559bf2768c80bd10(_goslice_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   size_t arg2 ;
   bool arg3 ;
@@ -5025,7 +5025,7 @@ _gostring_ _wrap_om_dims_parse_yaml_checked_omswig_800d50f2edac9ed3(_goslice_ _s
 }
 
 
-_gostring_ _wrap_om_dims_read_yaml_checked_omswig_800d50f2edac9ed3(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
+_gostring_ _wrap_om_dims_read_yaml_checked_omswig_559bf2768c80bd10(_gostring_ _swig_go_0, bool _swig_go_1, om_diagnostics *_swig_go_2, om_dims **_swig_go_3) {
   char *arg1 = (char *) 0 ;
   bool arg2 ;
   om_diagnostics *arg3 = (om_diagnostics *) 0 ;
