@@ -671,6 +671,26 @@ static om_status slice_across(const om_world *w, const char *const *axes,
         memcpy(modes + n, v->modes + v->mode_first[i], counts[k] * sizeof *modes);
         n += counts[k];
     }
+    /* More coordinates than the world has ranks can never tile it; say so
+     * before the probe, whose size check would report "mesh too large", a
+     * status om_world_slice() does not have (found by fuzz_view_ops). */
+    int64_t product = 1;
+    for (size_t k = 0; st == OM_OK && k < naxes; k++) {
+        const om_mesh *v = w->views[axis_owner(w, axes[k])];
+        int64_t s = v->sizes[omi_mesh_find(v, axes[k], strlen(axes[k]))];
+        product = s > w->size / product ? w->size + 1 : product * s;
+    }
+    if (st == OM_OK && product > w->size) {
+        char list[160];
+        size_t o = 0;
+        list[0] = '\0';
+        for (size_t k = 0; k < naxes && o + 8 < sizeof list; k++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s'%.30s'",
+                                  k ? ", " : "", axes[k]);
+        st = omi_fail(err, OM_ERR_UNALIGNED,
+                      "axes (%s) hold more coordinates than the world's %lld "
+                      "ranks: they cannot tile it", list, (long long)w->size);
+    }
     om_mesh *probe = NULL;
     if (st == OM_OK) {
         /* Overlapping axes repeat ranks: say which slice caused it. */

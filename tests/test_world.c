@@ -160,6 +160,26 @@ static void test_lookups_and_slices(void)
     om_mesh_free(plain);
 }
 
+static void test_world_slice_more_coordinates_than_ranks(void)
+{
+    /* Two views of 2^16 ranks each, sliced together: 2^32 coordinates.
+     * The probe view's size check used to answer OM_ERR_MESH_TOO_LARGE,
+     * which om_world_slice() does not document (fuzz_view_ops). */
+    om_error err;
+    om_mesh *a = om_test_mesh("x=65536"), *b = om_test_mesh("y=65536");
+    om_world *w = NULL;
+    OM_EXPECT_OK(om_world_new(65536, (const char *[]){"a", "b"}, 2,
+                              (const om_mesh *[]){a, b}, 2, &w, &err), &err);
+    om_mesh *v = NULL;
+    OM_EXPECT_ERR(om_world_slice(w, (const char *[]){"x", "y"}, 2, &v, &err), &err,
+                  OM_ERR_UNALIGNED,
+                  "axes ('x', 'y') hold more coordinates than the world's 65536 ranks");
+    OM_EXPECT(v == NULL);
+    om_world_free(w);
+    om_mesh_free(a);
+    om_mesh_free(b);
+}
+
 static void test_unaligned_world_slice(void)
 {
     /* Axes whose strides leave no strided complement: world 6 as
@@ -532,6 +552,7 @@ static const om_test_case world_tests[] = {
     {"lookups and slices", test_lookups_and_slices},
     {"unaligned slice across views", test_unaligned_world_slice},
     {"JSON", test_json},
+    {"slice: more coordinates than ranks", test_world_slice_more_coordinates_than_ranks},
     {"load_json names the file", test_load_json_names_the_file},
     {"many views: lookups and slices", test_many_views_lookups},
     {"many views: the first view holding every name", test_many_views_first_holder},
