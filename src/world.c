@@ -645,6 +645,17 @@ static bool complement(omi_mode *m, size_t n, int64_t size, omi_mode *inst,
     return true;
 }
 
+/* "'a', 'b'": the names of a slice, each cut at 30 bytes, for messages. */
+static void quoted_names(char *buf, size_t size, const char *const *axes,
+                         size_t naxes)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < naxes && o + 8 < size; k++)
+        o += (size_t)snprintf(buf + o, size - o, "%s'%.30s'", k ? ", " : "",
+                              axes[k]);
+}
+
 static om_status slice_across(const om_world *w, const char *const *axes,
                               size_t naxes, om_mesh **out, om_error *err)
 {
@@ -682,11 +693,7 @@ static om_status slice_across(const om_world *w, const char *const *axes,
     }
     if (st == OM_OK && product > w->size) {
         char list[160];
-        size_t o = 0;
-        list[0] = '\0';
-        for (size_t k = 0; k < naxes && o + 8 < sizeof list; k++)
-            o += (size_t)snprintf(list + o, sizeof list - o, "%s'%.30s'",
-                                  k ? ", " : "", axes[k]);
+        quoted_names(list, sizeof list, axes, naxes);
         st = omi_fail(err, OM_ERR_UNALIGNED,
                       "axes (%s) hold more coordinates than the world's %lld "
                       "ranks: they cannot tile it", list, (long long)w->size);
@@ -697,13 +704,10 @@ static om_status slice_across(const om_world *w, const char *const *axes,
         st = omi_view_create(names, lens, naxes, counts, modes, NULL, 0, 0,
                              &probe, err);
         if (st == OM_ERR_RANK_COLLISION) {
-            char prefix[160];
-            size_t o = (size_t)snprintf(prefix, sizeof prefix,
-                                        "slicing overlapping axes (");
-            for (size_t k = 0; k < naxes && o + 8 < sizeof prefix; k++)
-                o += (size_t)snprintf(prefix + o, sizeof prefix - o, "%s'%.30s'",
-                                      k ? ", " : "", axes[k]);
-            snprintf(prefix + o, sizeof prefix - o, ") is not allowed");
+            char list[160], prefix[224];
+            quoted_names(list, sizeof list, axes, naxes);
+            snprintf(prefix, sizeof prefix,
+                     "slicing overlapping axes (%s) is not allowed", list);
             omi_prefix_error(err, prefix);
         }
     }
@@ -713,11 +717,7 @@ static om_status slice_across(const om_world *w, const char *const *axes,
         memcpy(modes + n, modes, n * sizeof *modes);
         if (!complement(modes + n, n, w->size, inst, &ninst)) {
             char list[160];
-            size_t o = 0;
-            list[0] = '\0';
-            for (size_t k = 0; k < naxes && o + 8 < sizeof list; k++)
-                o += (size_t)snprintf(list + o, sizeof list - o, "%s'%.30s'",
-                                      k ? ", " : "", axes[k]);
+            quoted_names(list, sizeof list, axes, naxes);
             st = omi_fail(err, OM_ERR_UNALIGNED,
                           "axes (%s) do not tile the world of %lld ranks into "
                           "strided instances", list, (long long)w->size);
