@@ -5,16 +5,30 @@
 
 #include "internal.h"
 
+/* *out = a * b when the product fits in int64_t (CERT INT32-C's test). */
+static bool mul_exact(int64_t a, int64_t b, int64_t *out)
+{
+    bool over = a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+                      : (b > 0 ? a < INT64_MIN / b : a != 0 && b < INT64_MAX / a);
+    if (!over)
+        *out = a * b;
+    return !over;
+}
+
 /* Normal form of one axis's modes, in place: drops size-1 modes and merges
- * (s1,d1),(s2,d2) with d1 == s2*d2 into (s1*s2, d2). Returns the count. */
+ * (s1,d1),(s2,d2) with d1 == s2*d2 into (s1*s2, d2). Returns the count.
+ * It runs before the modes are validated, so products that do not fit are
+ * not merged (the validation refuses such sizes and strides). */
 static size_t normalise(omi_mode *m, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (m[i].size == 1)
             continue;
-        if (k > 0 && m[k - 1].stride == m[i].size * m[i].stride) {
-            m[k - 1].size *= m[i].size;
+        int64_t span, size;
+        if (k > 0 && mul_exact(m[i].size, m[i].stride, &span) &&
+            m[k - 1].stride == span && mul_exact(m[k - 1].size, m[i].size, &size)) {
+            m[k - 1].size = size;
             m[k - 1].stride = m[i].stride;
             continue;
         }

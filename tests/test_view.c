@@ -564,6 +564,10 @@ static void test_json(void)
          OM_ERR_DUPLICATE_NAME, "'a'"},
         {"{\"dim_names\":[\"a\"],\"shape\":[2],\"layout\":[[[2,1]]]} x", OM_ERR_PARSE,
          "view JSON"},
+        /* Normalising multiplied size and stride before they were checked:
+         * 3 * 3333333333333333332 overflowed (UBSan, found by fuzz_world_json). */
+        {"{\"dim_names\":[\"ab\"],\"layout\":[[[0,1],[3,3333333333333333332]]],"
+         "\"shape\":[3]}", OM_ERR_BAD_SIZE, "mode of size 0"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         OM_EXPECT_ERR(om_view_from_json(bad[i].text, strlen(bad[i].text), &back, &err),
