@@ -271,7 +271,9 @@ om_status omi_view_create(const char *const *names, const size_t *name_lens,
             if (inst[j].size > OMI_MAX_INT32 / total)
                 st = omi_fail(err, OM_ERR_MESH_TOO_LARGE,
                               "the view's instances hold more than 2^31-1 "
-                              "ranks");
+                              "ranks (%lld ranks times an instance mode of "
+                              "size %lld)", (long long)total,
+                              (long long)inst[j].size);
             else
                 total *= inst[j].size;
         }

@@ -271,6 +271,31 @@ static void test_validity_errors(void)
     OM_EXPECT_ERR(om_view_new_modes(ab, 2, (int64_t[]){1, 1}, 2, (int64_t[]){2, 2, 2, 1}, 4,
                                     (int64_t[]){0, 4}, 2, 0, &v, &err),
                   &err, OM_ERR_BAD_SIZE, "instance mode");
+    OM_EXPECT_ERR(om_view_new_modes(ab, 2, (int64_t[]){1, 1}, 2, (int64_t[]){2, 2, 2, 1}, 4,
+                                    (int64_t[]){INT64_C(2147483648), 4}, 2, 0, &v, &err),
+                  &err, OM_ERR_OUT_OF_RANGE, "instance mode has size 2147483648");
+    /* Instances whose product passes 2^31-1 say which product did. */
+    OM_EXPECT_ERR(om_view_new_modes((const char *[]){"a"}, 1, (int64_t[]){1}, 1,
+                                    (int64_t[]){65536, 1}, 2, (int64_t[]){65536, 65536}, 2,
+                                    0, &v, &err),
+                  &err, OM_ERR_MESH_TOO_LARGE, "more than 2^31-1 ranks",
+                  "65536 ranks times an instance mode of size 65536");
+    /* Each NULL array is named. */
+    OM_EXPECT_ERR(om_view_new_modes(NULL, 2, (int64_t[]){1, 1}, 2, (int64_t[]){2, 2, 2, 1}, 4,
+                                    NULL, 0, 0, &v, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "names array is NULL");
+    OM_EXPECT_ERR(om_view_new_modes(ab, 2, NULL, 2, (int64_t[]){2, 2, 2, 1}, 4,
+                                    NULL, 0, 0, &v, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "mode_counts array is NULL");
+    OM_EXPECT_ERR(om_view_new_modes(ab, 2, (int64_t[]){1, 1}, 2, NULL, 4,
+                                    NULL, 0, 0, &v, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "modes array is NULL");
+    OM_EXPECT_ERR(om_view_new_modes(ab, 2, (int64_t[]){1, 1}, 2, (int64_t[]){2, 2, 2, 1}, 4,
+                                    NULL, 2, 0, &v, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "instance_modes array is NULL");
+    OM_EXPECT_ERR(om_view_new_modes(ab, 2, (int64_t[]){1, 1}, 2, (int64_t[]){2, 2, 2, 1}, 4,
+                                    NULL, 0, 0, NULL, &err),
+                  &err, OM_ERR_INVALID_ARGUMENT, "out pointer is NULL");
     OM_EXPECT_ERR(om_view_new(ab, 2, NULL, 2, (int64_t[]){2, 1}, 2, 0, &v, &err), &err,
                   OM_ERR_INVALID_ARGUMENT, "sizes");
     OM_EXPECT_ERR(om_view_new(ab, 2, (int64_t[]){2, 2}, 2, (int64_t[]){2, 1}, 2, 0, NULL,
@@ -862,6 +887,16 @@ static void test_interleaved_view(void)
     OM_EXPECT_INT(count, 3);
     OM_EXPECT_INT(local, 0);
     OM_EXPECT_INT(most, 2);
+    /* One group over both axes, {0,2,3,4,5,7}: two ranks per host spread it
+     * over hosts 0..3; eight per host keep it on one. */
+    OM_EXPECT_OK(om_mesh_locality(w, 3, 2, &count, &local, &most, &err), &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT_INT(local, 0);
+    OM_EXPECT_INT(most, 4);
+    OM_EXPECT_OK(om_mesh_locality(w, 3, 8, &count, &local, &most, &err), &err);
+    OM_EXPECT_INT(count, 1);
+    OM_EXPECT_INT(local, 1);
+    OM_EXPECT_INT(most, 1);
     om_mesh_free(v);
     om_mesh_free(w);
 }
