@@ -28,24 +28,6 @@
 
 #include "offline_mesh.h"
 
-static const struct {
-    const char *name;
-    om_status code;
-} status_names[] = {
-    {"OM_OK", OM_OK},
-    {"OM_ERR_INVALID_ARGUMENT", OM_ERR_INVALID_ARGUMENT},
-    {"OM_ERR_OUT_OF_RANGE", OM_ERR_OUT_OF_RANGE},
-    {"OM_ERR_PARSE", OM_ERR_PARSE},
-    {"OM_ERR_IO", OM_ERR_IO},
-    {"OM_ERR_NO_MEMORY", OM_ERR_NO_MEMORY},
-    {"OM_ERR_LENGTH_MISMATCH", OM_ERR_LENGTH_MISMATCH},
-    {"OM_ERR_DUPLICATE_NAME", OM_ERR_DUPLICATE_NAME},
-    {"OM_ERR_EMPTY_NAME", OM_ERR_EMPTY_NAME},
-    {"OM_ERR_BAD_SIZE", OM_ERR_BAD_SIZE},
-    {"OM_ERR_MESH_TOO_LARGE", OM_ERR_MESH_TOO_LARGE},
-    {"OM_ERR_INVALID_NAME", OM_ERR_INVALID_NAME},
-    {"OM_ERR_BUFFER_TOO_SMALL", OM_ERR_BUFFER_TOO_SMALL},
-};
 
 static const char *const world_size_vars[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
                                               "PMI_SIZE", "SLURM_NTASKS"};
@@ -319,6 +301,13 @@ static om_mesh *mesh_arg(json_t *args)
         else if (om_mesh_from_json(t.data, t.len, &mesh, &e) != OM_OK)
             fail("fixture mesh json: %s", e.message);
         free(t.data);
+    } else if (json_is_object(v) && json_object_get(v, "view")) {
+        text_t t;
+        if (!decode_text(json_object_get(v, "view"), &t) || t.null)
+            fail("bad fixture view json");
+        else if (om_view_from_json(t.data, t.len, &mesh, &e) != OM_OK)
+            fail("fixture view json: %s", e.message);
+        free(t.data);
     } else {
         fail("bad \"mesh\" argument");
     }
@@ -435,7 +424,10 @@ typedef struct {
     om_mesh *mesh;   /* out mesh (must be NULL after a failure) */
     om_dims *dims;   /* out dims */
     char *string;    /* out string */
-    int has_mesh, has_dims, has_string;
+    om_world *world;         /* out world (1.1) */
+    om_hierarchy *hierarchy; /* out hierarchy (1.1) */
+    om_preset *preset;       /* out preset (1.1) */
+    int has_mesh, has_dims, has_string, has_world, has_hierarchy, has_preset;
 } outputs;
 
 static int out_null_requested(json_t *args)
@@ -456,10 +448,17 @@ static om_status run_call(const char *id, const char *call, json_t *args,
     om_mesh **mesh_out = out_null ? NULL : &o->mesh;
     char **string_out = out_null ? NULL : &o->string;
     om_dims **dims_out = out_null ? NULL : &o->dims;
+    om_world **world_out = out_null ? NULL : &o->world;
+    om_hierarchy **hierarchy_out = out_null ? NULL : &o->hierarchy;
+    om_preset **preset_out = out_null ? NULL : &o->preset;
+    names_t axes = {0, NULL, 1, NULL};
     /* Sentinels: a failing call must reset them to NULL. */
     o->mesh = (om_mesh *)(void *)&o->has_mesh;
     o->dims = (om_dims *)(void *)&o->has_dims;
     o->string = (char *)&o->has_string;
+    o->world = (om_world *)(void *)&o->has_world;
+    o->hierarchy = (om_hierarchy *)(void *)&o->has_hierarchy;
+    o->preset = (om_preset *)(void *)&o->has_preset;
 
     if (strcmp(call, "mesh_new") == 0 || strcmp(call, "mesh_new_checked") == 0) {
         if (!names_arg(json_object_get(args, "names"), &names) ||
@@ -646,6 +645,75 @@ static om_status run_call(const char *id, const char *call, json_t *args,
         o->has_mesh = 1;
         st = om_expert_mesh(mesh, get_int(args, "ep", 1),
                             get_int(args, "num_experts", 0), mesh_out, err);
+    } else if (strcmp(call, "view_from_json") == 0 || strcmp(call, "world_from_json") == 0) {
+        if (!decode_text(json_object_get(args, "text"), &t)) {
+            fail("bad text");
+            goto done;
+        }
+        size_t len = (size_t)get_int(args, "length", (int64_t)t.len);
+        const char *text = t.null ? NULL : t.data;
+        if (strcmp(call, "view_from_json") == 0) {
+            o->has_mesh = 1;
+            st = om_view_from_json(text, len, mesh_out, err);
+        } else {
+            o->has_world = 1;
+            st = om_world_from_json(text, len, world_out, err);
+        }
+    } else if (strcmp(call, "view_slice") == 0 || strcmp(call, "view_flatten") == 0) {
+        mesh = mesh_arg(args);
+        if (!names_arg(json_object_get(args, "axes"), &axes) ||
+            !decode_text(json_object_get(args, "name"), &t)) {
+            fail("bad axes/name");
+            goto done;
+        }
+        o->has_mesh = 1;
+        const char *const *list = (const char *const *)axes.names;
+        size_t n = (size_t)get_int(args, "naxes", (int64_t)axes.n);
+        if (strcmp(call, "view_slice") == 0)
+            st = om_view_slice(mesh, list, n, mesh_out, err);
+        else
+            st = om_view_flatten(mesh, list, n, t.null ? NULL : t.data, mesh_out, err);
+    } else if (strcmp(call, "mesh_groups_named") == 0) {
+        mesh = mesh_arg(args);
+        if (!names_arg(json_object_get(args, "axes"), &axes)) {
+            fail("bad axes");
+            goto done;
+        }
+        int32_t buffer[4096];
+        size_t len = (size_t)get_int(args, "out_len", 4096);
+        size_t needed = 0;
+        st = om_mesh_groups_named(mesh, (const char *const *)axes.names,
+                                  (size_t)get_int(args, "naxes", (int64_t)axes.n),
+                                  get_int(args, "first_group", 0),
+                                  get_int(args, "group_count", 1),
+                                  out_null ? NULL : buffer, len > 4096 ? 4096 : len,
+                                  &needed, err);
+        json_t *want = json_object_get(args, "needed");
+        if (json_is_integer(want) && (json_int_t)needed != json_integer_value(want))
+            fail("needed is %zu, expected %lld", needed,
+                 (long long)json_integer_value(want));
+    } else if (strcmp(call, "hierarchy_from_spec") == 0) {
+        if (!decode_text(json_object_get(args, "spec"), &t)) {
+            fail("bad spec");
+            goto done;
+        }
+        o->has_hierarchy = 1;
+        st = om_hierarchy_from_spec(t.null ? NULL : t.data, hierarchy_out, err);
+    } else if (strcmp(call, "world_size_resolve") == 0) {
+        int64_t size = 0;
+        om_world_size_source source = OM_WORLD_SIZE_UNRESOLVED;
+        st = om_world_size_resolve(get_int(args, "explicit_size", 0),
+                                   out_null ? NULL : &size, &source, err);
+    } else if (strcmp(call, "preset_new") == 0) {
+        if (!decode_text(json_object_get(args, "name"), &t) ||
+            !names_arg(json_object_get(args, "params"), &axes)) {
+            fail("bad name/params");
+            goto done;
+        }
+        o->has_preset = 1;
+        st = om_preset_new(t.null ? NULL : t.data, (const char *const *)axes.names,
+                           (size_t)get_int(args, "nparams", (int64_t)axes.n),
+                           get_int(args, "world_size", 0), preset_out, err);
     } else {
         fail("unknown call \"%s\"", call);
     }
@@ -653,9 +721,11 @@ done:
     if (out_null) {
         /* Nothing was written through the (NULL) out pointer. */
         o->has_mesh = o->has_dims = o->has_string = 0;
+        o->has_world = o->has_hierarchy = o->has_preset = 0;
     }
     free(t.data);
     names_free(&names);
+    names_free(&axes);
     free(ints.values);
     om_mesh_free(mesh);
     om_dims_free(dims);
@@ -672,6 +742,12 @@ static void release_outputs(outputs *o, om_status st)
         om_dims_free(o->dims);
     if (o->has_string)
         om_string_free(o->string);
+    if (o->has_world)
+        om_world_free(o->world);
+    if (o->has_hierarchy)
+        om_hierarchy_free(o->hierarchy);
+    if (o->has_preset)
+        om_preset_free(o->preset);
 }
 
 static void set_env(json_t *env)
@@ -726,6 +802,9 @@ static void check_result(json_t *c, om_status expected, const char *fragment,
         fail("the out dims is not NULL after a failure");
     if (o->has_string && o->string != NULL)
         fail("the out string is not NULL after a failure");
+    if ((o->has_world && o->world != NULL) || (o->has_hierarchy && o->hierarchy != NULL) ||
+        (o->has_preset && o->preset != NULL))
+        fail("the out handle is not NULL after a failure");
 }
 
 /* Runs a case in a child process and measures its peak memory. */
@@ -786,12 +865,14 @@ static void run_bounded(const char *id, json_t *c, om_status expected,
         fail("peak memory %.1f MiB exceeds %.1f MiB", rss, max_rss_mib);
 }
 
+/* The table names statuses as om_status_name() does, for every code the
+ * library has (OM_STATUS_COUNT grows when a release appends one). */
 static om_status status_by_name(const char *name, int *ok)
 {
-    for (size_t i = 0; i < sizeof status_names / sizeof status_names[0]; i++)
-        if (name && strcmp(status_names[i].name, name) == 0) {
+    for (int code = 0; name && code < OM_STATUS_COUNT; code++)
+        if (strcmp(om_status_name((om_status)code), name) == 0) {
             *ok = 1;
-            return status_names[i].code;
+            return (om_status)code;
         }
     *ok = 0;
     return OM_OK;

@@ -287,5 +287,5 @@ def test_bad_input(case, monkeypatch, scratch):
 def test_bad_input_table_coverage():
     skipped = ", ".join(f"{n} {r}" for r, n in sorted(SKIPPED.items()))
     print(f"bad inputs: {RUN} of {len(CASES)} cases run; skipped: {skipped}")
-    assert len(CASES) == 190
+    assert len(CASES) == 243
     assert RUN >= MIN_RUN, f"only {RUN} cases run; skipped: {skipped}"
