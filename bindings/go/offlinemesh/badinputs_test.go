@@ -32,21 +32,15 @@ type badCase struct {
 	Env     map[string]any `json:"env"`
 }
 
-// statusNames maps the table's om_status names to this package's values.
-var statusNames = map[string]Status{
-	"OM_ERR_INVALID_ARGUMENT": ErrInvalidArgument,
-	"OM_ERR_OUT_OF_RANGE":     ErrOutOfRange,
-	"OM_ERR_PARSE":            ErrParse,
-	"OM_ERR_IO":               ErrIO,
-	"OM_ERR_NO_MEMORY":        ErrNoMemory,
-	"OM_ERR_LENGTH_MISMATCH":  ErrLengthMismatch,
-	"OM_ERR_DUPLICATE_NAME":   ErrDuplicateName,
-	"OM_ERR_EMPTY_NAME":       ErrEmptyName,
-	"OM_ERR_BAD_SIZE":         ErrBadSize,
-	"OM_ERR_MESH_TOO_LARGE":   ErrMeshTooLarge,
-	"OM_ERR_INVALID_NAME":     ErrInvalidName,
-	"OM_ERR_BUFFER_TOO_SMALL": ErrBufferTooSmall,
-}
+// statusNames maps the table's om_status names to this package's values:
+// every status up to the last one the package declares.
+var statusNames = func() map[string]Status {
+	names := map[string]Status{}
+	for s := OK; s <= ErrUnknownView; s++ {
+		names[s.Name()] = s
+	}
+	return names
+}()
 
 // What the Go API can express of the table's `needs` tags:
 //   - bytes: yes, Go strings and []byte carry any bytes;
@@ -235,18 +229,22 @@ func (a *badArgs) texts(key string) []string {
 	return out
 }
 
-// mesh builds the fixture mesh: a spec string, {"json": TEXT}, or a nil
-// *Mesh when absent (C's NULL).
+// mesh builds the fixture mesh: a spec string, {"json": TEXT}, {"view":
+// TEXT}, or a nil *Mesh when absent or null (C's NULL).
 func (a *badArgs) mesh() *Mesh {
 	v, ok := a.m["mesh"]
-	if !ok {
+	if !ok || v == nil {
 		return nil
 	}
 	var m *Mesh
 	var err error
 	if obj, isObj := v.(map[string]any); isObj {
 		var b []byte
-		if b, err = text(obj["json"]); err == nil {
+		if view, isView := obj["view"]; isView {
+			if b, err = text(view); err == nil {
+				m, err = ParseView(b)
+			}
+		} else if b, err = text(obj["json"]); err == nil {
 			m, err = ParseMesh(b)
 		}
 	} else if s, isStr := v.(string); isStr {
@@ -459,6 +457,44 @@ func badCall(a *badArgs, call string) (func() error, error) {
 	case "expert_mesh":
 		m, ep, n := a.mesh(), a.int("ep", 1), a.int("num_experts", 0)
 		fn = func() error { _, err := ExpertLayout(m, ep, n); return err }
+	case "view_from_json", "world_from_json":
+		if a.has("length") {
+			return nil, errSkip("explicit text length (C only)")
+		}
+		b, err := text(a.m["text"])
+		if err != nil {
+			return nil, err
+		}
+		if call == "view_from_json" {
+			fn = func() error { _, err := ParseView(b); return err }
+		} else {
+			fn = func() error { _, err := ParseWorld(b); return err }
+		}
+	case "view_slice":
+		m, axes := a.mesh(), a.texts("axes")
+		fn = func() error { _, err := m.Slice(axes...); return err }
+	case "view_flatten":
+		m, axes, name := a.mesh(), a.texts("axes"), ""
+		if a.has("name") {
+			name = a.text("name")
+		}
+		fn = func() error { _, err := m.Flatten(name, axes...); return err }
+	case "mesh_groups_named":
+		if a.has("out_len") {
+			return nil, errSkip("explicit buffer length (C only: GroupRange sizes its own)")
+		}
+		m, axes := a.mesh(), a.texts("axes")
+		first, count := a.int("first_group", 0), a.int("group_count", 1)
+		fn = func() error { _, err := m.GroupRange(first, count, axes...); return err }
+	case "hierarchy_from_spec":
+		spec := a.text("spec")
+		fn = func() error { _, err := ParseHierarchy(spec); return err }
+	case "world_size_resolve":
+		explicit := a.int("explicit_size", 0)
+		fn = func() error { _, _, err := ResolveWorldSize(explicit); return err }
+	case "preset_new":
+		name, params, size := a.text("name"), a.texts("params"), a.int("world_size", 0)
+		fn = func() error { _, err := NewPreset(name, params, size); return err }
 	default:
 		return nil, fmt.Errorf("unknown call %q", call)
 	}
