@@ -250,7 +250,11 @@ class BadInputsTest {
         if (v.isJsonPrimitive()) {
             return OfflineMesh.fromSpec(v.getAsString());
         }
-        return OfflineMesh.fromJson(text(v.getAsJsonObject().get("json")));
+        JsonObject fixture = v.getAsJsonObject();
+        if (fixture.has("view")) {
+            return OfflineMesh.viewFromJson(text(fixture.get("view")));
+        }
+        return OfflineMesh.fromJson(text(fixture.get("json")));
     }
 
     /** A mesh argument of a static call: null reaches C as NULL. */
@@ -463,6 +467,49 @@ class BadInputsTest {
                 long experts = longArg(args, "num_experts", 0);
                 return () -> OfflineMeshes.expertMesh(m, ep, experts);
             }
+            case "view_from_json": {
+                String json = text(args.get("text"));
+                return () -> OfflineMesh.viewFromJson(json);
+            }
+            case "world_from_json": {
+                String json = text(args.get("text"));
+                return () -> World.fromJson(json);
+            }
+            case "view_slice": {
+                OfflineMesh m = mesh(args);
+                String[] axes = strings(args, "axes");
+                return () -> m.slice(axes);
+            }
+            case "view_flatten": {
+                OfflineMesh m = mesh(args);
+                String[] axes = strings(args, "axes");
+                String name = isNull(args, "name") ? null : text(args.get("name"));
+                return () -> m.flatten(axes, name);
+            }
+            case "mesh_groups_named": {
+                if (args.has("out_len")) {
+                    throw new Unexpressible("c_only: an explicit buffer length (groupsNamed sizes its own)");
+                }
+                OfflineMesh m = mesh(args);
+                String[] axes = strings(args, "axes");
+                long first = longArg(args, "first_group", 0);
+                long count = longArg(args, "group_count", 1);
+                return () -> m.groupsNamed(axes, first, count);
+            }
+            case "hierarchy_from_spec": {
+                String spec = text(args.get("spec"));
+                return () -> Hierarchy.fromSpec(spec);
+            }
+            case "world_size_resolve": {
+                long explicit = longArg(args, "explicit_size", 0);
+                return () -> OfflineMeshes.worldSizeResolve(explicit);
+            }
+            case "preset_new": {
+                String name = text(args.get("name"));
+                String[] params = strings(args, "params");
+                long worldSize = longArg(args, "world_size", 0);
+                return () -> Preset.of(name, params, worldSize);
+            }
             case "dims_copy":
                 throw new Unexpressible("null receiver: the mesh/dims is the object the Java method is called on");
             default:
@@ -479,7 +526,8 @@ class BadInputsTest {
             vars.put(e.getKey(), text(e.getValue())); // throws Unexpressible for non-UTF-8 bytes
         }
         List<String> childArgs = new ArrayList<>();
-        if (callName.equals("world_size_from_env")) {
+        if (callName.equals("world_size_from_env")
+                || (callName.equals("world_size_resolve") && longArg(args, "explicit_size", 0) == 0)) {
             childArgs.add("world");
         } else if (callName.equals("dims_from_yaml")) {
             childArgs.add("yaml");
