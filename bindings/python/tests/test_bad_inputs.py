@@ -10,6 +10,7 @@ not pass for a ValueError) whose text contains the case's message fragment,
 fails if fewer than MIN_RUN cases run.
 """
 
+import array
 import json
 import os
 import shutil
@@ -44,6 +45,8 @@ BINDING_MESSAGES = {
     "groups_negative_first": "start=-1, count=1 is outside the 2 groups",
     "groups_count_overflow":
         "start=1, count=9223372036854775807 is outside the 2 groups",
+    "groups_named_outside": "start=2, count=1 is outside the 2 groups",
+    "groups_named_negative_count": "start=0, count=-1 is outside the 2 groups",
 }
 
 
@@ -73,12 +76,31 @@ def text(value):
 
 
 def make_mesh(value):
-    """A mesh fixture: "dp=2,tp=4" or {"json": TEXT}."""
+    """A mesh fixture: "dp=2,tp=4", {"json": TEXT} or {"view": TEXT}."""
     if isinstance(value, str):
         items = [item.split("=") for item in value.split(",")]
         return OfflineMesh([n.strip() for n, _ in items],
                            [int(s) for _, s in items])
+    if "view" in value:
+        return OfflineMesh.from_view_json(text(value["view"]))
     return OfflineMesh.from_json(text(value["json"]))
+
+
+def make_params(values):
+    """Preset parameters as the dict Preset() takes ("KEY=VALUE" strings);
+    None when a dict cannot hold them (no '=', a key given twice)."""
+    params = {}
+    for item in map(text, values):
+        key, equals, value = item.partition("=")
+        if not equals or key in params:
+            return None
+        params[key] = value
+    return params
+
+
+def groups_out(args):
+    """groups_buffer's out=: a buffer of the case's out_len int32 items."""
+    return array.array("i", bytes(4 * args["out_len"])) if "out_len" in args else None
 
 
 def make_dims(value):
@@ -192,6 +214,28 @@ CALLS = {
         lambda m: lambda: offline_mesh.expert_layout(m, a["ep"],
                                                      a.get("num_experts")))(
             make_mesh(a["mesh"])),
+    "view_from_json": lambda a, i, d: (
+        lambda t: lambda: OfflineMesh.from_view_json(t))(text(a["text"])),
+    "world_from_json": lambda a, i, d: (
+        lambda t: lambda: offline_mesh.World.from_json(t))(text(a["text"])),
+    "view_slice": lambda a, i, d: (
+        lambda m: lambda: m.slice([text(n) for n in a["axes"]]))(make_mesh(a["mesh"])),
+    "view_flatten": lambda a, i, d: (
+        lambda m: lambda: m.flatten([text(n) for n in a["axes"]],
+                                    text(a["name"]) if "name" in a else None))(
+            make_mesh(a["mesh"])),
+    "mesh_groups_named": lambda a, i, d: (
+        lambda m: lambda: m.groups_buffer([text(n) for n in a["axes"]],
+                                          a.get("first_group", 0),
+                                          a.get("group_count", 1), groups_out(a)))(
+            make_mesh(a["mesh"])),
+    "hierarchy_from_spec": lambda a, i, d: (
+        lambda t: lambda: offline_mesh.Hierarchy.from_spec(t))(text(a["spec"])),
+    "world_size_resolve": lambda a, i, d: lambda: offline_mesh.resolve_world_size(
+        a["explicit_size"]),
+    "preset_new": lambda a, i, d: (
+        lambda p: lambda: offline_mesh.Preset(text(a["name"]), p, a["world_size"]))(
+            make_params(a["params"])),
 }
 
 # The C length check: OfflineMesh(names, shape) calls om_mesh_new_checked.
@@ -200,7 +244,8 @@ CALLS["mesh_new_checked"] = CALLS["mesh_new"]
 # Calls whose text arguments may be bytes (non-UTF-8 in a str argument
 # cannot be expressed: Python str holds Unicode, the binding encodes UTF-8).
 BYTES_CALLS = {"mesh_from_json", "dims_from_yaml", "dims_load_yaml",
-               "world_size_from_env"}  # env values: os.environb
+               "view_from_json", "world_from_json",
+               "world_size_from_env", "world_size_resolve"}  # env values: os.environb
 
 NEEDS_REASONS = {
     "null": "needs a NULL argument: the API raises TypeError for None "
@@ -224,8 +269,10 @@ def skip_reason(case):
     unknown = needs - {"bytes", "env", "files"}
     if unknown:
         return f"needs {sorted(unknown)}"
+    if call == "preset_new" and make_params(case["args"]["params"]) is None:
+        return "a parameter without '=' or given twice: Preset takes a dict"
     mesh = case["args"].get("mesh")
-    if "axes" in case["args"] and mesh is not None:
+    if isinstance(case["args"].get("axes"), int) and mesh is not None:
         ndim = make_mesh(mesh).ndim
         if case["args"]["axes"] >> ndim:
             return "axis mask selects an axis the mesh lacks: the API takes names"
