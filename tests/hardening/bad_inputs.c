@@ -28,7 +28,6 @@
 
 #include "offline_mesh.h"
 
-
 static const char *const world_size_vars[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
                                               "PMI_SIZE", "SLURM_NTASKS"};
 
@@ -294,19 +293,18 @@ static om_mesh *mesh_arg(json_t *args)
     if (json_is_string(v)) {
         if (om_mesh_from_spec(json_string_value(v), &mesh, &e) != OM_OK)
             fail("fixture mesh %s: %s", json_string_value(v), e.message);
-    } else if (json_is_object(v) && json_object_get(v, "json")) {
+    } else if (json_is_object(v) &&
+               (json_object_get(v, "json") || json_object_get(v, "view"))) {
+        /* {"json": TEXT} is a mesh document, {"view": TEXT} a view record. */
+        int is_view = json_object_get(v, "view") != NULL;
+        const char *kind = is_view ? "view" : "json";
+        om_status (*parse)(const char *, size_t, om_mesh **, om_error *) =
+            is_view ? om_view_from_json : om_mesh_from_json;
         text_t t;
-        if (!decode_text(json_object_get(v, "json"), &t) || t.null)
-            fail("bad fixture mesh json");
-        else if (om_mesh_from_json(t.data, t.len, &mesh, &e) != OM_OK)
-            fail("fixture mesh json: %s", e.message);
-        free(t.data);
-    } else if (json_is_object(v) && json_object_get(v, "view")) {
-        text_t t;
-        if (!decode_text(json_object_get(v, "view"), &t) || t.null)
-            fail("bad fixture view json");
-        else if (om_view_from_json(t.data, t.len, &mesh, &e) != OM_OK)
-            fail("fixture view json: %s", e.message);
+        if (!decode_text(json_object_get(v, kind), &t) || t.null)
+            fail("bad fixture mesh %s", kind);
+        else if (parse(t.data, t.len, &mesh, &e) != OM_OK)
+            fail("fixture mesh %s: %s", kind, e.message);
         free(t.data);
     } else {
         fail("bad \"mesh\" argument");
@@ -451,7 +449,7 @@ static om_status run_call(const char *id, const char *call, json_t *args,
     om_world **world_out = out_null ? NULL : &o->world;
     om_hierarchy **hierarchy_out = out_null ? NULL : &o->hierarchy;
     om_preset **preset_out = out_null ? NULL : &o->preset;
-    names_t axes = {0, NULL, 1, NULL};
+    names_t list = {0, NULL, 1, NULL}; /* axes or preset parameters */
     /* Sentinels: a failing call must reset them to NULL. */
     o->mesh = (om_mesh *)(void *)&o->has_mesh;
     o->dims = (om_dims *)(void *)&o->has_dims;
@@ -661,29 +659,29 @@ static om_status run_call(const char *id, const char *call, json_t *args,
         }
     } else if (strcmp(call, "view_slice") == 0 || strcmp(call, "view_flatten") == 0) {
         mesh = mesh_arg(args);
-        if (!names_arg(json_object_get(args, "axes"), &axes) ||
+        if (!names_arg(json_object_get(args, "axes"), &list) ||
             !decode_text(json_object_get(args, "name"), &t)) {
             fail("bad axes/name");
             goto done;
         }
         o->has_mesh = 1;
-        const char *const *list = (const char *const *)axes.names;
-        size_t n = (size_t)get_int(args, "naxes", (int64_t)axes.n);
+        const char *const *axes = (const char *const *)list.names;
+        size_t n = (size_t)get_int(args, "naxes", (int64_t)list.n);
         if (strcmp(call, "view_slice") == 0)
-            st = om_view_slice(mesh, list, n, mesh_out, err);
+            st = om_view_slice(mesh, axes, n, mesh_out, err);
         else
-            st = om_view_flatten(mesh, list, n, t.null ? NULL : t.data, mesh_out, err);
+            st = om_view_flatten(mesh, axes, n, t.null ? NULL : t.data, mesh_out, err);
     } else if (strcmp(call, "mesh_groups_named") == 0) {
         mesh = mesh_arg(args);
-        if (!names_arg(json_object_get(args, "axes"), &axes)) {
+        if (!names_arg(json_object_get(args, "axes"), &list)) {
             fail("bad axes");
             goto done;
         }
         int32_t buffer[4096];
         size_t len = (size_t)get_int(args, "out_len", 4096);
         size_t needed = 0;
-        st = om_mesh_groups_named(mesh, (const char *const *)axes.names,
-                                  (size_t)get_int(args, "naxes", (int64_t)axes.n),
+        st = om_mesh_groups_named(mesh, (const char *const *)list.names,
+                                  (size_t)get_int(args, "naxes", (int64_t)list.n),
                                   get_int(args, "first_group", 0),
                                   get_int(args, "group_count", 1),
                                   out_null ? NULL : buffer, len > 4096 ? 4096 : len,
@@ -706,13 +704,13 @@ static om_status run_call(const char *id, const char *call, json_t *args,
                                    out_null ? NULL : &size, &source, err);
     } else if (strcmp(call, "preset_new") == 0) {
         if (!decode_text(json_object_get(args, "name"), &t) ||
-            !names_arg(json_object_get(args, "params"), &axes)) {
+            !names_arg(json_object_get(args, "params"), &list)) {
             fail("bad name/params");
             goto done;
         }
         o->has_preset = 1;
-        st = om_preset_new(t.null ? NULL : t.data, (const char *const *)axes.names,
-                           (size_t)get_int(args, "nparams", (int64_t)axes.n),
+        st = om_preset_new(t.null ? NULL : t.data, (const char *const *)list.names,
+                           (size_t)get_int(args, "nparams", (int64_t)list.n),
                            get_int(args, "world_size", 0), preset_out, err);
     } else {
         fail("unknown call \"%s\"", call);
@@ -725,7 +723,7 @@ done:
     }
     free(t.data);
     names_free(&names);
-    names_free(&axes);
+    names_free(&list);
     free(ints.values);
     om_mesh_free(mesh);
     om_dims_free(dims);
