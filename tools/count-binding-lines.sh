@@ -7,8 +7,10 @@
 # Not counted: generated code, tests and test data, examples, build and
 # test scripts. Prints per language and in total: all lines, and lines
 # that are neither blank nor comment (C-style /* */ and // comments; for
-# Python, # comments and docstrings). With a revision (e.g. the seed,
-# b6cc841), counts that commit's files instead of the work tree.
+# Python, # comments and docstrings), then the functions the public
+# headers declare (OM_API) and the code lines per function. With a
+# revision (e.g. the seed, b6cc841), counts that commit's files instead of
+# the work tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:-}
@@ -66,4 +68,11 @@ for name in ("shared", "python", "go", "java"):
     print("%-8s %5d %6d %6d" % (name, files, lines, code))
 files, lines, code = (sum(r[i] for r in totals.values()) for i in range(3))
 print("%-8s %5d %6d %6d" % ("total", files, lines, code))
+listing = ["git", "ls-tree", "-r", "--name-only", os.environ["REV"]] if os.environ["REV"] else \
+    ["git", "ls-files", "--cached", "--others", "--exclude-standard"]
+headers = [p for p in subprocess.run(listing + ["include"], check=True, capture_output=True,
+                                     text=True).stdout.split() if p.endswith((".h", ".h.in"))]
+exported = len({name for p in headers
+                for name in re.findall(r"OM_API[^;{]*?\b(om_[a-z0-9_]+)\s*\(", text_of(p))})
+print("functions %d, code per function %.1f" % (exported, code / exported))
 '
