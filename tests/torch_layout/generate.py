@@ -30,10 +30,8 @@ documented difference: duplicate unflatten names (torch accepts them, the
 library refuses them, VIEWS.md section 1; unflatten names here are always
 fresh), and flatten names the two check differently (see same_rule).
 """
-import json
 import math
 import os
-import platform
 import random
 import sys
 import warnings
@@ -44,10 +42,10 @@ from torch.distributed.device_mesh import init_device_mesh
 from torch.testing._internal.distributed.fake_pg import FakeStore
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "frameworks"))
-from recording import normal_form  # noqa: E402  (the vectors' layout of an axis)
+from recording import layout_options, normal_form, write_layout  # noqa: E402  (the vectors' layout of an axis)
 
 SEED = 20261201
-CASES = int(sys.argv[1]) if len(sys.argv) > 1 else 800
+CASES = 800
 MAX_WORLD = 64
 NAMES = ["dp", "cp", "tp", "pp", "ep", "sp", "a", "b"]
 LENIENT = ("accepted: VIEWS.md section 4 makes slicing lenient; the sub-view has its axes in "
@@ -215,14 +213,13 @@ def record(case):
 
 
 def main():
+    global MAX_WORLD
     warnings.simplefilter("ignore")
-    rng = random.Random(SEED)
-    cases = [record(draw_case(rng)) for _ in range(CASES)]
-    json.dump({"preset": "layout", "versions": {"torch": torch.__version__,
-                                                "python": platform.python_version()},
-               "generator": f"tests/torch_layout/generate.py, seed {SEED}", "cases": cases},
-              sys.stdout, separators=(",", ":"))
-    sys.stdout.write("\n")
+    args = layout_options("generate.py", SEED, CASES, MAX_WORLD)
+    MAX_WORLD = args.max_world
+    rng = random.Random(args.seed)
+    cases = [record(draw_case(rng)) for _ in range(args.cases)]
+    write_layout("generate.py", args.seed, torch.__version__, cases)
 
 
 if __name__ == "__main__":

@@ -26,10 +26,8 @@ get_local_rank and process group ranks must match the record, or the
 generator stops. The output has layout.json's format; what it leaves out,
 and the `library` field of lenient slices, are as in generate.py.
 """
-import json
 import math
 import os
-import platform
 import random
 import sys
 import warnings
@@ -42,10 +40,10 @@ from torch.testing._internal.distributed.fake_pg import FakeStore
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "frameworks"))
 from generate import LENIENT, apply, factorizations, repeats_ranks, same_rule  # noqa: E402
-from recording import normal_form  # noqa: E402
+from recording import layout_options, normal_form, write_layout  # noqa: E402
 
 SEED = 20261202
-CASES = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+CASES = 100
 MAX_WORLD = 4096
 MIN_OPS, MAX_OPS = 5, 8
 NAMES = ["dp", "cp", "tp", "pp", "ep", "sp", "a", "b", "c", "d"]
@@ -181,10 +179,13 @@ def check_rank(case, rank):
 
 
 def main():
+    global MAX_WORLD
     warnings.simplefilter("ignore")
-    rng = random.Random(SEED)
+    args = layout_options("generate_deep.py", SEED, CASES, MAX_WORLD)
+    MAX_WORLD = args.max_world
+    rng = random.Random(args.seed)
     cases = []
-    while len(cases) < CASES:
+    while len(cases) < args.cases:
         case = draw_case(rng)
         if "result" in case:
             world = case["world_size"]
@@ -193,11 +194,7 @@ def main():
         elif len(case["ops"]) < MIN_OPS and rng.random() < 0.7:
             continue  # keep mostly deep chains: most early errors are left out
         cases.append(case)
-    json.dump({"preset": "layout", "versions": {"torch": torch.__version__,
-                                                "python": platform.python_version()},
-               "generator": f"tests/torch_layout/generate_deep.py, seed {SEED}", "cases": cases},
-              sys.stdout, separators=(",", ":"))
-    sys.stdout.write("\n")
+    write_layout("generate_deep.py", args.seed, torch.__version__, cases)
 
 
 if __name__ == "__main__":
