@@ -25,7 +25,8 @@ groups.
 
 Configurations are drawn from a fixed seed: tp, pp, ep and the expert
 data-parallel size from awkward sizes (3, 5, 6, 12, not only powers of
-two), world sizes up to MAX_WORLD, both topologies; some draws take a random
+two), world sizes up to NARROW's max_world, then WIDE_CASES draws from the
+WIDE ranges (7, 9, 16, 32, worlds up to 2048), both topologies; some draws take a random
 world size (mostly refused: not divisible), and some a tp, ep or pp of 0
 (DeepSpeed fails dividing by it: ZeroDivisionError). Where pp or
 use_data_before_expert_parallel_ is at its default, some draws leave it out
@@ -63,11 +64,13 @@ with contextlib.redirect_stdout(sys.stderr):
 
 SEED = 20261202
 CASES = 240
-MAX_WORLD = 128
-SIZES = [1, 1, 2, 2, 3, 4, 5, 6, 8, 12]
-EP_SIZES = [1, 2, 2, 3, 4, 5, 6, 8, 12, 16]
-PP_SIZES = [1, 1, 1, 2, 3, 4]
-EDP_SIZES = [1, 1, 2, 3, 4, 5, 6, 8]
+WIDE_CASES = 120
+# The sizes a draw takes tp (sizes), ep, pp and the expert data-parallel
+# size from, and its largest world.
+NARROW = {"sizes": [1, 1, 2, 2, 3, 4, 5, 6, 8, 12], "ep": [1, 2, 2, 3, 4, 5, 6, 8, 12, 16],
+          "pp": [1, 1, 1, 2, 3, 4], "edp": [1, 1, 2, 3, 4, 5, 6, 8], "max_world": 128}
+WIDE = {"sizes": [1, 1, 2, 3, 4, 7, 8, 9, 16], "ep": [1, 2, 3, 4, 7, 8, 9, 16, 32],
+        "pp": [1, 1, 2, 3, 5, 7], "edp": [1, 2, 3, 5, 7, 9, 16], "max_world": 2048}
 
 
 def expert_view(params, ep_groups, edp_groups):
@@ -112,20 +115,25 @@ def record(params):
     return case
 
 
-def draw(rng):
+def draw(rng, ranges):
     """One call's keyword arguments, in the vectors' key order."""
-    tp, pp, ep = rng.choice(SIZES), rng.choice(PP_SIZES), rng.choice(EP_SIZES)
+    max_world = ranges["max_world"]
+
+    def sizes():
+        return rng.choice(ranges["sizes"]), rng.choice(ranges["pp"]), rng.choice(ranges["ep"])
+
+    tp, pp, ep = sizes()
     kind = rng.random()
     if kind < 0.06:  # a size of 0: DeepSpeed divides by it
         which = rng.choice(["tp", "ep", "pp"])
-        world = rng.randint(1, MAX_WORLD)
+        world = rng.randint(1, max_world)
         tp, ep, pp = (0 if which == "tp" else tp), (0 if which == "ep" else ep), \
             (0 if which == "pp" else pp)
     elif kind < 0.22:  # any world size: mostly not divisible
-        world = rng.randint(1, MAX_WORLD)
+        world = rng.randint(1, max_world)
     else:
-        while tp * pp * ep * (edp := rng.choice(EDP_SIZES)) > MAX_WORLD:
-            tp, pp, ep = rng.choice(SIZES), rng.choice(PP_SIZES), rng.choice(EP_SIZES)
+        while tp * pp * ep * (edp := rng.choice(ranges["edp"])) > max_world:
+            tp, pp, ep = sizes()
         world = tp * pp * ep * edp
     data_first = rng.random() < 0.5
     params = {"world_size": world, "tensor_parallel_size_": tp, "expert_parallel_size_": ep}
@@ -137,9 +145,9 @@ def draw(rng):
 
 
 def main():
-    return recording.main("deepspeed", SEED, CASES, draw, record,
+    return recording.main("deepspeed", SEED, (CASES, WIDE_CASES), draw, record,
                           {"torch": torch.__version__, "deepspeed": deepspeed.__version__},
-                          f"deepspeed {deepspeed.__version__}")
+                          f"deepspeed {deepspeed.__version__}", (NARROW, WIDE))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ groups (hyper-parallel's _validate_dense_tp_rank_layout).
 Output: the format of tests/vectors/hyper_parallel.json (see
 shared/vectors/README.md). Draws come from a fixed seed: sizes 0 to 6
 (awkward ones and 0, which hyper-parallel clamps to 1), world sizes up to
-MAX_WORLD, with and without expert parallelism; some world sizes are random,
+NARROW's max_world (then WIDE_CASES from the WIDE ranges: 7, 9, 16, worlds
+up to 256), with and without expert parallelism; some world sizes are random,
 so every rule's refusal is recorded. Left out: null or negative sizes
 (max(1, None) is a TypeError in hyper-parallel while the library reads null
 as the default; negative sizes only exercise the same clamp as 0).
@@ -53,8 +54,10 @@ import recording
 
 SEED = 20261203
 CASES = 200
-MAX_WORLD = 64
-SIZES = [0, 1, 1, 1, 2, 2, 3, 4, 5, 6]
+WIDE_CASES = 40
+# The sizes (0 stands for "not given") and the largest world of a draw.
+NARROW = {"sizes": [0, 1, 1, 1, 2, 2, 3, 4, 5, 6], "max_world": 64}
+WIDE = {"sizes": [0, 1, 1, 2, 3, 4, 7, 8, 9, 16], "max_world": 256}
 KEYS = ["accelerator.tp_size", "accelerator.cp_size", "accelerator.pp_size",
         "accelerator.ep_size", "fsdp_config.dp_shard_size", "fsdp_config.edp_shard_size"]
 
@@ -171,16 +174,17 @@ def record(params):
     return case
 
 
-def draw(rng):
+def draw(rng, ranges):
     """One configuration, in the vectors' key order."""
-    tp, cp, pp = (rng.choice(SIZES) for _ in range(3))
-    ep = rng.choice([1, 1, 1] + SIZES[2:] + [8])
-    dp_shard, edp_shard = rng.choice(SIZES), rng.choice(SIZES[:8])
+    sizes, max_world = ranges["sizes"], ranges["max_world"]
+    tp, cp, pp = (rng.choice(sizes) for _ in range(3))
+    ep = rng.choice([1, 1, 1] + sizes[2:] + [8])
+    dp_shard, edp_shard = rng.choice(sizes), rng.choice(sizes[:8])
     if rng.random() < 0.2:
-        world = rng.randint(1, MAX_WORLD)
+        world = rng.randint(1, max_world)
     else:
         non_dp = max(1, tp) * max(1, cp) * max(1, pp)
-        dps = list(range(1, MAX_WORLD // non_dp + 1))
+        dps = list(range(1, max_world // non_dp + 1))
         if not dps:
             return None
         dp = rng.choice(dps[:8])
@@ -201,10 +205,10 @@ def draw(rng):
 def main():
     warnings.simplefilter("ignore")
     return recording.main(
-        "hyper_parallel", SEED, CASES, draw, record,
+        "hyper_parallel", SEED, (CASES, WIDE_CASES), draw, record,
         {"torch": torch.__version__, "hyper_parallel": "mindspore-ai/hyper-parallel "
          "distributed/mesh.py @ cdacc60 (read, not run)"},
-        f"torch {torch.__version__}'s DeviceMesh, with the rules as read,")
+        f"torch {torch.__version__}'s DeviceMesh, with the rules as read,", (NARROW, WIDE))
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ sizes with awkward values (3, 5, 6, 12), expert_tensor_parallel_size None
 or set, the default pp-last order, the dp-last order, permutations, partial
 orders (missing size-1 tokens are appended, missing others refused),
 upper case, num_distributed_optimizer_instances, hierarchical context
-parallel sizes, and world sizes up to MAX_WORLD; then the LONG_HCP cases
-(20 to 40 hierarchical levels). Some draws are wrong on
+parallel sizes, and world sizes up to NARROW's max_world; then the LONG_HCP
+cases (20 to 40 hierarchical levels); then WIDE_CASES draws from the WIDE
+ranges (7, 9, 16, worlds up to 1024). Some draws are wrong on
 purpose (a world the sizes do not divide, an unknown or repeated order
 token, hierarchical sizes that do not multiply to cp, vpp with pp = 1,
 sizes of 0 or below), so errors are recorded too.
@@ -72,7 +73,15 @@ import recording
 
 SEED = 20261201
 CASES = 280
-MAX_WORLD = 128
+WIDE_CASES = 60
+# The sizes a draw takes tp, pp, cp and dp from, the ep of a draw that
+# ignores the divisors, and the largest world.
+NARROW = {"tp": [1, 1, 1, 2, 2, 2, 3, 4, 4, 6, 8], "pp": [1, 1, 1, 2, 2, 3, 4, 5],
+          "cp": [1, 1, 1, 2, 2, 3, 4], "dp": [1, 2, 2, 3, 4, 5, 6, 8, 12],
+          "any_ep": [2, 3, 4, 5, 8], "max_world": 128}
+WIDE = {"tp": [1, 1, 2, 2, 3, 4, 7, 8, 9, 16], "pp": [1, 1, 2, 3, 4, 5, 7],
+        "cp": [1, 1, 2, 3, 4, 7], "dp": [1, 2, 3, 4, 5, 7, 8, 9, 12, 16],
+        "any_ep": [2, 3, 7, 9, 16], "max_world": 1024}
 ALL_RANKS_UP_TO = 32
 PARAM_KEYS = ("tensor_model_parallel_size", "pipeline_model_parallel_size",
               "context_parallel_size", "expert_model_parallel_size",
@@ -261,16 +270,13 @@ def complete(rng, order, sizes):
     return "-".join(tokens)
 
 
-def draw(rng):
+def draw(rng, ranges):
     """Params and world size of one case, as the vectors write them."""
     order = draw_order(rng)
     while True:
-        tp = rng.choice([1, 1, 1, 2, 2, 2, 3, 4, 4, 6, 8])
-        pp = rng.choice([1, 1, 1, 2, 2, 3, 4, 5])
-        cp = rng.choice([1, 1, 1, 2, 2, 3, 4])
-        dp = rng.choice([1, 2, 2, 3, 4, 5, 6, 8, 12])
+        tp, pp, cp, dp = (rng.choice(ranges[k]) for k in ("tp", "pp", "cp", "dp"))
         world = tp * pp * cp * dp
-        if 2 <= world <= MAX_WORLD:
+        if 2 <= world <= ranges["max_world"]:
             break
     if not order.lower().endswith("pp") and pp > 1 and rng.random() < 0.75:
         # Megatron needs expert dp == dp here: etp * ep == tp * cp.
@@ -281,7 +287,7 @@ def draw(rng):
         etp = None if rng.random() < 0.6 else rng.choice(divisors(world // pp) + [3, 4])
         fits = world % (pp * (etp or tp)) == 0
         base = world // (pp * (etp or tp)) if fits else 1
-        ep = rng.choice(divisors(base)) if rng.random() < 0.92 else rng.choice([2, 3, 4, 5, 8])
+        ep = rng.choice(divisors(base)) if rng.random() < 0.92 else rng.choice(ranges["any_ep"])
     edp = world // ((etp or tp) * ep * pp) or 1
     instances = 1
     if rng.random() < 0.25:
@@ -357,20 +363,28 @@ def check_shared(path):
     print(f"{path}: all {len(doc['cases'])} cases equal", file=sys.stderr)
 
 
-def main():
-    warnings.simplefilter("ignore")
-    args = recording.options("megatron", SEED, CASES)
-    if args.check_shared:
-        return check_shared(args.check_shared)
-    rng = random.Random(args.seed)
+def drawn_cases(rng, count, ranges):
+    """count recorded cases drawn from ranges, and the draws left out."""
     cases, skipped = [], 0
-    while len(cases) < args.cases:
-        case = record(*draw(rng), rng)
+    while len(cases) < count:
+        case = record(*draw(rng, ranges), rng)
         if left_out(case):
             skipped += 1
         else:
             cases.append(case)
-    cases += [record(params, world) for params, world in LONG_HCP]
+    return cases, skipped
+
+
+def main():
+    warnings.simplefilter("ignore")
+    args = recording.options("megatron", SEED, CASES, WIDE_CASES)
+    if args.check_shared:
+        return check_shared(args.check_shared)
+    rng = random.Random(args.seed)
+    narrow, skipped = drawn_cases(rng, args.cases, NARROW)
+    wide, skipped_wide = drawn_cases(rng, args.wide_cases, WIDE)
+    cases = narrow + [record(params, world) for params, world in LONG_HCP] + wide
+    skipped += skipped_wide
     errors = sum("error" in c for c in cases)
     print(f"{len(cases)} cases ({len(cases) - errors} results, {errors} errors), "
           f"{skipped} draws left out", file=sys.stderr)

@@ -58,11 +58,14 @@ import torch.distributed as dist  # noqa: E402
 from torch.distributed.device_mesh import DeviceMesh  # noqa: E402
 from torch.testing._internal.distributed.fake_pg import FakeStore, _create_fake_pg  # noqa: E402
 
-from recording import normal_form, options, write_cases  # noqa: E402
+from recording import draws, normal_form, options, write_cases  # noqa: E402
 
 SEED = 20261202
 CASES = 200
-MAX_WORLD = 72
+WIDE_CASES = 30
+# The degrees a draw takes its five sizes from, and the largest world.
+NARROW = {"sizes": [1, 1, 1, 2, 2, 2, 3, 4, 4, 5, 6, 8, 12], "max_world": 72}
+WIDE = {"sizes": [1, 1, 1, 2, 2, 3, 4, 5, 7, 8, 9, 16], "max_world": 160}
 BACKENDS = ("spmd_types", "partial_dtensor", "full_dtensor")
 REAL = "real"  # the default backend's name, so that "fake" means torchtitan's override
 PARAM_ORDER = ("dp_replicate", "dp_shard", "cp", "tp", "pp", "ep", "world_size", "spmd_backend")
@@ -196,19 +199,20 @@ def divisors(n):
     return [d for d in range(1, n + 1) if n % d == 0]
 
 
-def draw(rng):
+def draw(rng, ranges):
     """Random params and world size: mostly valid, some refused on purpose.
 
-    Degrees come from awkward sizes too (3, 5, 6, 12). About one case in
+    Degrees come from awkward sizes too (3, 5, 6, 12; the WIDE ranges: 7,
+    9, 16, worlds up to 160). About one case in
     five is wrong on purpose: a world size that does not fit, a degree < 1,
     a dp_shard other than -1 below 1, a dp_shard of -1 that resolves to 0,
     or an ep that does not divide dp_shard*cp*tp. spmd_backend is always
     one of BACKENDS (see the module docstring).
     """
     while True:
-        sizes = [rng.choice([1, 1, 1, 2, 2, 2, 3, 4, 4, 5, 6, 8, 12]) for _ in range(5)]
+        sizes = [rng.choice(ranges["sizes"]) for _ in range(5)]
         dr, ds, cp, tp, pp = sizes
-        if 1 <= math.prod(sizes) <= MAX_WORLD:
+        if 1 <= math.prod(sizes) <= ranges["max_world"]:
             break
     world = math.prod(sizes)
     domain = ds * cp * tp
@@ -218,7 +222,7 @@ def draw(rng):
         params["dp_shard"] = -1
     wrong = rng.random()
     if wrong < 0.06:
-        world = rng.choice([n for n in range(1, min(2 * world + 3, MAX_WORLD + 1)) if n != world])
+        world = rng.choice([n for n in range(1, min(2 * world + 3, ranges["max_world"] + 1)) if n != world])
     elif wrong < 0.09:
         params[rng.choice(["dp_replicate", "cp", "tp", "pp", "ep"])] = rng.choice([0, -1, -2])
     elif wrong < 0.11:
@@ -256,11 +260,11 @@ def main():
     warnings.simplefilter("ignore")
     import logging
     logging.disable(logging.CRITICAL)  # torchtitan logs every build_mesh
-    args = options("torchtitan", SEED, CASES)
+    args = options("torchtitan", SEED, CASES, WIDE_CASES)
     if args.check_shared:
         sys.exit(check_shared(args.check_shared))
     rng = random.Random(args.seed)
-    cases = [record(*draw(rng)) for _ in range(args.cases)]
+    cases = [record(*draw(rng, ranges)) for ranges in draws(args, NARROW, WIDE)]
     import torchtitan
     write_cases("torchtitan", args.seed, {"torch": torch.__version__,
                                      "torchtitan": torchtitan.__version__}, cases)

@@ -4,9 +4,12 @@
     generate_<stem>.py --check-shared PATH  re-records PATH's cases, compares
     generate_<stem>.py --seed N --cases N   other draws than the committed
                                             file's (to hunt for disagreements)
+    generate_<stem>.py --wide-cases N       how many draws from the wide
+                                            ranges follow (0: none)
 
-A generator gives its stem, seed, number of cases, `draw(rng)` (a case's
-params, or None for a draw to skip), `record(params)` (the case, in the
+A generator gives its stem, seed, number of cases, `draw(rng, ranges)` (a
+case's params, or None for a draw to skip; ranges is the generator's NARROW
+or WIDE table of sizes and world limit), `record(params)` (the case, in the
 vectors' format) and the versions it ran; duplicate draws are skipped.
 normal_form() is the vectors' "layout" of one axis of a torch mesh (used by
 tests/torch_layout/generate.py too).
@@ -49,32 +52,63 @@ def check_shared(path, record, answer):
     return 0
 
 
-def options(stem, seed, count):
+def options(stem, seed, count, wide_count):
     """The command line. The committed file is recorded with the defaults
-    (the generator's SEED and CASES); --seed and --cases draw other cases,
-    to replay through the library in search of disagreements."""
+    (the generator's SEED, CASES and WIDE_CASES): CASES draws from the
+    narrow ranges, then WIDE_CASES from the wide ones (primes 7 and 9-style
+    odd sizes, 16, and worlds of hundreds of ranks), drawn after them from
+    the same generator so that the narrow cases stay the same; --seed,
+    --cases and --wide-cases draw other cases, to replay through the
+    library in search of disagreements."""
     parser = argparse.ArgumentParser(prog=f"generate_{stem}.py")
     parser.add_argument("--check-shared", metavar="VECTORS.json")
     parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--cases", type=int, default=count)
+    parser.add_argument("--wide-cases", type=int, default=wide_count)
     return parser.parse_args()
 
 
-def main(stem, seed, count, draw, record, versions, answer):
-    """Run the generator's command line; the exit status."""
-    args = options(stem, seed, count)
+def draws(args, narrow, wide):
+    """The ranges of each draw: args.cases narrow ones, then the wide ones."""
+    return [narrow] * args.cases + [wide] * args.wide_cases
+
+
+def main(stem, seed, counts, draw, record, versions, answer, ranges):
+    """Run the generator's command line; the exit status. counts: CASES
+    and WIDE_CASES; ranges: NARROW and WIDE."""
+    args = options(stem, seed, *counts)
     if args.check_shared:
         return check_shared(args.check_shared, record, answer)
     rng = random.Random(args.seed)
     cases, seen = [], set()
-    while len(cases) < args.cases:
-        params = draw(rng)
-        if params is None or json.dumps(params) in seen:
-            continue
+    for limits in draws(args, *ranges):
+        params = None
+        while params is None or json.dumps(params) in seen:
+            params = draw(rng, limits)
         seen.add(json.dumps(params))
         cases.append(record(params))
     write_cases(stem, args.seed, versions, cases)
     return 0
+
+
+def layout_options(script, seed, count, max_world):
+    """The command line of tests/torch_layout/generate*.py: [CASES],
+    --seed and --max-world (the committed file's by default; others, to
+    hunt for disagreements)."""
+    parser = argparse.ArgumentParser(prog=script)
+    parser.add_argument("cases", nargs="?", type=int, default=count)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--max-world", type=int, default=max_world)
+    return parser.parse_args()
+
+
+def write_layout(script, seed, torch_version, cases):
+    """Prints a torch layout document (tests/torch_layout/)."""
+    json.dump({"preset": "layout", "versions": {"torch": torch_version,
+                                                "python": platform.python_version()},
+               "generator": f"tests/torch_layout/{script}, seed {seed}", "cases": cases},
+              sys.stdout, separators=(",", ":"))
+    sys.stdout.write("\n")
 
 
 def write_cases(stem, seed, versions, cases):
