@@ -55,8 +55,8 @@ def check_shared(path, record, answer):
 def options(stem, seed, count, wide_count):
     """The command line. The committed file is recorded with the defaults
     (the generator's SEED, CASES and WIDE_CASES): CASES draws from the
-    narrow ranges, then WIDE_CASES from the wide ones (primes 7 and 9-style
-    odd sizes, 16, and worlds of hundreds of ranks), drawn after them from
+    narrow ranges, then WIDE_CASES from the wide ones (sizes 7, 9 and 16,
+    worlds of hundreds to thousands of ranks), drawn after them from
     the same generator so that the narrow cases stay the same; --seed,
     --cases and --wide-cases draw other cases, to replay through the
     library in search of disagreements."""
