@@ -14,11 +14,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:-}
-if [[ -n $rev ]]; then
-    files=$(git ls-tree -r --name-only "$rev" bindings)
-else
-    files=$(git ls-files --cached --others --exclude-standard bindings)
-fi
+# The files under a folder: at the revision, or in the work tree.
+listing() {
+    if [[ -n $rev ]]; then
+        git ls-tree -r --name-only "$rev" "$1"
+    else
+        git ls-files --cached --others --exclude-standard "$1"
+    fi
+}
+files=$(listing bindings)
+HEADERS=$(listing include | grep -E '\.h(\.in)?$')
+export HEADERS
 echo "$files" | grep -E '\.(i|py|pyi|go|java)$' \
     | grep -vE '(_test\.go|/tests?/|/testdata/|/examples/|internal/omswig/omswig\.go|parity_check\.py)$|/tests?/|/testdata/|/examples/' \
     | REV=$rev python3 -c '
@@ -68,11 +74,7 @@ for name in ("shared", "python", "go", "java"):
     print("%-8s %5d %6d %6d" % (name, files, lines, code))
 files, lines, code = (sum(r[i] for r in totals.values()) for i in range(3))
 print("%-8s %5d %6d %6d" % ("total", files, lines, code))
-listing = ["git", "ls-tree", "-r", "--name-only", os.environ["REV"]] if os.environ["REV"] else \
-    ["git", "ls-files", "--cached", "--others", "--exclude-standard"]
-headers = [p for p in subprocess.run(listing + ["include"], check=True, capture_output=True,
-                                     text=True).stdout.split() if p.endswith((".h", ".h.in"))]
-exported = len({name for p in headers
+exported = len({name for p in os.environ["HEADERS"].split()
                 for name in re.findall(r"OM_API[^;{]*?\b(om_[a-z0-9_]+)\s*\(", text_of(p))})
 print("functions %d, code per function %.1f" % (exported, code / exported))
 '

@@ -70,12 +70,13 @@ def same_rule(name, axes, current, root, flat):
     return (name in current) == (name in root) and name not in flat
 
 
-def draw_case(rng):
-    """A base mesh and a chain of ops, as the vectors write them."""
+def draw_case(rng, max_world):
+    """A base mesh of at most max_world ranks and a chain of ops, as the
+    vectors write them."""
     while True:
         ndim = rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 6])
         shape = [rng.choice([1, 1, 2, 2, 2, 3, 4, 5, 6]) for _ in range(ndim)]
-        if 2 <= math.prod(shape) <= MAX_WORLD:
+        if 2 <= math.prod(shape) <= max_world:
             break
     names = rng.sample(NAMES[:6], ndim)
     current, flat, ops, fresh = list(names), [], [], iter(f"u{i}" for i in range(100))
@@ -213,12 +214,10 @@ def record(case):
 
 
 def main():
-    global MAX_WORLD
     warnings.simplefilter("ignore")
     args = layout_options("generate.py", SEED, CASES, MAX_WORLD)
-    MAX_WORLD = args.max_world
     rng = random.Random(args.seed)
-    cases = [record(draw_case(rng)) for _ in range(args.cases)]
+    cases = [record(draw_case(rng, args.max_world)) for _ in range(args.cases)]
     write_layout("generate.py", args.seed, torch.__version__, cases)
 
 

@@ -106,12 +106,12 @@ def record_of(mesh):
             "coords": coords}
 
 
-def draw_case(rng):
+def draw_case(rng, max_world):
     """A base mesh and a chain drawn and run as rank 0: the case, with
     torch's error or result."""
     # mostly up to 256 ranks (the file stays small), some up to 1024, a few
-    # up to MAX_WORLD; many axes often (with 8 axes, size 1 is common)
-    low, high = rng.choice([(2, 256)] * 15 + [(257, 1024)] * 4 + [(1025, MAX_WORLD)])
+    # up to max_world; many axes often (with 8 axes, size 1 is common)
+    low, high = rng.choice([(2, 256)] * 15 + [(257, 1024)] * 4 + [(1025, max_world)])
     while True:
         shape = [rng.choice(SIZES) for _ in range(rng.choice([1, 2, 3, 4, 5, 6, 7, 7, 8, 8]))]
         world = math.prod(shape)
@@ -179,14 +179,12 @@ def check_rank(case, rank):
 
 
 def main():
-    global MAX_WORLD
     warnings.simplefilter("ignore")
     args = layout_options("generate_deep.py", SEED, CASES, MAX_WORLD)
-    MAX_WORLD = args.max_world
     rng = random.Random(args.seed)
     cases = []
     while len(cases) < args.cases:
-        case = draw_case(rng)
+        case = draw_case(rng, args.max_world)
         if "result" in case:
             world = case["world_size"]
             for rank in {0, world - 1, rng.randrange(world), rng.randrange(world)}:
